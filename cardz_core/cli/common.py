@@ -1,0 +1,31 @@
+"""Helpers shared by the CLI commands: reading documents given as a path, `-` or inline JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from cardz_core.problems import CardzError
+
+
+def read_document(arg: str, what: str) -> Any:
+    """A board, move or log argument: a path, ``-`` for standard input, or inline JSON."""
+    if arg == "-":
+        text = sys.stdin.read()
+    elif arg.lstrip().startswith(("{", "[", '"')):
+        text = arg
+    else:
+        path = Path(arg)
+        if not path.exists():
+            raise CardzError(f"{what} {arg!r}: no such file, and not inline JSON")
+        text = path.read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CardzError(f"{what} is not valid JSON: line {exc.lineno} column {exc.colno}: {exc.msg}")
+
+
+def print_json(value: Any) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False))

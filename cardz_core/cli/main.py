@@ -1,0 +1,46 @@
+"""The `cardz` command. Each subcommand lives in its own module ``cmd_<name>.py`` exposing
+``add_parser(subparsers)``; the parser it adds sets ``func=run(args) -> int``.
+
+Exit codes: 0 success, 1 the input was read but is invalid or the request cannot be met,
+2 usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from cardz_core.problems import CardzError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cardz", description="Solitaire card games written as data.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    package = importlib.import_module("cardz_core.cli")
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        if info.name.startswith("cmd_"):
+            importlib.import_module(f"cardz_core.cli.{info.name}").add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except CardzError as exc:
+        for problem in exc.problems:
+            print(f"cardz {args.command}: {problem}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

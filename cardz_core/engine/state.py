@@ -1,0 +1,62 @@
+"""The position: small, hashable, cheap to copy.
+
+``piles[d]`` is depot ``d``'s cards bottom first, each a card code (``cardz_core.cards``).
+Everything else a position needs to continue exactly is a field here too, so that a board
+document can hold it and load -> save -> load is the identity. Copies share every tuple they
+did not change. A ``View`` (player's view) uses the same class with unknown face-down codes
+(negative) and ``pools`` holding the unseen-card counts.
+"""
+
+from __future__ import annotations
+
+PLAYING, WON, LOST = 0, 1, 2
+STATUS_NAMES = ("playing", "won", "lost")
+
+
+class State:
+    __slots__ = ("piles", "came_from", "recycles", "redeals", "moves", "undos", "recycles_total",
+                 "seed_rank", "declared", "rules_off", "auto_moved", "status", "rng", "pools",
+                 "_hash")
+
+    def __init__(self, piles: tuple[tuple[int, ...], ...], came_from: tuple[int, ...],
+                 recycles: tuple[int, ...], redeals: int = 0, moves: int = 0, undos: int = 0,
+                 recycles_total: int = 0, seed_rank: int = 0, declared: tuple[int, ...] = (),
+                 rules_off: bool = False, auto_moved: bool = False, status: int = PLAYING,
+                 rng: int = 0, pools: tuple[tuple[int, ...], ...] | None = None) -> None:
+        self.piles = piles  # per depot: tuple of card codes, bottom first
+        self.came_from = came_from  # per depot: depot index its top card last came from, -1 none
+        self.recycles = recycles  # per depot: recycles used by that stock
+        self.redeals = redeals  # redeals used (shared by all stocks)
+        self.moves = moves
+        self.undos = undos
+        self.recycles_total = recycles_total
+        self.seed_rank = seed_rank  # rank set by seedFromDeal, 0 none
+        self.declared = declared  # per depot: suit called for a wild top card, -1 none
+        self.rules_off = rules_off
+        self.auto_moved = auto_moved
+        self.status = status
+        self.rng = rng  # deterministic generator state for shuffles during play
+        self.pools = pools  # only in a view: unseen-card counts per pool
+        self._hash: int | None = None
+
+    def key(self) -> tuple:
+        """Everything that identifies the position (for equality, hashing and transpositions)."""
+        return (self.piles, self.came_from, self.recycles, self.redeals, self.moves, self.undos,
+                self.recycles_total, self.seed_rank, self.declared, self.rules_off,
+                self.auto_moved, self.status, self.rng, self.pools)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = self._hash = hash(self.key())
+        return h
+
+    def copy(self) -> "State":
+        s = State.__new__(State)
+        for name in State.__slots__[:-1]:
+            setattr(s, name, getattr(self, name))
+        s._hash = None
+        return s

@@ -1,0 +1,10 @@
+"""Every limit the engine enforces, named once. Each has a test at and past it."""
+
+MAX_CARDS = 208  # cards in one game, all packs together
+MAX_FILE_BYTES = 2_000_000  # size of a .cardz file
+MAX_NESTING = 64  # JSON nesting depth of a game file
+MAX_EXPR_CHARS = 2000  # characters in one rule expression
+MAX_DEPOTS = 512  # depots after `repeat` expansion
+MAX_REPEAT = 208  # copies one `repeat` may create
+MAX_CASCADE = 10_000  # automatic moves and trigger runs after one move
+MAX_BUILD_STEP = 12  # `build.step` range is 0..MAX_BUILD_STEP
