@@ -1,0 +1,45 @@
+"""The deal step kinds of the format: their fields (read by the loader) and, once per game,
+their compiled executors (``compile``, owned by the engine side)."""
+
+from cardz_core.hookspecs import hookimpl
+from cardz_core.kinds import Field, StepKind
+
+STEP_KINDS = {
+    "dealGroup": StepKind({
+        "to": Field("depots", required=True),
+        "faceDown": Field("int", default=0, minimum=0),
+        "faceUp": Field("int", default=1, minimum=0),
+        "roundRobin": Field("bool", default=False),
+        "from": Field("depot"),  # None: the first stock
+        "when": Field("expr"),
+    }),
+    "move": StepKind({
+        "from": Field("depot", required=True),
+        "to": Field("depot", required=True),
+        "count": Field("numexpr", default=1, minimum=0),
+        "under": Field("bool", default=False),
+    }),
+    "flipTop": StepKind({"depot": Field("depot", required=True)}),
+    "place": StepKind({
+        "rank": Field("rank"),
+        "suit": Field("suit"),
+        "joker": Field("bool", default=False),
+        "to": Field("depot", required=True),
+    }, needs=(("rank", "suit"), ("joker",))),
+    "gather": StepKind({
+        "from": Field("depots", required=True),
+        "to": Field("depot", required=True),
+        "when": Field("expr"),
+    }),
+    "shuffle": StepKind({"depot": Field("depot", required=True)}),
+    "compact": StepKind({
+        "group": Field("group", required=True),
+        "from": Field("depot"),
+    }, triggers_only=True),
+}
+
+
+@hookimpl
+def cardz_deal_steps(register):
+    for name, kind in STEP_KINDS.items():
+        register(name, kind)
