@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import copy
+import json
 from types import SimpleNamespace
 
 import pytest
 
 from cardz_core.cards import Card, code, unknown_code
 from cardz_core.engine.documents import board_document, load_board
+from cardz_core.engine.moves import Move
+from cardz_core.engine.movetext import move_document, move_text, parse_move
 from cardz_core.engine.state import State
 from cardz_core.problems import CardzError
 from cardz_core.spec.model import DeckCard, Depot, GameSpec, Pack, Scoring, Expr
@@ -202,3 +205,54 @@ def test_state_fields_all_reach_the_document():
     assert set(State.__slots__) == {
         "piles", "came_from", "recycles", "redeals", "moves", "undos", "recycles_total",
         "seed_rank", "declared", "rules_off", "auto_moved", "status", "rng", "pools", "_hash"}
+
+
+# --- move documents and the text form -------------------------------------------------------
+
+
+@pytest.mark.parametrize("move,text,doc", [
+    (Move(2, 4, 3), "column-1@4>column-2", {"from": "column-1", "index": 4, "to": "column-2"}),
+    (Move(1, 0, 2, 2), "waste@0>column-1=H",
+     {"from": "waste", "index": 0, "to": "column-1", "declare": "H"}),
+    (Move(0, -1, -1), "tap stock", {"tap": "stock"}),
+])
+def test_move_text_and_document_round_trip(move, text, doc):
+    game = small_game()
+    assert move_text(game, move) == text and move_document(game, move) == doc
+    assert parse_move(game, text) == move and parse_move(game, doc) == move
+    assert parse_move(game, {**doc, "text": text}) == move
+    assert parse_move(game, json.dumps(doc)) == move
+
+
+def test_text_form_reads_names_holding_the_separators():
+    names = ("a@b", "x>y", "p=q", "h=H")
+    game = SimpleNamespace(spec=SimpleNamespace(name="Odd"), depot_names=names,
+                           depot_index={n: i for i, n in enumerate(names)})
+    for move in (Move(0, 3, 1), Move(1, 0, 2), Move(2, 1, 3), Move(0, 0, 2, 3), Move(3, -1, -1)):
+        assert parse_move(game, move_text(game, move)) == move
+    assert parse_move(game, "  tap p=q ") == Move(2, -1, -1)
+
+
+@pytest.mark.parametrize("value,path,words", [
+    ("column-1>column-2", "", "FROM@INDEX>TO"),
+    ("column-1@x>column-2", "", "whole number"),
+    ("column-1@2>nowhere", "", "'nowhere' is not a depot of 'Tiny'"),
+    ("column-1@2>column-2=Z", "", "'column-1@2>column-2=Z': declare 'Z' is not a suit"),
+    ("waste@0>column-1=", "", "'waste@0>column-1=': declare '' is not a suit"),
+    ("tap shelf", "", "'shelf' is not a depot"),
+    ({"from": "column-1", "to": "column-2"}, "", "'index' is missing"),
+    ({"from": "column-1", "index": -1, "to": "column-2"}, "/index", "whole number from 0"),
+    ({"from": "column-1", "index": True, "to": "column-2"}, "/index", "whole number from 0"),
+    ({"from": "column-1", "index": 0, "to": "column-2", "declare": "X"}, "/declare", "not a suit"),
+    ({"from": "column-1", "index": 0, "to": "column-2", "via": 1}, "/via", "unknown field"),
+    ({"tap": "stock", "index": 0}, "/index", "unknown field"),
+    ({"from": "attic", "index": 0, "to": "column-2"}, "/from", "'attic' is not a depot"),
+    ({"tap": "stock", "text": "tap waste"}, "/text", "not describe the same move"),
+    ("{not json", "", "not valid JSON"),
+    (7, "", "not 7"),
+])
+def test_bad_moves_name_what_is_wrong(value, path, words):
+    with pytest.raises(CardzError) as err:
+        parse_move(small_game(), value)
+    [problem] = err.value.problems
+    assert problem.path == path and words in problem.message
