@@ -1,0 +1,83 @@
+"""Loading `.cardz` game files: ``load`` (spec and problems) and ``load_game`` (spec or CardzError).
+
+Reading is one pass that collects every problem: JSON, structure, types, ranges, references.
+Once that pass finds no error, the expressions are type-checked by ``cardz_core.expr.check_spec``
+(when that module provides it).
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from cardz_core.problems import ERROR, CardzError, Problem
+from cardz_core.registry import Registry, default_registry
+from cardz_core.spec.game import read_game
+from cardz_core.spec.model import GameSpec
+from cardz_core.spec.reader import Ctx, Obj
+from cardz_core.spec.source import read_source
+from cardz_core.spec.tables import WRAPPER
+
+__all__ = ["load", "load_game", "GameSpec"]
+
+_WRAPPER_KEYS = {k.lower() for k in WRAPPER}
+
+
+def _expression_problems(spec: GameSpec, registry: Registry) -> list[Problem]:
+    """Problems from ``cardz_core.expr.check_spec``; none while that module does not provide it."""
+    try:
+        module = importlib.import_module("cardz_core.expr")
+    except ImportError:
+        return []
+    check = getattr(module, "check_spec", None)
+    return list(check(spec, registry)) if callable(check) else []
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    """Drop repeats: a repeated depot's shared parts are read once per copy."""
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for p in problems:
+        key = (p.path, p.message, p.severity)
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
+def load(source: Path | str | dict, *, registry: Registry | None = None, lenient: bool = False,
+         file: str = "") -> tuple[GameSpec | None, list[Problem]]:
+    """Read a game from a path, JSON text or a parsed dict. Returns ``(spec, problems)``; ``spec``
+    is None when any problem is an error. ``lenient`` turns unknown properties into warnings."""
+    if isinstance(source, Path) and not file:
+        file = str(source)
+    registry = registry or default_registry()
+    data, text, problems = read_source(source, file)
+    if data is None:
+        return None, problems
+    ctx = Ctx(registry, lenient, file)
+    ptr = ""
+    if isinstance(data, dict) and any(isinstance(k, str) and k.lower() in _WRAPPER_KEYS for k in data):
+        wrapper = Obj(ctx, data, "", WRAPPER, "the export wrapper")
+        wrapper.get("schemaVersion")
+        data = wrapper.raw("setup") if wrapper.has("setup") else None
+        ptr = wrapper.at("setup")
+    spec = read_game(ctx, data, ptr, text) if data is not None else None
+    problems = _unique(ctx.problems)
+    if spec is not None and not ctx.failed:
+        found = _expression_problems(spec, registry)
+        problems = _unique(problems + [p if p.file else attrs.evolve(p, file=file) for p in found])
+    if any(p.severity == ERROR for p in problems):
+        spec = None
+    return spec, problems
+
+
+def load_game(source: Path | str | dict, **kw: Any) -> GameSpec:
+    """Like ``load``, but returns the spec or raises CardzError carrying every problem."""
+    spec, problems = load(source, **kw)
+    if spec is None:
+        raise CardzError([p for p in problems if p.severity == ERROR] or problems)
+    return spec

@@ -1,0 +1,110 @@
+"""Turning a source (a path, JSON text, or a parsed dict) into JSON data, within the limits."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from cardz_core.limits import MAX_FILE_BYTES, MAX_NESTING
+from cardz_core.problems import Problem
+
+
+class JsonObject(dict):
+    """A parsed JSON object that remembers keys written twice (json.loads keeps only the last)."""
+
+    duplicates: tuple[str, ...] = ()
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> JsonObject:
+    obj = JsonObject()
+    dups = []
+    for key, value in pairs:
+        if key in obj:
+            dups.append(key)
+        obj[key] = value
+    if dups:
+        obj.duplicates = tuple(dups)
+    return obj
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _text_depth(text: str) -> int:
+    """The deepest nesting of brackets outside strings, found without parsing."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _data_depth(value: Any) -> int:
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = list(item.values())
+        elif isinstance(item, (list, tuple)):
+            children = list(item)
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if depth > MAX_NESTING:
+            break
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def read_source(source: Path | str | dict, file: str) -> tuple[Any, str, list[Problem]]:
+    """Return ``(data, text, problems)``; ``data`` is None when it could not be read at all."""
+    if isinstance(source, dict):
+        if _data_depth(source) > MAX_NESTING:
+            return None, "", [Problem("", f"nested deeper than {MAX_NESTING} levels", file=file)]
+        try:
+            text = json.dumps(source, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        except (TypeError, ValueError) as exc:
+            return None, "", [Problem("", f"not JSON data: {exc}", file=file)]
+        return source, text, []
+    if isinstance(source, Path):
+        try:
+            size = source.stat().st_size
+            if size > MAX_FILE_BYTES:
+                return None, "", [Problem("", f"file is {size} bytes; the limit is {MAX_FILE_BYTES}",
+                                          file=file)]
+            text = source.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            return None, "", [Problem("", f"cannot read the file: {exc}", file=file)]
+    elif isinstance(source, str):
+        text = source
+    else:
+        return None, "", [Problem("", f"cannot read a game from {type(source).__name__}", file=file)]
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_FILE_BYTES:
+        return None, text, [Problem("", f"file is {size} bytes; the limit is {MAX_FILE_BYTES}", file=file)]
+    if _text_depth(text) > MAX_NESTING:
+        return None, text, [Problem("", f"nested deeper than {MAX_NESTING} levels", file=file)]
+    try:
+        data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        return None, text, [Problem("", f"not valid JSON: line {exc.lineno} column {exc.colno}: {exc.msg}",
+                                    file=file)]
+    except (RecursionError, ValueError) as exc:
+        return None, text, [Problem("", f"not valid JSON: {exc}", file=file)]
+    return data, text, []
