@@ -8,3 +8,4 @@ MAX_DEPOTS = 512  # depots after `repeat` expansion
 MAX_REPEAT = 208  # copies one `repeat` may create
 MAX_CASCADE = 10_000  # automatic moves and trigger runs after one move
 MAX_BUILD_STEP = 12  # `build.step` range is 0..MAX_BUILD_STEP
+MAX_LOG_STEPS = 100_000  # steps (moves and undos) in one cardz-log/1
