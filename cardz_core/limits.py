@@ -9,3 +9,4 @@ MAX_REPEAT = 208  # copies one `repeat` may create
 MAX_CASCADE = 10_000  # automatic moves and trigger runs after one move
 MAX_BUILD_STEP = 12  # `build.step` range is 0..MAX_BUILD_STEP
 MAX_LOG_STEPS = 100_000  # steps (moves and undos) in one cardz-log/1
+MAX_EXPR_DEPTH = 100  # nesting levels in one rule expression (keeps compile and run shallow)

@@ -3,4 +3,5 @@ kind and card aid of the `.cardz` format, registered through the same hooks a th
 
 from plugins.cardz_vocabulary.conditions import cardz_conditions  # noqa: F401
 from plugins.cardz_vocabulary.depot_types import cardz_depot_types  # noqa: F401
+from plugins.cardz_vocabulary.functions import cardz_functions  # noqa: F401
 from plugins.cardz_vocabulary.steps import cardz_deal_steps  # noqa: F401

@@ -1,0 +1,621 @@
+"""Type checking and compiling one expression, in one pass over its syntax tree: each node's
+kind is worked out and a closure built for it. Evaluation afterwards only calls closures.
+
+A node compiles to a ``Typed``: its kind, its closure ``fn(env)``, its value when known at
+compile time (``const``), and ``maybe``: whether it can be missing (None) at run time, which only
+rank, suit and colour values (and numbers made from them) can be.
+"""
+
+from __future__ import annotations
+
+import difflib
+import operator
+from functools import partial
+from itertools import chain
+from typing import Any, Callable
+
+from lark import Token, Tree
+
+from cardz_core.cards import BLACK, COLOR_WORDS, RANK_WORDS, RED, SUIT_WORDS
+from cardz_core.expr.contexts import ANY, CONTEXT_NAMES, Context
+from cardz_core.expr.signature import GAME, ITEM_OF, STATE, Each, FunctionError, Signature
+from cardz_core.expr.tables import Tables
+
+NOCONST: Any = object()
+
+KIND_NAMES = {
+    "number": "a number", "bool": "a condition", "card": "a card", "cards": "a list of cards",
+    "depot": "a depot", "depots": "a list of depots", "rank": "a rank", "suit": "a suit",
+    "colour": "a colour", "text": "a quoted name", "items": "a list", ANY: "a value",
+}
+# property -> (kind, Tables attribute)
+CARD_PROPERTIES = {"rank": ("rank", "rank"), "suit": ("suit", "suit"), "color": ("colour", "colour"),
+                   "value": ("number", "value"), "faceUp": ("bool", None), "joker": ("bool", "joker")}
+WORDS: dict[str, tuple[str, int]] = {}
+for _r in range(1, 14):
+    WORDS[RANK_WORDS[_r]] = ("rank", _r)
+for _s, _w in enumerate(SUIT_WORDS):
+    WORDS[_w] = ("suit", _s)
+WORDS[COLOR_WORDS[BLACK]] = ("colour", BLACK)
+WORDS[COLOR_WORDS[RED]] = ("colour", RED)
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
+          "%": lambda a, b: a % b if b else 0}
+_ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+_NUMERIC = ("number", "rank")
+_EQUATABLE = ("card", "depot", "suit", "colour", "bool")
+
+
+class ExprProblem(Exception):
+    """A type error at a column of the expression."""
+
+    def __init__(self, column: int, message: str) -> None:
+        super().__init__(f"column {column}: {message}")
+        self.column = column
+        self.message = message
+
+
+class Typed:
+    __slots__ = ("kind", "fn", "const", "maybe")
+
+    def __init__(self, kind: str, fn: Callable[[Any], Any] | None = None, const: Any = NOCONST,
+                 maybe: bool = False) -> None:
+        if fn is None:
+            fn = _constant(const)
+        self.kind = kind
+        self.fn = fn
+        self.const = const
+        self.maybe = maybe
+
+    @property
+    def is_const(self) -> bool:
+        return self.const is not NOCONST
+
+
+def _constant(value: Any) -> Callable[[Any], Any]:
+    return lambda env: value
+
+
+def column(node: Tree | Token) -> int:
+    if isinstance(node, Token):
+        return (node.start_pos or 0) + 1
+    return 1 if node.meta.empty else node.meta.start_pos + 1
+
+
+def _kind_name(kind: str) -> str:
+    return KIND_NAMES.get(kind, kind)
+
+
+class Compiler:
+    """Compiles one expression for one context of one game."""
+
+    def __init__(self, tables: Tables, functions: Any, context: Context,
+                 self_depot: int | None = None) -> None:
+        self.t = tables
+        self.functions = functions
+        self.context = context
+        self.self_depot = self_depot
+        self.scopes: list[dict[str, Typed]] = []  # let names and named items, innermost last
+        self.items: list[Typed] = []  # what `it` is, innermost last
+        self.nslots = 0
+
+    # --- entry -----------------------------------------------------------------------------
+
+    def compile(self, tree: Tree) -> tuple[str, Callable[[Any], Any]]:
+        """The kind the expression gives and its closure, checked against the context."""
+        typed = self.node(tree)
+        want = self.context.result
+        if want == ANY:
+            if typed.kind == "text":
+                raise ExprProblem(column(tree), "a quoted name only names a depot, as in depot(\"x\")")
+        elif want == "depots" and typed.kind == "depot":
+            f = typed.fn
+            typed = Typed("depots", lambda env: (d,) if (d := f(env)) >= 0 else ())
+        else:
+            typed = self.need(typed, want, tree, f"{self.context.where} must give")
+        fn = typed.fn
+        if typed.maybe and typed.kind == "number":
+            fn = _zero_missing(fn)
+        if self.nslots:
+            fn = _with_vars(fn, self.nslots)
+        return typed.kind, fn
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def need(self, typed: Typed, kind: str, node: Tree | Token, what: str) -> Typed:
+        """``typed`` as ``kind``, converting where the language allows, else a problem."""
+        converted = self.coerce(typed, kind)
+        if converted is None:
+            raise ExprProblem(column(node), f"{what} {_kind_name(kind)}, but this is "
+                                            f"{_kind_name(typed.kind)}{_hint(typed.kind, kind)}")
+        return converted
+
+    def coerce(self, typed: Typed, kind: str) -> Typed | None:
+        k = typed.kind
+        if k == kind:
+            return typed
+        f = typed.fn
+        if kind in ("cards", "items") and k == "depot":
+            if typed.is_const:
+                d = typed.const
+                return Typed("cards", (lambda env: env.state.piles[d]) if d >= 0 else _constant(()))
+            return Typed("cards", lambda env: env.state.piles[d] if (d := f(env)) >= 0 else ())
+        if kind == "items" and k in ("cards", "depots"):
+            return typed
+        if kind == "cards" and k == "depots":
+            return Typed("cards", lambda env: tuple(chain.from_iterable(map(env.state.piles.__getitem__, f(env)))))
+        if kind == "number" and k == "rank":
+            if typed.is_const:
+                return Typed("number", const=typed.const)
+            return Typed("number", _zero_missing(f) if typed.maybe else f)
+        return None
+
+    def bind_slot(self, kind: str, maybe: bool) -> tuple[int, Typed]:
+        slot = self.nslots
+        self.nslots += 1
+        return slot, Typed(kind, lambda env: env.vars[slot], maybe=maybe)
+
+    # --- nodes -----------------------------------------------------------------------------
+
+    def node(self, tree: Tree | Token) -> Typed:
+        if isinstance(tree, Token):  # a bare token never stands alone in this grammar
+            raise ExprProblem(column(tree), f"unexpected {str(tree)!r}")
+        handler = getattr(self, "n_" + str(tree.data), None)
+        if handler is None:
+            raise ExprProblem(column(tree), "this can't be used here")
+        return handler(tree)
+
+    def n_number(self, tree: Tree) -> Typed:
+        return Typed("number", const=int(tree.children[0]))
+
+    def n_true(self, tree: Tree) -> Typed:
+        return Typed("bool", const=True)
+
+    def n_false(self, tree: Tree) -> Typed:
+        return Typed("bool", const=False)
+
+    def n_string(self, tree: Tree) -> Typed:
+        return Typed("text", const=str(tree.children[0])[1:-1])
+
+    def n_it(self, tree: Tree) -> Typed:
+        if not self.items:
+            raise ExprProblem(column(tree), "`it` means the item in the second argument of a "
+                                            "function that goes through a list, like count(column, empty(it))")
+        return self.items[-1]
+
+    def n_named(self, tree: Tree) -> Typed:
+        raise ExprProblem(column(tree), "`name in list` can only be the first argument of a function "
+                                        "that goes through a list, like count(c in discard, c.faceUp)")
+
+    def n_name(self, tree: Tree) -> Typed:
+        tok = tree.children[0]
+        name = str(tok)
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        ctx = self.context
+        if name in ctx.names:
+            return self.context_name(name)
+        t = self.t
+        if name in t.depot_index:
+            return Typed("depot", const=t.depot_index[name])
+        if name in t.groups:
+            return Typed("depots", const=t.groups[name])
+        if name in WORDS:
+            kind, value = WORDS[name]
+            return Typed(kind, const=value)
+        if name in t.types:
+            return Typed("depots", const=t.types[name])
+        if name in CONTEXT_NAMES:
+            sees = ", ".join(sorted(ctx.names)) or "only the depots"
+            raise ExprProblem(column(tok), f"`{name}` can't be seen in {ctx.where} (it sees {sees})")
+        if name in self.functions:
+            raise ExprProblem(column(tok), f"`{name}` is a function: call it, as in {name}(...)")
+        raise ExprProblem(column(tok), f"unknown name `{name}`{self.suggest(name)}")
+
+    def suggest(self, name: str) -> str:
+        known = set(WORDS) | set(self.t.depot_index) | set(self.t.groups) | set(self.t.types)
+        known |= self.context.names
+        for scope in self.scopes:
+            known |= set(scope)
+        same = [k for k in known if k.lower() == name.lower()]
+        close = same or difflib.get_close_matches(name, sorted(known), n=1)
+        return f" (did you mean `{close[0]}`? names are case-sensitive)" if same else \
+            (f" (did you mean `{close[0]}`?)" if close else "")
+
+    def context_name(self, name: str) -> Typed:
+        kind = CONTEXT_NAMES[name]
+        if name == "depot" and self.context.self_is_depot and self.self_depot is not None:
+            return Typed("depot", const=self.self_depot)
+        getters: dict[str, Callable[[Any], Any]] = {
+            "card": lambda env: env.card, "pile": lambda env: env.pile,
+            "depot": lambda env: env.depot, "source": lambda env: env.source,
+            "top": lambda env: env.top, "moves": lambda env: env.state.moves,
+            "undos": lambda env: env.state.undos,
+            "recycles": lambda env: env.state.recycles_total,
+            "redeals": lambda env: env.state.redeals,
+        }
+        return Typed(kind, getters[name])
+
+    def n_prop(self, tree: Tree) -> Typed:
+        target_tree, tok = tree.children
+        target = self.node(target_tree)
+        prop = str(tok)
+        if prop not in CARD_PROPERTIES:
+            have = ", ".join(CARD_PROPERTIES)
+            close = difflib.get_close_matches(prop, list(CARD_PROPERTIES), n=1)
+            hint = f" (did you mean `{close[0]}`?)" if close else ""
+            raise ExprProblem(column(tok), f"a card has no property `{prop}`{hint}; it has {have}")
+        if target.kind != "card":
+            hint = f"; use top({'...'}).{prop} for a depot's top card" if target.kind in ("depot", "depots", "cards") else ""
+            raise ExprProblem(column(tok), f"only a card has properties, and this is "
+                                           f"{_kind_name(target.kind)}{hint}")
+        kind, attr = CARD_PROPERTIES[prop]
+        f = target.fn
+        if attr is None:  # faceUp: a face-up code is odd; None and unknown (negative even) codes are not
+            return Typed("bool", lambda env: (c := f(env)) is not None and c & 1 == 1)
+        get = getattr(self.t, attr).get
+        if kind == "number":
+            return Typed(kind, lambda env: get(f(env), 0))
+        if kind == "bool":
+            return Typed(kind, lambda env: get(f(env), False))
+        return Typed(kind, lambda env: get(f(env)), maybe=True)
+
+    def n_not_(self, tree: Tree) -> Typed:
+        inner = self.need(self.node(tree.children[0]), "bool", tree.children[0], "`!` needs")
+        if inner.is_const:
+            return Typed("bool", const=not inner.const)
+        f = inner.fn
+        return Typed("bool", lambda env: not f(env))
+
+    def n_neg(self, tree: Tree) -> Typed:
+        inner = self.numeric(tree.children[0], "`-` needs")
+        if inner.is_const:
+            return Typed("number", const=None if inner.const is None else -inner.const)
+        f = inner.fn
+        if inner.maybe:
+            return Typed("number", lambda env: None if (v := f(env)) is None else -v, maybe=True)
+        return Typed("number", lambda env: -f(env))
+
+    def numeric(self, node: Tree, what: str) -> Typed:
+        typed = self.node(node)
+        if typed.kind not in _NUMERIC:
+            raise ExprProblem(column(node), f"{what} a number, but this is {_kind_name(typed.kind)}"
+                                            f"{_hint(typed.kind, 'number')}")
+        return typed
+
+    def n_sum(self, tree: Tree) -> Typed:
+        self.copy_name_hint(tree)
+        return self.arith(tree)
+
+    def n_product(self, tree: Tree) -> Typed:
+        return self.arith(tree)
+
+    def copy_name_hint(self, tree: Tree) -> None:
+        """`tower-2` reads as tower minus 2; say how to name the copy."""
+        kids = tree.children
+        for left, op, right in zip(kids[0::2], kids[1::2], kids[2::2]):
+            if (str(op) == "-" and isinstance(left, Tree) and left.data == "name"
+                    and isinstance(right, Tree) and right.data == "number"):
+                full = f"{left.children[0]}-{right.children[0]}"
+                if full in self.t.depot_index:
+                    raise ExprProblem(column(left), f"`{full}` reads as a subtraction; "
+                                                    f"name the copy as depot(\"{full}\")")
+
+    def arith(self, tree: Tree) -> Typed:
+        kids = tree.children
+        operands = [self.numeric(k, f"`{kids[1]}` needs") for k in kids[0::2]]
+        ops = [_ARITH[str(o)] for o in kids[1::2]]
+        maybe = any(o.maybe for o in operands)
+        if all(o.is_const for o in operands):
+            acc = operands[0].const
+            for op, o in zip(ops, operands[1:]):
+                acc = None if acc is None or o.const is None else op(acc, o.const)
+            return Typed("number", const=acc, maybe=acc is None)
+        fns = [o.fn for o in operands]
+        if len(fns) == 2 and not maybe:
+            a, b, op = fns[0], fns[1], ops[0]
+            if operands[1].is_const:
+                c = operands[1].const
+                return Typed("number", lambda env: op(a(env), c))
+            return Typed("number", lambda env: op(a(env), b(env)))
+        pairs = list(zip(ops, fns[1:]))
+        first = fns[0]
+        if not maybe:
+            def run(env: Any) -> Any:
+                acc = first(env)
+                for op, g in pairs:
+                    acc = op(acc, g(env))
+                return acc
+            return Typed("number", run)
+
+        def run_maybe(env: Any) -> Any:
+            acc = first(env)
+            for op, g in pairs:
+                v = g(env)
+                acc = None if acc is None or v is None else op(acc, v)
+            return acc
+        return Typed("number", run_maybe, maybe=True)
+
+    def n_comparison(self, tree: Tree) -> Typed:
+        left_tree, op_tok, right_tree = tree.children
+        left, right = self.node(left_tree), self.node(right_tree)
+        op = str(op_tok)
+        lk, rk = left.kind, right.kind
+        if op in _ORDER:
+            for side, node in ((left, left_tree), (right, right_tree)):
+                if side.kind not in _NUMERIC:
+                    raise ExprProblem(column(node), f"only numbers and ranks can be ordered, and this is "
+                                                    f"{_kind_name(side.kind)}{_hint(side.kind, 'number')}")
+            cmp = _ORDER[op]
+            return self.fold2(left, right, _maybe_cmp(cmp, left.maybe or right.maybe))
+        same = (lk in _NUMERIC and rk in _NUMERIC) or (lk == rk and lk in _EQUATABLE)
+        if not same:
+            if lk == rk:
+                raise ExprProblem(column(op_tok), f"{_kind_name(lk)} can't be compared with `{op}`"
+                                                  f"{_hint(lk, 'number')}")
+            raise ExprProblem(column(op_tok), f"can't compare {_kind_name(lk)} with {_kind_name(rk)}"
+                                              f"{_hint(lk if lk not in _NUMERIC else rk, 'number')}")
+        if lk == "card":
+            eq = _card_eq
+        elif lk == "depot":
+            eq = _depot_eq
+        elif left.maybe or right.maybe:
+            eq = _maybe_cmp(operator.eq, True)
+        else:
+            eq = operator.eq
+        if op == "!=":
+            return self.fold2(left, right, lambda a, b: not eq(a, b))
+        return self.fold2(left, right, eq)
+
+    def fold2(self, left: Typed, right: Typed, fn: Callable[[Any, Any], bool]) -> Typed:
+        if left.is_const and right.is_const:
+            return Typed("bool", const=fn(left.const, right.const))
+        a, b = left.fn, right.fn
+        if right.is_const:
+            c = right.const
+            return Typed("bool", lambda env: fn(a(env), c))
+        return Typed("bool", lambda env: fn(a(env), b(env)))
+
+    def n_and_expr(self, tree: Tree) -> Typed:
+        return self.logic(tree, "&&", stop=False)
+
+    def n_or_expr(self, tree: Tree) -> Typed:
+        return self.logic(tree, "||", stop=True)
+
+    def logic(self, tree: Tree, op: str, stop: bool) -> Typed:
+        """`&&` (stop at the first false) and `||` (stop at the first true)."""
+        fns = []
+        for kid in tree.children:
+            typed = self.need(self.node(kid), "bool", kid, f"`{op}` needs")
+            if typed.is_const:
+                if typed.const == stop:
+                    return Typed("bool", const=stop)
+                continue
+            fns.append(typed.fn)
+        if not fns:
+            return Typed("bool", const=not stop)
+        if len(fns) == 1:
+            return Typed("bool", fns[0])
+        if len(fns) == 2:
+            a, b = fns
+            if stop:
+                return Typed("bool", lambda env: a(env) or b(env))
+            return Typed("bool", lambda env: a(env) and b(env))
+        if stop:
+            return Typed("bool", lambda env: any(f(env) for f in fns))
+        return Typed("bool", lambda env: all(f(env) for f in fns))
+
+    def n_let(self, tree: Tree) -> Typed:
+        name_tok, value_tree, body_tree = tree.children
+        value = self.node(value_tree)
+        if value.kind == "text":
+            raise ExprProblem(column(value_tree), "a quoted name only names a depot, as in depot(\"x\")")
+        if value.is_const:
+            bound = value
+            slot = -1
+        else:
+            slot, bound = self.bind_slot(value.kind, value.maybe)
+        self.scopes.append({str(name_tok): bound})
+        try:
+            body = self.node(body_tree)
+        finally:
+            self.scopes.pop()
+        if slot < 0:
+            return body
+        v, b = value.fn, body.fn
+
+        def run(env: Any) -> Any:
+            env.vars[slot] = v(env)
+            return b(env)
+        return Typed(body.kind, run, maybe=body.maybe)
+
+    # --- calls -----------------------------------------------------------------------------
+
+    def n_call(self, tree: Tree) -> Typed:
+        name_tok, *arg_trees = tree.children
+        arg_trees = [a for a in arg_trees if a is not None]
+        name = str(name_tok)
+        func = self.functions.get(name)
+        if func is None:
+            close = [k for k in self.functions if k.lower() == name.lower()] or \
+                difflib.get_close_matches(name, sorted(self.functions), n=1)
+            hint = f" (did you mean `{close[0]}`?)" if close else ""
+            raise ExprProblem(column(name_tok), f"unknown function `{name}`{hint}")
+        candidates = [s for s in func.overloads if len(s.params) == len(arg_trees)]
+        if not candidates:
+            raise ExprProblem(column(name_tok), f"`{name}` can't take {len(arg_trees)} argument"
+                                                f"{'' if len(arg_trees) == 1 else 's'}; "
+                                                f"it is {_signatures(name, func.overloads)}")
+        plain: dict[int, Typed | ExprProblem] = {}
+        named: dict[int, tuple[str, Typed]] = {}
+
+        def plain_arg(i: int) -> Typed | ExprProblem:
+            if i not in plain:
+                node = arg_trees[i]
+                try:
+                    if isinstance(node, Tree) and node.data == "named":
+                        item_tok, list_tree = node.children
+                        typed = self.node(list_tree)
+                        named[i] = (str(item_tok), typed)
+                    else:
+                        typed = self.node(node)
+                    plain[i] = typed
+                except ExprProblem as exc:
+                    plain[i] = exc
+            return plain[i]
+
+        best: tuple[int, Signature] | None = None
+        first_error: ExprProblem | None = None
+        for sig in candidates:
+            cost = 0
+            for i, param in enumerate(sig.params):
+                if isinstance(param, Each):
+                    continue
+                typed = plain_arg(i)
+                if isinstance(typed, ExprProblem):
+                    first_error = first_error or typed
+                    cost = -1
+                    break
+                step = _cost(param, typed.kind)
+                if step is None:
+                    cost = -1
+                    break
+                cost += step
+            if cost >= 0 and (best is None or cost < best[0]):
+                best = (cost, sig)
+        if best is None:
+            if first_error is not None:
+                raise first_error
+            kinds = []
+            for i in range(len(arg_trees)):
+                typed = plain_arg(i)
+                kinds.append("…" if isinstance(typed, ExprProblem) else _kind_name(typed.kind))
+            raise ExprProblem(column(name_tok), f"`{name}` can't take ({', '.join(kinds)}); it is "
+                                                f"{_signatures(name, func.overloads)}")
+        sig = best[1]
+        return self.call(name, sig, arg_trees, plain, named, tree)
+
+    def call(self, name: str, sig: Signature, arg_trees: list[Tree], plain: dict[int, Any],
+             named: dict[int, tuple[str, Typed]], tree: Tree) -> Typed:
+        args: list[Typed] = []
+        for i, param in enumerate(sig.params):
+            if isinstance(param, Each):
+                args.append(self.each_arg(name, sig, param, arg_trees[i], args, named))
+                continue
+            if i in named and not any(isinstance(p, Each) and p.of == i for p in sig.params):
+                raise ExprProblem(column(arg_trees[i]), f"`{name}` doesn't go through this list, so "
+                                                         "its items can't be named here")
+            typed = plain[i]
+            converted = self.coerce(typed, param)
+            assert converted is not None  # the overload was chosen because it fits
+            args.append(converted)
+        has_each = any(isinstance(p, Each) for p in sig.params)
+        fn = partial(sig.fn, self.t) if sig.needs == GAME else sig.fn
+        maybe = sig.result in ("rank", "suit", "colour")
+        if sig.needs != STATE and not has_each and all(a.is_const for a in args):
+            try:
+                value = fn(*[a.const for a in args])
+            except FunctionError as exc:
+                raise ExprProblem(column(tree), str(exc)) from None
+            return Typed(sig.result, const=value, maybe=maybe)
+        fns = [a.fn for a in args]
+        if sig.needs == STATE:
+            t, raw = self.t, sig.fn
+            return Typed(sig.result, lambda env: raw(t, env.state, *[f(env) for f in fns]), maybe=maybe)
+        if len(fns) == 1:
+            a = fns[0]
+            return Typed(sig.result, lambda env: fn(a(env)), maybe=maybe)
+        if len(fns) == 2:
+            a, b = fns
+            return Typed(sig.result, lambda env: fn(a(env), b(env)), maybe=maybe)
+        return Typed(sig.result, lambda env: fn(*[f(env) for f in fns]), maybe=maybe)
+
+    def each_arg(self, name: str, sig: Signature, param: Each, node: Tree, args: list[Typed],
+                 named: dict[int, tuple[str, Typed]]) -> Typed:
+        """An argument worked out per item: compiled with `it` (or the item's name) bound."""
+        if isinstance(node, Tree) and node.data == "named":
+            raise ExprProblem(column(node), "only the list a function goes through can be named")
+        list_kind = args[param.of].kind
+        item_kind = ITEM_OF[list_kind]
+        slot, item = self.bind_slot(item_kind, False)
+        if param.of in named:
+            self.scopes.append({named[param.of][0]: item})
+        else:
+            self.items.append(item)
+        try:
+            body = self.node(node)
+        finally:
+            if param.of in named:
+                self.scopes.pop()
+            else:
+                self.items.pop()
+        body = self.need(body, param.result, node, f"the second argument of `{name}` must be")
+        if body.maybe and body.kind == "number":
+            body = Typed("number", _zero_missing(body.fn))
+        if body.is_const:
+            v = body.const
+            return Typed("each", _constant(lambda item: v))
+        f = body.fn
+
+        def make(env: Any) -> Callable[[Any], Any]:
+            slots = env.vars
+
+            def each(item: Any) -> Any:
+                slots[slot] = item
+                return f(env)
+            return each
+        return Typed("each", make)
+
+
+def _cost(param: Any, kind: str) -> int | None:
+    """0 for an exact fit, 1 for a conversion, None when the argument doesn't fit."""
+    if param == kind:
+        return 0
+    if param == "items":
+        return 0 if kind in ITEM_OF else (1 if kind == "depot" else None)
+    if param == "cards" and kind in ("depot", "depots"):
+        return 1
+    if param == "number" and kind == "rank":
+        return 1
+    return None
+
+
+def _signatures(name: str, overloads: tuple[Signature, ...]) -> str:
+    return " or ".join(s.describe(name) for s in overloads)
+
+
+def _hint(kind: str, wanted: str) -> str:
+    if kind == "card" and wanted in ("number", "bool"):
+        return " (use its .value or .rank)"
+    if kind in ("depot", "depots", "cards") and wanted in ("number", "bool"):
+        return " (use count(...) or empty(...))"
+    if kind == "suit" and wanted == "number":
+        return " (a suit is not a number)"
+    return ""
+
+
+def _maybe_cmp(cmp: Callable[[Any, Any], bool], maybe: bool) -> Callable[[Any, Any], bool]:
+    if not maybe:
+        return cmp
+    return lambda a, b: a is not None and b is not None and cmp(a, b)
+
+
+def _card_eq(a: Any, b: Any) -> bool:
+    """The same card, both face-up: no card and face-down cards equal nothing."""
+    return a is not None and a == b and a & 1 == 1
+
+
+def _depot_eq(a: int, b: int) -> bool:
+    return a == b and a >= 0
+
+
+def _zero_missing(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda env: 0 if (v := f(env)) is None else v
+
+
+def _with_vars(f: Callable[[Any], Any], n: int) -> Callable[[Any], Any]:
+    def run(env: Any) -> Any:
+        env.vars = [None] * n
+        return f(env)
+    return run

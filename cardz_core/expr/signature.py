@@ -1,0 +1,97 @@
+"""How an expression function declares itself: the kinds it takes and gives, and its code.
+
+The core evaluator knows no function by name. Every function, builtin or third-party, is a
+``Function`` registered through the ``cardz_functions`` hook; the type checker resolves a call
+against its ``Signature`` overloads and the compiler turns it into a closure.
+
+Kinds (``KINDS``) and how run-time values look (docs/design.md):
+
+- ``number`` int; ``bool`` (a condition) bool
+- ``card`` a card code, None for no card; ``cards`` a tuple of codes, bottom first
+- ``depot`` a depot index, -1 for no depot; ``depots`` a tuple of depot indices
+- ``rank`` 1..13, ``suit`` 0..3, ``colour`` 0 black / 1 red; None where missing
+- ``text`` a string literal (only as an argument, e.g. ``depot("tower-2")``)
+
+Parameter kinds add ``items``: a list to go through, either cards (a depot given here stands
+for its cards) or depots (a list of depots stays a list of depots, and its items are depots);
+and ``Each(of, result)``: an expression worked out once per item of argument ``of``, which the
+implementation receives as a callable ``f(item) -> value``.
+
+Where a parameter wants ``cards``, a depot or a list of depots is accepted and stands for the
+cards on it (bottom first, depot after depot). Where it wants ``number``, a rank is accepted
+(as 1..13, 0 when missing).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import attrs
+
+KINDS = ("number", "bool", "card", "cards", "depot", "depots", "rank", "suit", "colour", "text")
+ITEM_OF = {"cards": "card", "depots": "depot"}
+
+# Who the implementation needs besides its arguments.
+PURE = "pure"  # fn(*args); constant arguments are folded at compile time
+GAME = "game"  # fn(game, *args): game is the compiled ``Tables``; also folded when constant
+STATE = "state"  # fn(game, state, *args): reads the position, never folded
+NEEDS = (PURE, GAME, STATE)
+
+
+class FunctionError(Exception):
+    """Raised by an implementation for arguments it refuses (e.g. ``depot("nope")``). When the
+    call is worked out at compile time (constant arguments) it becomes a reported problem."""
+
+
+@attrs.frozen
+class Each:
+    """A parameter worked out once per item of the list given as argument ``of``.
+    ``result`` is the kind it must give (``bool`` or ``number``)."""
+
+    of: int
+    result: str
+
+
+Param = str | Each
+
+
+@attrs.frozen
+class Signature:
+    """One overload: parameter kinds, result kind, implementation and what it needs."""
+
+    params: tuple[Param, ...]
+    result: str
+    fn: Callable[..., Any]
+    needs: str = PURE
+
+    def __attrs_post_init__(self) -> None:
+        for p in self.params:
+            if isinstance(p, Each):
+                if not (0 <= p.of < len(self.params)) or isinstance(self.params[p.of], Each):
+                    raise ValueError(f"Each({p.of}) must point at a list parameter")
+                if p.result not in KINDS:
+                    raise ValueError(f"unknown kind {p.result!r}")
+            elif p not in KINDS and p != "items":
+                raise ValueError(f"unknown parameter kind {p!r}")
+        if self.result not in KINDS:
+            raise ValueError(f"unknown result kind {self.result!r}")
+        if self.needs not in NEEDS:
+            raise ValueError(f"needs must be one of {NEEDS}")
+
+    def describe(self, name: str) -> str:
+        parts = [f"{p.result} for each item" if isinstance(p, Each) else p for p in self.params]
+        return f"{name}({', '.join(parts)}) -> {self.result}"
+
+
+@attrs.frozen
+class Function:
+    """An expression function: one or more overloads, tried in order, and a line of help."""
+
+    overloads: tuple[Signature, ...]
+    doc: str = ""
+
+    @classmethod
+    def of(cls, params: tuple[Param, ...], result: str, fn: Callable[..., Any],
+           needs: str = PURE, doc: str = "") -> "Function":
+        """A function with a single overload."""
+        return cls((Signature(tuple(params), result, fn, needs),), doc)
