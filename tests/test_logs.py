@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import json
+import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
-from cardz_core.engine.documents import load_board
+from cardz_core.engine import compile
+from cardz_core.engine.documents import board_document, load_board
 from cardz_core.engine.logs import LogRecorder, game_hash, replay, revealed_cards
 from cardz_core.engine.moves import Move
+from cardz_core.engine.movetext import move_document
+from cardz_core.engine.state import PLAYING
 from cardz_core.limits import MAX_LOG_STEPS
 from cardz_core.problems import CardzError
+from cardz_core.spec import load_game
+from tests.test_cli_play import TINY
 from tests.test_documents import FULL, board, small_game
 
 
@@ -77,3 +86,116 @@ def test_replay_refuses_the_wrong_format_and_game():
     assert refused(game, {**good, "extra": 1}) == ("/extra", "unknown field 'extra' in a log")
     assert "exactly one" in refused(game, {**good, "board": FULL})[1]
     assert refused(game, {**good, "seed": -2})[0] == "/seed"
+
+
+# --- with the engine: random play recorded, replayed, and tampered with -----------------------
+
+TINY_GAME = compile(load_game(json.dumps(TINY)))
+
+
+def play(game, seed: int, moves: int, undo_every: int = 0):
+    """Random play from deal ``seed``: its log and every board document along the way."""
+    rng = random.Random(seed)
+    state = game.deal(seed)
+    rec = LogRecorder(game, seed=seed)
+    history = [state]
+    boards = [board_document(game, state)]
+    for n in range(moves):
+        if undo_every and n % undo_every == undo_every - 1 and len(history) > 1:
+            after = history.pop()
+            state = game.undo(history.pop(), after)
+            history.append(state)
+            rec.record_undo()
+        else:
+            legal = game.legal_moves(state)
+            if state.status != PLAYING or not legal:
+                break
+            move = rng.choice(legal)
+            after = game.apply(state, move)
+            rec.record(state, move, after)
+            state = after
+            history.append(state)
+        boards.append(board_document(game, state))
+    return rec.document(state), boards
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_replay_reproduces_every_board(seed):
+    log, boards = play(TINY_GAME, seed, 40, undo_every=7)
+    assert [board_document(TINY_GAME, s) for s in replay(TINY_GAME, log)] == boards
+    assert json.loads(json.dumps(log)) == log  # plain JSON
+
+
+def test_replay_from_a_board_and_moves_as_documents():
+    game = TINY_GAME
+    start = game.deal(3)
+    move = game.legal_moves(start)[0]
+    after = game.apply(start, move)
+    rec = LogRecorder(game, board=start)
+    rec.record(start, move, after)
+    log = rec.document(after)
+    log["steps"][0]["move"] = move_document(game, move)
+    assert replay(game, log)[-1] == after
+
+
+def tampered(seed: int = 2):
+    log, _ = play(TINY_GAME, seed, 30)
+    return log
+
+
+def test_replay_refuses_an_illegal_move_naming_the_step():
+    log = tampered()
+    log["steps"].insert(1, {"move": "foundation-1@0>column-1", "revealed": []})
+    path, message = refused(TINY_GAME, log)
+    assert path == "/steps/1/move" and message.startswith("step 2: foundation-1@0>column-1 "
+                                                           "is not legal here")
+
+
+def test_replay_refuses_other_revealed_cards():
+    log = tampered()
+    i = next(i for i, s in enumerate(log["steps"]) if s["revealed"])
+    log["steps"][i]["revealed"] = ["KC"]
+    path, message = refused(TINY_GAME, log)
+    assert path == f"/steps/{i}/revealed" and message.startswith(f"step {i + 1}: ")
+    assert "the log says KC" in message
+
+
+def test_replay_refuses_another_status_or_a_bad_step():
+    log = tampered()
+    log["status"] = "won" if log["status"] != "won" else "lost"
+    assert refused(TINY_GAME, log)[0] == "/status"
+    log = tampered()
+    log["steps"][0] = {"move": "tap stock", "note": 1}
+    assert refused(TINY_GAME, log)[0] == "/steps/0"
+    log = tampered()
+    log["steps"][0] = {"move": "tap cellar", "revealed": []}
+    path, message = refused(TINY_GAME, log)
+    assert path == "/steps/0/move" and "step 1: " in message and "cellar" in message
+    log = tampered()
+    log["steps"].insert(0, {"undo": True})
+    assert refused(TINY_GAME, log) == ("/steps/0", "step 1: undo with no move to take back")
+
+
+def test_replay_limit():
+    log = tampered()
+    log["steps"] = [{"undo": True}] * (MAX_LOG_STEPS + 1)
+    assert refused(TINY_GAME, log)[0] == "/steps"
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), moves=st.integers(0, 60))
+def test_random_play_boards_round_trip(seed, moves):
+    """load -> save -> load is the identity on every board random play reaches, and a state
+    saved and loaded again is the same state (one deck: card ids are fixed by notation)."""
+    game = TINY_GAME
+    _, boards = play(game, seed, moves)
+    rng = random.Random(seed)
+    state = game.deal(seed)
+    for _ in range(moves):
+        legal = game.legal_moves(state)
+        if state.status != PLAYING or not legal:
+            break
+        state = game.apply(state, rng.choice(legal))
+        assert load_board(game, board_document(game, state)) == state
+    for doc in boards:
+        assert board_document(game, load_board(game, copy.deepcopy(doc))) == doc

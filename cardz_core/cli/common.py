@@ -29,3 +29,13 @@ def read_document(arg: str, what: str) -> Any:
 
 def print_json(value: Any) -> None:
     print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def open_game(path: str) -> Any:
+    """Load, check and compile the game file at ``path``; CardzError with every problem."""
+    from cardz_core.engine import compile
+    from cardz_core.spec import load_game
+
+    if not Path(path).is_file():
+        raise CardzError(f"{path}: no such game file")
+    return compile(load_game(Path(path), file=path))

@@ -142,9 +142,10 @@ def replay(game: Any, log: Any) -> list[State]:
         revealed = revealed_cards(game, state, after)
         logged = step.get("revealed", [])
         if _normalise(logged) != revealed:
+            said = ", ".join(map(str, logged)) or "nothing" if isinstance(logged, list) \
+                else repr(logged)
             raise CardzError(f"{where}: {move_text(game, move)} revealed "
-                             f"{', '.join(revealed) or 'nothing'}, the log says "
-                             f"{', '.join(map(str, logged)) if isinstance(logged, list) else logged!r}",
+                             f"{', '.join(revealed) or 'nothing'}, the log says {said}",
                              path + "/revealed")
         state = after
         live.append(state)

@@ -1,0 +1,150 @@
+"""Engine throughput: random play on Klondike draw 3, beside OpenSpiel's `solitaire` when present.
+
+    python3 benchmarks/bench_engine.py [--games 50] [--max-moves 1000] [--seed 1] [--profile]
+
+Each game: deal, then repeat (list the legal moves, pick one uniformly with a seeded
+``random.Random``, apply it) until the game ends, no move is left, or ``--max-moves`` moves.
+A *step* is one move applied; dealing and listing moves count in the time. OpenSpiel's game is
+run the same way (``legal_actions`` + ``apply_action``; chance outcomes sampled by their
+probabilities with the same generator) with its ``depth_limit`` raised to ``--max-moves`` so both
+sides stop at the same cap. Prints steps per second for each and the ratio ours / theirs.
+``--profile`` runs our side under cProfile and prints where the time goes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from cardz_core.engine import compile  # noqa: E402
+from cardz_core.engine.state import PLAYING  # noqa: E402
+from cardz_core.spec import load_game  # noqa: E402
+
+RULESET = ROOT / "rulesets" / "klondike_draw3.cardz"
+
+# Used when rulesets/klondike_draw3.cardz is not there: standard Klondike, three cards a draw,
+# unlimited recycles; only the top of the waste plays.
+KLONDIKE_DRAW3 = {
+    "name": "Klondike (draw 3, benchmark)",
+    "family": "Klondike",
+    "depotOnly": True,
+    "rules": {
+        "foundation": {"seed": "Ace", "build": {"direction": "Up"}, "suit": "Same", "single": True},
+        "column": {"seed": "King", "build": {"direction": "Down"}, "suit": "AlternateColor"},
+    },
+    "depots": [
+        {"name": "stock", "type": "Stock", "col": 0, "row": 0,
+         "draw": {"to": "waste", "count": 3, "recycle": True},
+         "landFace": "Down", "acceptRule": "none", "ejectRule": "locked"},
+        {"name": "waste", "type": "Waste", "col": 1, "row": 0,
+         "acceptRule": "none", "ejectRule": "topOnly"},
+        {"name": "foundation", "type": "Foundation", "col": 3, "row": 0, "repeat": 4,
+         "acceptRule": "$foundation", "ejectRule": "topOnly"},
+        {"name": "column", "type": "Tableau", "col": 0, "row": 1, "repeat": 7,
+         "autoFlipTop": True, "acceptRule": "$column", "ejectRule": "faceUp"},
+    ],
+    "dealRules": [{"kind": "dealGroup", "to": f"column-{i}", "faceDown": i - 1, "faceUp": 1}
+                  for i in range(1, 8)],
+    "winCondition": {"kind": "allCardsIn", "depots": "Foundation"},
+}
+
+
+def our_game():
+    if RULESET.exists():
+        return compile(load_game(RULESET, file=str(RULESET))), str(RULESET.relative_to(ROOT))
+    return compile(load_game(json.dumps(KLONDIKE_DRAW3))), "embedded Klondike draw 3"
+
+
+def run_ours(game, games: int, max_moves: int, seed: int) -> tuple[int, float]:
+    rng = random.Random(seed)
+    steps = 0
+    legal_moves, apply = game.legal_moves, game.apply
+    start = time.perf_counter()
+    for g in range(games):
+        state = game.deal(seed * 100_003 + g)
+        for _ in range(max_moves):
+            if state.status != PLAYING:
+                break
+            moves = legal_moves(state)
+            if not moves:
+                break
+            state = apply(state, moves[rng.randrange(len(moves))])
+            steps += 1
+    return steps, time.perf_counter() - start
+
+
+def run_openspiel(games: int, max_moves: int, seed: int) -> tuple[int, float]:
+    import pyspiel
+
+    game = pyspiel.load_game("solitaire", {"depth_limit": max_moves})
+    rng = random.Random(seed)
+    steps = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        moves = 0
+        while not state.is_terminal() and moves < max_moves:
+            if state.is_chance_node():
+                r = rng.random()
+                outcomes = state.chance_outcomes()
+                action = outcomes[-1][0]
+                for a, p in outcomes:
+                    r -= p
+                    if r < 0:
+                        action = a
+                        break
+                state.apply_action(action)
+                continue
+            actions = state.legal_actions()
+            if not actions:
+                break
+            state.apply_action(actions[rng.randrange(len(actions))])
+            moves += 1
+            steps += 1
+    return steps, time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--max-moves", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", action="store_true", help="profile our side with cProfile")
+    args = parser.parse_args(argv)
+
+    game, source = our_game()
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.enable()
+        run_ours(game, args.games, args.max_moves, args.seed)
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+        return 0
+    steps, seconds = run_ours(game, args.games, args.max_moves, args.seed)
+    ours = steps / seconds
+    print(f"cardz ({source}): {args.games} games, {steps} steps in {seconds:.2f} s: "
+          f"{ours:,.0f} steps/s")
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        print("open_spiel is not installed (pip install '.[bench]'): no comparison")
+        return 0
+    steps, seconds = run_openspiel(args.games, args.max_moves, args.seed)
+    theirs = steps / seconds
+    print(f"OpenSpiel solitaire: {args.games} games, {steps} steps in {seconds:.2f} s: "
+          f"{theirs:,.0f} steps/s")
+    print(f"ratio ours/theirs: {ours / theirs:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""`cardz apply FILE --board B --move M`: apply a move and print the board it leads to."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from cardz_core.cli.common import open_game, print_json, read_document
+from cardz_core.engine.documents import board_document, load_board
+from cardz_core.engine.movetext import move_text, parse_move
+from cardz_core.problems import CardzError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("apply", help="apply a move to a board and print the new board",
+                       description="Apply move M, and everything that follows from it, to "
+                                   "board B; print the new board document. Give --move again "
+                                   "to apply several moves in turn.")
+    p.add_argument("file", metavar="FILE", help="the .cardz game file")
+    p.add_argument("--board", required=True, metavar="B",
+                   help="board document: a path, - for standard input, or inline JSON")
+    p.add_argument("--move", required=True, action="append", metavar="M",
+                   help="a move in text form (column-3@4>foundation-1, tap stock) or a move "
+                        "document (a path, - or inline JSON)")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON (the board document is always JSON; accepted for uniformity)")
+    p.set_defaults(func=run)
+
+
+def read_move(game: Any, arg: str) -> Any:
+    """A move argument: text form or inline JSON, ``-`` for standard input, or a file holding
+    either."""
+    text = arg
+    if arg == "-":
+        text = sys.stdin.read()
+    elif not arg.lstrip().startswith("{") and Path(arg).is_file():
+        text = Path(arg).read_text(encoding="utf-8")
+    return parse_move(game, text.strip())
+
+
+def run(args: argparse.Namespace) -> int:
+    game = open_game(args.file)
+    state = load_board(game, read_document(args.board, "board"))
+    for n, arg in enumerate(args.move, 1):
+        where = f"--move {arg!r}" if len(args.move) == 1 else f"move {n} ({arg!r})"
+        try:
+            move = read_move(game, arg)
+        except CardzError as exc:
+            raise CardzError(f"{where}: {exc.problems[0].message}") from None
+        try:
+            state = game.apply(state, move)
+        except CardzError as exc:
+            reason = "; ".join(p.message for p in exc.problems)
+            raise CardzError(f"{where}: {move_text(game, move)} is not legal: {reason}") from None
+    print_json(board_document(game, state))
+    return 0

@@ -1,0 +1,33 @@
+"""`cardz deal FILE --seed N`: the opening board document of a deal."""
+
+from __future__ import annotations
+
+import argparse
+
+from cardz_core.cli.common import open_game, print_json
+from cardz_core.engine.documents import board_document
+from cardz_core.problems import CardzError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("deal", help="print the opening board of a deal",
+                       description="Deal a game and print its opening board document "
+                                   "(cardz-board/1, see docs/contract.md).")
+    p.add_argument("file", metavar="FILE", help="the .cardz game file")
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument("--seed", type=int, metavar="N", help="the deal's seed, a whole number >= 0")
+    how.add_argument("--ms", type=int, metavar="N",
+                     help="Microsoft FreeCell deal N, for games of that shape")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON (the board document is always JSON; accepted for uniformity)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    game = open_game(args.file)
+    if args.ms is not None:
+        raise CardzError(f"--ms: Microsoft FreeCell deals are not available for {game.spec.name!r}")
+    if args.seed < 0:
+        raise CardzError(f"--seed must be 0 or more, not {args.seed}")
+    print_json(board_document(game, game.deal(args.seed)))
+    return 0

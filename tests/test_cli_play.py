@@ -1,0 +1,136 @@
+"""`cardz deal`, `cardz moves`, `cardz apply` through the CLI entry point."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from cardz_core.cli.main import main
+
+# Six cards, two columns of one face-down and one face-up card, a one-card stock draw.
+TINY = {
+    "name": "Tiny Klondike",
+    "depotOnly": True,
+    "decks": [{"suits": ["Hearts", "Spades"], "ranks": ["Ace", "Two", "Three"]}],
+    "depots": [
+        {"name": "stock", "type": "Stock", "draw": {"to": "waste", "count": 1, "recycle": True},
+         "landFace": "Down", "acceptRule": "none", "ejectRule": "locked"},
+        {"name": "waste", "type": "Waste", "acceptRule": "none", "ejectRule": "topOnly"},
+        {"name": "foundation", "type": "Foundation", "repeat": 2,
+         "acceptRule": {"seed": "Ace", "build": {"direction": "Up"}, "suit": "Same"},
+         "ejectRule": "locked"},
+        {"name": "column", "type": "Tableau", "repeat": 2, "autoFlipTop": True,
+         "acceptRule": {"seed": "Three", "build": {"direction": "Down"}, "suit": "AlternateColor",
+                        "when": "source != waste",
+                        "reason": "Cards from the waste go to the foundations"},
+         "ejectRule": "faceUp"},
+    ],
+    "dealRules": [{"kind": "dealGroup", "to": "column", "faceDown": 1, "faceUp": 1}],
+    "winCondition": {"kind": "allCardsIn", "depots": "Foundation"},
+}
+
+BOARD = {
+    "format": "cardz-board/1", "game": "Tiny Klondike",
+    "depots": {"stock": ["~3S"], "waste": ["2S"], "foundation-1": ["AH"], "foundation-2": [],
+               "column-1": ["~AS", "3H"], "column-2": ["2H"]},
+}
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    path = tmp_path / "tiny.cardz"
+    path.write_text(json.dumps(TINY), encoding="utf-8")
+    return str(path)
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_deal_prints_the_opening_board(tiny, capsys):
+    code, out, err = run(capsys, "deal", tiny, "--seed", "7")
+    assert code == 0 and err == ""
+    doc = json.loads(out)
+    assert doc["format"] == "cardz-board/1" and doc["game"] == "Tiny Klondike"
+    assert list(doc["depots"]) == ["stock", "waste", "foundation-1", "foundation-2",
+                                   "column-1", "column-2"]
+    assert [len(doc["depots"][f"column-{i}"]) for i in (1, 2)] == [2, 2]
+    assert doc["depots"]["column-1"][0].startswith("~")
+    assert not doc["depots"]["column-1"][1].startswith("~")
+    assert doc["status"] == "playing" and doc["counters"]["moves"] == 0
+    assert run(capsys, "deal", tiny, "--seed", "7", "--json")[1] == out  # deterministic
+
+
+def test_deal_refusals(tiny, capsys, tmp_path):
+    code, _, err = run(capsys, "deal", tiny, "--ms", "1")
+    assert code == 1 and "not available for 'Tiny Klondike'" in err
+    code, _, err = run(capsys, "deal", tiny, "--seed", "-1")
+    assert code == 1 and "--seed" in err
+    code, _, err = run(capsys, "deal", str(tmp_path / "none.cardz"), "--seed", "1")
+    assert code == 1 and "no such game file" in err
+    with pytest.raises(SystemExit) as exc:
+        main(["deal", tiny])
+    assert exc.value.code == 2
+
+
+def test_moves_lists_text_forms(tiny, capsys):
+    code, out, _ = run(capsys, "moves", tiny, "--board", json.dumps(BOARD))
+    assert code == 0
+    lines = out.splitlines()
+    assert "column-2@0>foundation-1" in lines and "tap stock" in lines
+    assert "column-1@1>foundation-1" not in lines  # 3H is not the 2H
+    code, out, _ = run(capsys, "moves", tiny, "--board", json.dumps(BOARD), "--json")
+    docs = json.loads(out)
+    assert [d["text"] for d in docs] == lines
+    assert {"from": "column-2", "index": 0, "to": "foundation-1",
+            "text": "column-2@0>foundation-1"} in docs
+
+
+def test_moves_reads_the_board_from_a_file_and_stdin(tiny, capsys, tmp_path, monkeypatch):
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(BOARD), encoding="utf-8")
+    expected = run(capsys, "moves", tiny, "--board", json.dumps(BOARD))[1]
+    assert run(capsys, "moves", tiny, "--board", str(path))[1] == expected
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(BOARD)))
+    assert run(capsys, "moves", tiny, "--board", "-")[1] == expected
+
+
+def test_apply_text_and_document_forms(tiny, capsys):
+    code, out, _ = run(capsys, "apply", tiny, "--board", json.dumps(BOARD),
+                       "--move", "column-2@0>foundation-1")
+    assert code == 0
+    after = json.loads(out)
+    assert after["depots"]["foundation-1"] == ["AH", "2H"] and after["depots"]["column-2"] == []
+    assert after["counters"]["moves"] == 1
+    doc_move = json.dumps({"from": "column-2", "index": 0, "to": "foundation-1"})
+    assert run(capsys, "apply", tiny, "--board", json.dumps(BOARD), "--move", doc_move)[1] == out
+
+
+def test_apply_several_moves_in_turn(tiny, capsys):
+    code, out, _ = run(capsys, "apply", tiny, "--board", json.dumps(BOARD),
+                       "--move", "column-2@0>foundation-1", "--move", "tap stock")
+    assert code == 0
+    after = json.loads(out)
+    assert after["depots"]["waste"] == ["2S", "3S"] and after["depots"]["stock"] == []
+
+
+def test_apply_illegal_move_says_why(tiny, capsys):
+    code, out, err = run(capsys, "apply", tiny, "--board", json.dumps(BOARD),
+                         "--move", "waste@0>column-1")
+    assert code == 1 and out == ""
+    assert "waste@0>column-1 is not legal" in err
+    assert "Cards from the waste go to the foundations" in err
+
+
+def test_apply_refuses_bad_moves_and_boards(tiny, capsys):
+    code, _, err = run(capsys, "apply", tiny, "--board", json.dumps(BOARD), "--move", "up@1>x")
+    assert code == 1 and "FROM@INDEX>TO" in err
+    bad = {**BOARD, "depots": {**BOARD["depots"], "column-2": ["2H", "2H"]}}
+    code, _, err = run(capsys, "apply", tiny, "--board", json.dumps(bad), "--move", "tap stock")
+    assert code == 1 and "/depots/column-2/1" in err and "one 2H too many" in err
+    code, _, err = run(capsys, "apply", tiny, "--board", "{oops", "--move", "tap stock")
+    assert code == 1 and "not valid JSON" in err
