@@ -10,3 +10,7 @@ MAX_CASCADE = 10_000  # automatic moves and trigger runs after one move
 MAX_BUILD_STEP = 12  # `build.step` range is 0..MAX_BUILD_STEP
 MAX_LOG_STEPS = 100_000  # steps (moves and undos) in one cardz-log/1
 MAX_EXPR_DEPTH = 100  # nesting levels in one rule expression (keeps compile and run shallow)
+MAX_MS_DEAL = 2**31 - 1  # Microsoft FreeCell deal numbers are 1..MAX_MS_DEAL (the generator's seed range)
+SOLVE_DEFAULT_STATES = 2_000_000  # positions `cardz solve` searches unless told otherwise
+SOLVE_DEFAULT_SECONDS = 60.0  # seconds `cardz solve` searches unless told otherwise
+SOLVE_MAX_STATES = 50_000_000  # the most positions one search may be asked to record
