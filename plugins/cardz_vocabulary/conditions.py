@@ -3,16 +3,21 @@ their compiled tests (``compile``, owned by the engine side)."""
 
 from cardz_core.hookspecs import hookimpl
 from cardz_core.kinds import ConditionKind, Field
+from plugins.cardz_vocabulary import condition_impl as impl
 
 CONDITION_KINDS = {
-    "allCardsIn": ConditionKind({"depots": Field("pattern", required=True)}),
-    "allCardsFaceUp": ConditionKind({}),
-    "depotsEmpty": ConditionKind({"depots": Field("pattern", required=True)}),
-    "depotsNonEmpty": ConditionKind({"depots": Field("pattern", required=True)}),
-    "allOf": ConditionKind({"of": Field("conditions", required=True)}),
-    "anyOf": ConditionKind({"of": Field("conditions", required=True)}),
-    "expr": ConditionKind({"when": Field("expr", required=True)}),
-    "noLegalMoves": ConditionKind({}, uses=frozenset({"loss"}), needs_depot_only=True),
+    "allCardsIn": ConditionKind({"depots": Field("pattern", required=True)},
+                                compile=impl.all_cards_in),
+    "allCardsFaceUp": ConditionKind({}, compile=impl.all_cards_face_up),
+    "depotsEmpty": ConditionKind({"depots": Field("pattern", required=True)},
+                                 compile=impl.depots_empty),
+    "depotsNonEmpty": ConditionKind({"depots": Field("pattern", required=True)},
+                                    compile=impl.depots_non_empty),
+    "allOf": ConditionKind({"of": Field("conditions", required=True)}, compile=impl.all_of),
+    "anyOf": ConditionKind({"of": Field("conditions", required=True)}, compile=impl.any_of),
+    "expr": ConditionKind({"when": Field("expr", required=True)}, compile=impl.expr),
+    "noLegalMoves": ConditionKind({}, compile=impl.no_legal_moves, uses=frozenset({"loss"}),
+                                  needs_depot_only=True),
 }
 
 

@@ -3,6 +3,7 @@ their compiled executors (``compile``, owned by the engine side)."""
 
 from cardz_core.hookspecs import hookimpl
 from cardz_core.kinds import Field, StepKind
+from plugins.cardz_vocabulary import step_impl
 
 STEP_KINDS = {
     "dealGroup": StepKind({
@@ -12,30 +13,30 @@ STEP_KINDS = {
         "roundRobin": Field("bool", default=False),
         "from": Field("depot"),  # None: the first stock
         "when": Field("expr"),
-    }),
+    }, compile=step_impl.deal_group),
     "move": StepKind({
         "from": Field("depot", required=True),
         "to": Field("depot", required=True),
         "count": Field("numexpr", default=1, minimum=0),
         "under": Field("bool", default=False),
-    }),
-    "flipTop": StepKind({"depot": Field("depot", required=True)}),
+    }, compile=step_impl.move),
+    "flipTop": StepKind({"depot": Field("depot", required=True)}, compile=step_impl.flip_top),
     "place": StepKind({
         "rank": Field("rank"),
         "suit": Field("suit"),
         "joker": Field("bool", default=False),
         "to": Field("depot", required=True),
-    }, needs=(("rank", "suit"), ("joker",))),
+    }, compile=step_impl.place, needs=(("rank", "suit"), ("joker",))),
     "gather": StepKind({
         "from": Field("depots", required=True),
         "to": Field("depot", required=True),
         "when": Field("expr"),
-    }),
-    "shuffle": StepKind({"depot": Field("depot", required=True)}),
+    }, compile=step_impl.gather),
+    "shuffle": StepKind({"depot": Field("depot", required=True)}, compile=step_impl.shuffle),
     "compact": StepKind({
         "group": Field("group", required=True),
         "from": Field("depot"),
-    }, triggers_only=True),
+    }, compile=step_impl.compact, triggers_only=True),
 }
 
 

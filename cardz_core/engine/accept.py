@@ -1,0 +1,231 @@
+"""``acceptRule`` compiled once per depot: what may land on it.
+
+Two forms of the same rule, kept in step by the tests:
+
+- ``reason(...)`` judges a drop in full and says why one is refused (``illegal_reason``,
+  ``apply``, automatic moves);
+- the tables ``on_top`` / ``on_down`` / ``on_empty`` are the hot path: for a target's top card
+  (or its emptiness) the set of face-up bottom card codes that may land. ``legal_moves`` tests
+  ``code in table`` first and calls ``reason`` only where a table cannot decide alone (a group of
+  more than one card, a ``when``, ``minCount``, a wild top whose meaning depends on the board).
+
+What comes *after* a card on a pile (``Below``) is one of: ``("card", Card)`` a printed card;
+``("down",)`` a face-down card, unreadable; ``("free",)`` anything may follow; ``("suit", s)``
+a called suit; ``("set", frozenset[Card])`` a transparent wild read as any of these cards;
+``("empty",)`` the empty depot, where the seed decides.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from cardz_core.cards import RANK_WORDS, SUIT_WORDS, Card
+from cardz_core.engine.relations import relation
+from cardz_core.spec.model import AcceptRule
+
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
+
+IDENTITIES = tuple(Card(r, s) for s in range(4) for r in range(1, 14))
+FREE = ("free",)
+DOWN = ("down",)
+EMPTY = ("empty",)
+
+
+class Accept:
+    """One depot's compiled ``acceptRule``."""
+
+    def __init__(self, rule: AcceptRule, game: "Game", depot: int) -> None:
+        self.rule = rule
+        self.depot = depot
+        self.none = rule.rejects_all
+        self.empty_only = rule.empty_only
+        self.single = rule.single
+        self.min_count = rule.min_count
+        self.from_set = None if rule.accept_from is None else frozenset(game.pattern(rule.accept_from))
+        self.allow_down = rule.allow_face_down
+        self.rank_is = rule.rank_is
+        self.wild_rank = rule.wild_rank
+        self.wild_joker = rule.wild_joker
+        self.declares = rule.wild_declares
+        self.rel = relation(rule.build, rule.suit, rule.follow)
+        self.seed_from_deal = rule.seed_from_deal
+        self.when = None if rule.when is None else game.expr(rule.when, "accept", depot)
+        self.reason_text = rule.reason
+        self.has_wild = rule.wild_rank is not None or rule.wild_joker
+        self.declares_suit = self.has_wild and self.declares == "suit"
+        # a single face-up card is decided by the tables alone when nothing else reads it
+        self.simple = self.when is None and self.min_count <= 1
+        self._ident = game.identity
+        self._tables(game)
+
+    # -- identities -------------------------------------------------------------------------
+    def wild(self, card: Card) -> bool:
+        return (self.wild_joker and card.joker) or (self.wild_rank is not None
+                                                    and card.rank == self.wild_rank)
+
+    def _rank_ok(self, card: Card) -> bool:
+        return self.rank_is is None or card.rank == self.rank_is
+
+    def _printed(self, below: Card, card: Card) -> bool:
+        return self._rank_ok(card) and (self.rel is None or self.rel(below, card))
+
+    def _seed_ok(self, card: Card, seed_rank: int) -> bool:
+        rule = self.rule
+        if rule.seed_none:
+            return False
+        if self.seed_from_deal:
+            if seed_rank == 0 or card.rank != seed_rank:
+                return False
+        elif rule.seed is not None and card.rank != rule.seed:
+            return False
+        return self.wild(card) or self._rank_ok(card)
+
+    def fits(self, below: tuple, card: Card, seed_rank: int) -> bool:
+        """Whether the face-up ``card`` may lie directly on ``below``."""
+        kind = below[0]
+        if kind == "empty":
+            return self._seed_ok(card, seed_rank)
+        if self.wild(card):
+            return True
+        if kind == "card":
+            return self._printed(below[1], card)
+        if kind == "free":
+            return self._rank_ok(card)
+        if kind == "down":
+            return self.rel is None and self._rank_ok(card)
+        if kind == "suit":
+            return self._rank_ok(card) and not card.joker and card.suit == below[1]
+        return any(self._printed(v, card) for v in below[1])  # "set"
+
+    def after(self, below: tuple, card: Card, declare: int, seed_rank: int) -> tuple:
+        """What follows once ``card`` lies on ``below``."""
+        if not self.has_wild or self.declares == "none" or not self.wild(card):
+            return ("card", card)
+        if self.declares == "free":
+            return FREE
+        if self.declares == "suit":
+            return ("suit", declare) if declare >= 0 else ("card", card)
+        needed = frozenset(v for v in IDENTITIES if self.fits(below, v, seed_rank))
+        return ("set", needed)
+
+    def pile_below(self, pile: tuple[int, ...], declared: int, seed_rank: int) -> tuple:
+        """What may follow on this pile as it lies."""
+        if not pile:
+            return EMPTY
+        top = pile[-1]
+        if not top & 1:
+            return DOWN
+        card = self._ident[top >> 1]
+        if not self.has_wild or self.declares == "none" or not self.wild(card):
+            return ("card", card)
+        if self.declares == "free":
+            return FREE
+        if self.declares == "suit":
+            return ("suit", declared) if declared >= 0 else ("card", card)
+        return self.after(self.pile_below(pile[:-1], -1, seed_rank), card, -1, seed_rank)
+
+    # -- the hot-path tables -----------------------------------------------------------------
+    def _codes(self, game: "Game", test: Callable[[Card], bool]) -> frozenset[int]:
+        codes = [cid << 1 | 1 for cid, card in enumerate(game.identity) if test(card)]
+        return game.intern(frozenset(codes))
+
+    def _tables(self, game: "Game") -> None:
+        by_card: dict[Card, Any] = {}
+        self.on_top: dict[int, frozenset[int]] = {}
+        dynamic = []
+        for cid, card in enumerate(game.identity):
+            code = cid << 1 | 1
+            if self.has_wild and self.declares in ("suit", "transparent") and self.wild(card):
+                dynamic.append(code)
+                continue
+            below = self.pile_below((code,), -1, 0)
+            if card not in by_card:
+                by_card[card] = self._codes(game, lambda c, b=below: self.fits(b, c, 0))
+            self.on_top[code] = by_card[card]
+        self.dynamic = frozenset(dynamic)
+        self.on_down = self._codes(game, lambda c: self.fits(DOWN, c, 0))
+        self._empty: dict[int, frozenset[int]] = {}
+        self._game = game
+
+    def on_empty(self, seed_rank: int) -> frozenset[int]:
+        key = seed_rank if self.seed_from_deal else 0
+        table = self._empty.get(key)
+        if table is None:
+            table = self._empty[key] = self._codes(self._game, lambda c: self._seed_ok(c, key))
+        return table
+
+    # -- the full judgement --------------------------------------------------------------------
+    def reason(self, game: "Game", state: Any, piles: Any, src: int, group: tuple[int, ...],
+               vouched: bool, declare: int | None) -> str | None:
+        """Why ``group`` (bottom first) from ``src`` may not land here, or None if it may.
+        ``vouched``: a declared eject unit vouches for the group (only its bottom card is
+        compared with the pile). ``declare``: the called suit; None skips that check."""
+        why = self._why(game, state, piles, src, group, vouched, declare)
+        if why is not None and self.reason_text:
+            return self.reason_text
+        return why
+
+    def _why(self, game: "Game", state: Any, piles: Any, src: int, group: tuple[int, ...],
+             vouched: bool, declare: int | None) -> str | None:
+        name = game.depot_names[self.depot]
+        if self.none:
+            return f"{name} takes no cards"
+        if self.from_set is not None and src not in self.from_set:
+            return f"{name} takes no cards from {game.depot_names[src]}"
+        pile = piles[self.depot]
+        if pile and self.empty_only:
+            return f"{name} takes cards only while empty"
+        n = len(group)
+        if self.single and n > 1:
+            return f"{name} takes one card at a time"
+        if n < self.min_count:
+            return f"{name} takes at least {self.min_count} cards at once"
+        seed_rank = state.seed_rank
+        declared = state.declared[self.depot] if state.declared else -1
+        below = self.pile_below(pile, declared, seed_rank)
+        ident = self._ident
+        for k, c in enumerate(group):
+            if not c & 1:
+                if not self.allow_down:
+                    return f"{name} takes no face-down cards"
+                below = FREE
+                continue
+            card = ident[c >> 1]
+            if vouched and k > 0:
+                if not (self.wild(card) or self._rank_ok(card)):
+                    return f"{name} takes only {RANK_WORDS[self.rank_is]}s"
+                continue
+            if not self.fits(below, card, seed_rank):
+                return self._refusal(below, card, name, k, seed_rank)
+            top_of_group = k == n - 1
+            if top_of_group and self.declares_suit and self.wild(card) and declare is not None:
+                if declare < 0:
+                    return f"{card} on {name}: call a suit"
+            elif declare is not None and declare >= 0 and top_of_group:
+                return f"{name}: nothing to call a suit for"
+            call = declare if top_of_group and declare is not None else -1
+            below = self.after(below, card, call, seed_rank)
+        if self.when is not None:
+            env = game.env(state, card=group[0], pile=group, depot=self.depot, source=src,
+                           top=pile[-1] if pile else None)
+            if not self.when(env):
+                return f"{name} refuses it"
+        return None
+
+    def _refusal(self, below: tuple, card: Card, name: str, k: int, seed_rank: int) -> str:
+        what = f"{card}" if k == 0 else f"{card} within the group"
+        if below[0] == "empty":
+            rule = self.rule
+            if rule.seed_none or (self.seed_from_deal and seed_rank == 0):
+                return f"{name} can't be started"
+            seed = seed_rank if self.seed_from_deal else rule.seed
+            if seed:
+                return f"{name} must start with {RANK_WORDS[seed]}"
+        if self.rank_is is not None and not self._rank_ok(card):
+            return f"{name} takes only {RANK_WORDS[self.rank_is]}s"
+        if below[0] == "suit":
+            return f"{what} can't go on {name}: {SUIT_WORDS[below[1]]} was called"
+        if below[0] == "card":
+            return f"{what} can't go on {below[1]} on {name}"
+        return f"{what} can't go on {name}"

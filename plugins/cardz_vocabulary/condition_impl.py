@@ -1,0 +1,54 @@
+"""The tests of the builtin win, loss and redeal conditions: ``compile(condition, game)
+-> fn(state) -> bool``, built once per game."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from cardz_core.spec.model import Condition
+
+Test = Callable[[Any], bool]
+
+
+def all_cards_in(cond: Condition, game: Any) -> Test:
+    depots = game.pattern(cond.args["depots"])
+    total = game.n_cards
+
+    def test(state: Any) -> bool:
+        piles = state.piles
+        return sum(len(piles[d]) for d in depots) == total
+
+    return test
+
+
+def all_cards_face_up(cond: Condition, game: Any) -> Test:
+    return lambda state: all(c & 1 for pile in state.piles for c in pile)
+
+
+def depots_empty(cond: Condition, game: Any) -> Test:
+    depots = game.pattern(cond.args["depots"])
+    return lambda state: not any(state.piles[d] for d in depots)
+
+
+def depots_non_empty(cond: Condition, game: Any) -> Test:
+    depots = game.pattern(cond.args["depots"])
+    return lambda state: all(state.piles[d] for d in depots)
+
+
+def all_of(cond: Condition, game: Any) -> Test:
+    tests = tuple(game.condition(c) for c in cond.args["of"])
+    return lambda state: all(t(state) for t in tests)
+
+
+def any_of(cond: Condition, game: Any) -> Test:
+    tests = tuple(game.condition(c) for c in cond.args["of"])
+    return lambda state: any(t(state) for t in tests)
+
+
+def expr(cond: Condition, game: Any) -> Test:
+    fn = game.expr(cond.args["when"], "condition")
+    return lambda state: bool(fn(game.env(state)))
+
+
+def no_legal_moves(cond: Condition, game: Any) -> Test:
+    return game.no_legal_moves
