@@ -14,3 +14,6 @@ MAX_MS_DEAL = 2**31 - 1  # Microsoft FreeCell deal numbers are 1..MAX_MS_DEAL (t
 SOLVE_DEFAULT_STATES = 2_000_000  # positions `cardz solve` searches unless told otherwise
 SOLVE_DEFAULT_SECONDS = 60.0  # seconds `cardz solve` searches unless told otherwise
 SOLVE_MAX_STATES = 50_000_000  # the most positions one search may be asked to record
+MAX_SIM_GAMES = 10_000_000  # deals one `cardz simulate` run may play
+SIM_MAX_MOVES = 1000  # default move cap per simulated game; past it the game is "unfinished"
+MAX_SIM_MAX_MOVES = 1_000_000  # the largest move cap `--max-moves` accepts

@@ -1,0 +1,70 @@
+"""The default backend: worker processes on this machine (no server to start).
+
+One worker plays in this process, deal by deal, so an interrupt loses only the game in progress.
+Several workers are a ``ProcessPoolExecutor`` on a ``forkserver`` context (``spawn`` where there is
+no forkserver): nothing is inherited by forking a half-built parent, and each worker rebuilds its
+table from the job. Workers ignore SIGINT; on Ctrl-C the parent raises a shared stop flag, each
+running batch returns the games it finished, and the parent keeps them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, Callable, Sequence
+
+from cardz_core.sim.job import Job, iter_rows, run_batch, table_for
+
+Emit = Callable[[list[dict[str, Any]]], None]
+
+_stop: Any = None  # the shared stop flag, in a worker process
+
+
+def _init_worker(stop: Any) -> None:
+    global _stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _stop = stop
+
+
+def _worker_batch(job: Job, start: int, stop: int) -> list[dict[str, Any]]:
+    return run_batch(job, start, stop, _stop.is_set)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["cardz_core.sim.job"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+def run_here(job: Job, batches: Sequence[tuple[int, int]], emit: Emit, game: Any = None) -> None:
+    """Play every batch in this process, emitting each game's row as soon as it is played."""
+    table_for(job, game)
+    for start, stop in batches:
+        for row in iter_rows(job, start, stop):
+            emit([row])
+
+
+def run_processes(job: Job, batches: Sequence[tuple[int, int]], emit: Emit, workers: int) -> None:
+    """Play the batches on ``workers`` processes, emitting each batch's rows as it finishes.
+    On KeyboardInterrupt, emits what the running batches finished, then re-raises."""
+    ctx = _context()
+    stop = ctx.Event()
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker,
+                             initargs=(stop,)) as pool:
+        waiting: set[Future] = {pool.submit(_worker_batch, job, a, b) for a, b in batches}
+        unseen = set(waiting)  # finished or not, not emitted yet
+        try:
+            while waiting:
+                done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
+                for future in done:
+                    unseen.discard(future)
+                    emit(future.result())
+        except KeyboardInterrupt:
+            stop.set()
+            for future in unseen:
+                if not future.cancel():  # running or done: it returns what it finished
+                    emit(future.result())
+            raise

@@ -1,0 +1,113 @@
+"""Running a simulation: split the deals into batches, hand them to a backend, and gather the rows
+that come back (in any order) into the tally and, in deal order, into the rows file."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any, Callable, Sequence
+
+from cardz_core.problems import CardzError
+from cardz_core.sim.job import Job
+from cardz_core.sim.local import run_here, run_processes
+from cardz_core.sim.rows import RowWriter
+from cardz_core.sim.summary import Tally
+
+BACKENDS = ("local", "ray")
+RAY_BATCH = 200  # deals per Ray task: large enough that scheduling costs little
+LOCAL_BATCH_MAX = 100  # deals per local batch at most, for even load and a lively progress bar
+BATCHES_PER_WORKER = 8
+
+
+def default_batch_size(games: int, workers: int, backend: str) -> int:
+    if backend == "ray":
+        return RAY_BATCH
+    return max(1, min(LOCAL_BATCH_MAX, math.ceil(games / (workers * BATCHES_PER_WORKER))))
+
+
+def plan_batches(games: int, size: int) -> list[tuple[int, int]]:
+    """Deal ranges ``[start, stop)`` of at most ``size`` deals covering ``0 .. games-1``."""
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def card_labels(spec: Any) -> list[str]:
+    """A label per card id: its notation, with ``/2``, ``/3`` ... on the second and later copies
+    of a card in games with several packs."""
+    seen: Counter[str] = Counter()
+    labels = []
+    for deck_card in spec.cards:
+        text = str(deck_card.card)
+        seen[text] += 1
+        labels.append(text if seen[text] == 1 else f"{text}/{seen[text]}")
+    return labels
+
+
+class Collector:
+    """Receives rows from a backend. Tallies them at once and writes them to the rows file in
+    deal order: a deal is written once every planner has played it and every earlier deal is
+    written. ``finish`` writes what is still waiting (after an interrupt, deals with gaps)."""
+
+    def __init__(self, tally: Tally, writer: RowWriter | None = None,
+                 progress: Callable[[int], None] | None = None) -> None:
+        self.tally = tally
+        self.writer = writer
+        self.progress = progress
+        self._order = {p: i for i, p in enumerate(tally.planners)}
+        self._waiting: dict[int, list[dict[str, Any]]] = {}
+        self._next = 0
+
+    def add(self, rows: list[dict[str, Any]]) -> None:
+        before = self.tally.deals_done
+        for row in rows:
+            self.tally.add(row)
+            self._waiting.setdefault(row["deal"], []).append(row)
+        if self.writer is not None:
+            ready = []
+            while len(self._waiting.get(self._next, ())) == len(self._order):
+                ready += self._sorted(self._waiting.pop(self._next))
+                self._next += 1
+            if ready:
+                self.writer.write(ready)
+        else:
+            self._waiting.clear()
+        if self.progress is not None and self.tally.deals_done != before:
+            self.progress(self.tally.deals_done - before)
+
+    def finish(self) -> None:
+        if self.writer is not None and self._waiting:
+            rest = []
+            for deal in sorted(self._waiting):
+                rest += self._sorted(self._waiting[deal])
+            self.writer.write(rest)
+        self._waiting.clear()
+
+    def _sorted(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return sorted(rows, key=lambda r: self._order[r["planner"]])
+
+
+def simulate(job: Job, games: int, collector: Collector, *, backend: str = "local",
+             workers: int | None = 1, batch_size: int | None = None, address: str | None = None,
+             game: Any = None) -> bool:
+    """Play deals ``0 .. games-1`` with every planner of ``job``, handing rows to ``collector``.
+    ``workers``: local processes (1 plays in this process), or for Ray the CPUs of a local Ray
+    (None: all). ``game``: the job's compiled game, already built here, for playing in this
+    process.
+    Returns True when interrupted (Ctrl-C); the collector then holds every finished game."""
+    if backend not in BACKENDS:
+        raise CardzError(f"unknown backend {backend!r}: one of {', '.join(BACKENDS)}")
+    size = batch_size or default_batch_size(games, workers or 1, backend)
+    batches: Sequence[tuple[int, int]] = plan_batches(games, size)
+    try:
+        if backend == "ray":
+            from cardz_core.sim.ray_backend import run_ray
+
+            run_ray(job, batches, collector.add, address=address, workers=workers)
+        elif (workers or 1) <= 1:
+            run_here(job, batches, collector.add, game)
+        else:
+            run_processes(job, batches, collector.add, workers)
+    except KeyboardInterrupt:
+        return True
+    finally:
+        collector.finish()
+    return False

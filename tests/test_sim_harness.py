@@ -1,0 +1,280 @@
+"""The simulation harness on a tiny fake game: seeds, batching, backends, interrupts, card facts.
+
+The fake game and its planners live here, registered through the real ``cardz_planners`` hook, so
+worker processes rebuild them from the plugin name ``test_sim_harness`` and the game's text,
+exactly as they rebuild a real game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from cardz_core.cards import Card, code, unknown_code
+from cardz_core.engine.state import LOST, PLAYING, WON, State
+from cardz_core.hookspecs import hookimpl
+from cardz_core.sim.job import Job, compile_game, rebuild_registry, run_batch
+from cardz_core.sim.play import LOST_TEXT, UNFINISHED_TEXT, WON_TEXT
+from cardz_core.sim.rows import RowWriter, read_rows
+from cardz_core.sim.run import Collector, card_labels, plan_batches, simulate
+from cardz_core.sim.seeds import deal_seed, planner_seed
+from cardz_core.sim.summary import Tally
+
+PLUGIN = "test_sim_harness"
+FACTORY = "test_sim_harness:build_fake"
+TABLE, HOME, STOCK = 0, 1, 2
+HOME_MOVE, ROTATE = (TABLE, -1, HOME), (TABLE, -1, TABLE)
+
+
+class FakeGame:
+    """Cards 0..n-2 shuffled face up on a table; card i may go home when i cards are home; the
+    table may be rotated (top card to the bottom) ``patience`` times. Card n-1 lies face down on
+    a stock and never moves: a dead card. Won when every table card is home; score: cards home."""
+
+    def __init__(self, text: str, registry) -> None:
+        conf = json.loads(text)
+        self.n = conf["cards"]
+        self.patience = conf["patience"]
+        self.registry = registry
+        self.spec = SimpleNamespace(
+            name="fake",
+            cards=[SimpleNamespace(card=Card(1 + i % 13, i // 13 % 4)) for i in range(self.n)],
+            depots=[SimpleNamespace(type="Tableau"), SimpleNamespace(type="Foundation"),
+                    SimpleNamespace(type="Stock")])
+
+    def deal(self, seed: int) -> State:
+        order = list(range(self.n - 1))
+        random.Random(seed).shuffle(order)
+        piles = (tuple(code(c, True) for c in order), (), (code(self.n - 1, False),))
+        return State(piles, (-1, -1, -1), (0, 0, 0))
+
+    def view(self, state: State) -> State:
+        seen = state.copy()
+        seen.piles = state.piles[:STOCK] + ((unknown_code(0),),)
+        return seen
+
+    def legal_moves(self, state: State) -> list[tuple[int, int, int]]:
+        table, home = state.piles[TABLE], state.piles[HOME]
+        moves = []
+        if table and table[-1] >> 1 == len(home):
+            moves.append(HOME_MOVE)
+        if table and state.moves < self.patience:
+            moves.append(ROTATE)
+        return moves
+
+    def apply(self, state: State, move: tuple[int, int, int]) -> State:
+        assert move in self.legal_moves(state)
+        table, home = state.piles[TABLE], state.piles[HOME]
+        after = state.copy()
+        if move == HOME_MOVE:
+            after.piles = (table[:-1], home + table[-1:], state.piles[STOCK])
+        else:
+            after.piles = (table[-1:] + table[:-1], home, state.piles[STOCK])
+            after.moves = state.moves + 1
+        return after
+
+    def status(self, state: State) -> int:
+        if not state.piles[TABLE]:
+            return WON
+        return PLAYING if self.legal_moves(state) else LOST
+
+    def score(self, state: State) -> int:
+        return len(state.piles[HOME])
+
+
+class Greedy:
+    def choose(self, game, view, rng):
+        assert view.piles[STOCK][0] < 0, "a planner must only see the player's view"
+        moves = game.legal_moves(view)
+        return moves[0] if moves else None
+
+
+class Wanderer:
+    def choose(self, game, view, rng):
+        moves = game.legal_moves(view)
+        return rng.choice(moves) if moves else None
+
+
+class Rotator:
+    """Only ever rotates; gives up when it may not."""
+
+    def choose(self, game, view, rng):
+        return ROTATE if ROTATE in game.legal_moves(view) else None
+
+
+class Interrupter:
+    """Raises KeyboardInterrupt at its game number ``games_before_interrupt`` in this process."""
+    games = 0
+    games_before_interrupt = 5
+
+    def __init__(self, game) -> None:
+        Interrupter.games += 1
+        if Interrupter.games > Interrupter.games_before_interrupt:
+            raise KeyboardInterrupt
+
+    def choose(self, game, view, rng):
+        return Greedy().choose(game, view, rng)
+
+
+@hookimpl
+def cardz_planners(register):
+    register("fake-greedy", lambda game: Greedy())
+    register("fake-random", lambda game: Wanderer())
+    register("fake-rotate", lambda game: Rotator())
+    register("fake-interrupt", Interrupter)
+
+
+def build_fake(plugin_names, text, file):
+    return FakeGame(text, rebuild_registry(plugin_names))
+
+
+def fake_job(planners=("fake-greedy", "fake-random"), seed=7, max_moves=200, cards=8,
+             patience=12) -> Job:
+    return Job(text=json.dumps({"cards": cards, "patience": patience}), planners=planners,
+               seed=seed, max_moves=max_moves, plugin_names=(PLUGIN,), factory=FACTORY)
+
+
+def run(job: Job, games: int, out=None, **kw) -> tuple[bool, Tally]:
+    game = build_fake(job.plugin_names, job.text, job.file)
+    tally = Tally(job.planners, games, card_labels(game.spec))
+    writer = RowWriter(out) if out else None
+    try:
+        interrupted = simulate(job, games, Collector(tally, writer), **kw)
+    finally:
+        if writer:
+            writer.close()
+    return interrupted, tally
+
+
+def without_time(rows):
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+
+def test_seeds_are_fixed_numbers():
+    # Frozen values: the derivation is part of the contract (rows must match on every machine).
+    assert deal_seed(0, 0) == 8545554912343618
+    assert deal_seed(42, 7) == 6581679007083323
+    assert deal_seed(-1, 3) == 4614699304290547
+    assert planner_seed(42, 7, "usual") == 3135376822432906
+    assert deal_seed(42, 7) != deal_seed(7, 42) and planner_seed(1, 2, "a") != planner_seed(1, 2, "b")
+
+
+def test_plan_batches_cover_every_deal_once():
+    assert plan_batches(7, 3) == [(0, 3), (3, 6), (6, 7)]
+    assert plan_batches(6, 6) == [(0, 6)]
+
+
+def test_rows_do_not_depend_on_workers_or_batching(tmp_path):
+    job = fake_job()
+    _, t1 = run(job, 24, tmp_path / "one.jsonl", workers=1, batch_size=5)
+    _, t2 = run(job, 24, tmp_path / "two.jsonl", workers=2, batch_size=4)
+    one, two = read_rows(tmp_path / "one.jsonl"), read_rows(tmp_path / "two.jsonl")
+    assert len(one) == 48
+    assert [(r["deal"], r["planner"]) for r in one] == [
+        (d, p) for d in range(24) for p in ("fake-greedy", "fake-random")]
+    assert without_time(one) == without_time(two)
+    assert {r["result"] for r in one} == {WON_TEXT, LOST_TEXT}
+    strip = lambda s: {k: v for k, v in s.items() if k != "seconds"}  # noqa: E731
+    s1, s2 = t1.summary(), t2.summary()
+    assert [strip(p) for p in s1["planners"].values()] == [strip(p) for p in s2["planners"].values()]
+    assert s1["paired"] == s2["paired"] and s1["cards"] == s2["cards"]
+
+
+def test_a_deal_is_the_same_whoever_plays_it():
+    job = fake_job()
+    rows = run_batch(job, 3, 5)
+    alone = run_batch(fake_job(planners=("fake-greedy",)), 3, 5)
+    assert [r["seed"] for r in rows] == [deal_seed(7, 3)] * 2 + [deal_seed(7, 4)] * 2
+    assert without_time(alone) == without_time([r for r in rows if r["planner"] == "fake-greedy"])
+
+
+def test_ray_backend_gives_the_same_rows(tmp_path, monkeypatch):
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'cardz[ray]')")
+    monkeypatch.setenv("PYTHONPATH", str(__import__("pathlib").Path(__file__).parent))
+    job = fake_job()
+    run(job, 12, tmp_path / "local.jsonl", workers=1)
+    _, tally = run(job, 12, tmp_path / "ray.jsonl", backend="ray", workers=2, batch_size=5)
+    assert not ray.is_initialized()
+    assert without_time(read_rows(tmp_path / "ray.jsonl")) == without_time(
+        read_rows(tmp_path / "local.jsonl"))
+    assert tally.deals_done == 12
+
+
+def test_csv_rows_round_trip(tmp_path):
+    job = fake_job()
+    run(job, 6, tmp_path / "rows.csv", workers=1)
+    run(job, 6, tmp_path / "rows.jsonl", workers=1)
+    assert without_time(read_rows(tmp_path / "rows.csv")) == without_time(
+        read_rows(tmp_path / "rows.jsonl"))
+
+
+def test_card_facts_find_the_dead_card():
+    rows = run_batch(fake_job(planners=("fake-greedy",)), 0, 20)
+    dead = 7
+    for row in rows:
+        assert dead in row["never_moved"] and dead in row["never_foundation"]
+        if row["result"] == WON_TEXT:
+            assert row["never_foundation"] == [dead] and row["left"] == []
+        else:
+            assert dead in row["left"]
+            assert set(row["left"]) == set(row["never_foundation"])
+        assert row["score"] == 7 - len(row["never_foundation"]) + 1
+
+
+def test_move_cap_leaves_the_game_unfinished():
+    rows = run_batch(fake_job(planners=("fake-rotate",), max_moves=10, patience=50), 0, 3)
+    assert [(r["result"], r["moves"]) for r in rows] == [(UNFINISHED_TEXT, 10)] * 3
+    rows = run_batch(fake_job(planners=("fake-rotate",), max_moves=10, patience=9), 0, 1)
+    assert (rows[0]["result"], rows[0]["moves"]) == (LOST_TEXT, 9)
+
+
+def test_interrupt_in_this_process_keeps_finished_rows(tmp_path, monkeypatch):
+    monkeypatch.setattr(Interrupter, "games", 0)
+    job = fake_job(planners=("fake-greedy", "fake-interrupt"))
+    interrupted, tally = run(job, 10, tmp_path / "rows.jsonl", workers=1, batch_size=4)
+    assert interrupted
+    rows = read_rows(tmp_path / "rows.jsonl")
+    # five games of each planner, and the greedy game of the sixth deal
+    assert [(r["deal"], r["planner"]) for r in rows][-2:] == [(4, "fake-interrupt"),
+                                                             (5, "fake-greedy")]
+    assert len(rows) == 11
+    summary = tally.summary()
+    assert summary["deals_done"] == 5 and not summary["complete"]
+    assert summary["planners"]["fake-greedy"]["games"] == 6
+    assert summary["paired"][0]["deals"] == 5
+
+
+def test_interrupt_with_worker_processes_keeps_finished_rows(tmp_path):
+    job = fake_job()
+    full = without_time(run_batch(job, 0, 40))
+    tally = Tally(job.planners, 40, [str(i) for i in range(8)])
+    writer = RowWriter(tmp_path / "rows.jsonl")
+    collector = Collector(tally, writer)
+    real_add = collector.add
+
+    def add_then_interrupt(rows):
+        real_add(rows)
+        if rows and rows[0]["deal"] < 4:  # Ctrl-C as the first batch comes back
+            raise KeyboardInterrupt
+
+    collector.add = add_then_interrupt
+    assert simulate(job, 40, collector, workers=2, batch_size=4)
+    writer.close()
+    kept = without_time(read_rows(tmp_path / "rows.jsonl"))
+    assert len(kept) >= 8 and len({(r["deal"], r["planner"]) for r in kept}) == len(kept)
+    assert all(r in full for r in kept)
+    assert tally.summary()["planners"]["fake-greedy"]["games"] == sum(
+        r["planner"] == "fake-greedy" for r in kept)
+
+
+def test_workers_rebuild_the_game_from_names_and_text():
+    job = fake_job()
+    game = build_fake(job.plugin_names, job.text, job.file)
+    assert game.registry.plugin_names[-1] == PLUGIN
+    assert "fake-greedy" in game.registry.planners
+    with pytest.raises(ImportError):
+        rebuild_registry(("no_such_plugin_module",))
+    assert callable(compile_game)
