@@ -20,8 +20,12 @@ from cardz_core.spec.tables import PACK
 
 
 def has_stock(ctx: Ctx) -> bool:
+    """Whether some depot is a stock; True as well when a depot's type is unknown (its own
+    problem is reported, and it may have been meant as the stock)."""
     for type_name in ctx.names.values():
-        dtype = ctx.registry.lookup("depot_types", type_name) if type_name else None
+        if not type_name:
+            return True
+        dtype = ctx.registry.lookup("depot_types", type_name)
         if isinstance(dtype, DepotType) and dtype.role == "stock":
             return True
     return False
@@ -49,7 +53,7 @@ def _read_pack(ctx: Ctx, data: Any, ptr: str) -> Pack | None:
         to = depot_ref(ctx, obj.raw("to"), obj.at("to"))
         if to is not None:
             kw["to"] = to
-    elif not has_stock(ctx) and ctx.names:
+    elif ctx.names_complete and not has_stock(ctx):
         ctx.error(join(ptr, "to"), "no Stock depot to hold this pack: add one, or say where it "
                                    "goes with 'to'")
     return Pack(ptr=ptr, **kw)
@@ -58,7 +62,7 @@ def _read_pack(ctx: Ctx, data: Any, ptr: str) -> Pack | None:
 def read_decks(ctx: Ctx, value: Any, ptr: str) -> tuple[Pack, ...]:
     """The packs; omitted ``decks`` is one standard 52-card pack."""
     if value is MISSING:
-        if not has_stock(ctx) and ctx.names:
+        if ctx.names_complete and not has_stock(ctx):
             ctx.error(ptr, "no Stock depot to hold the cards: add one, or list 'decks' with 'to'")
         return (Pack(ptr=ptr),)
     items = as_list(ctx, value, ptr, "a list of packs")

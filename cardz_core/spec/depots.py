@@ -39,13 +39,17 @@ def prescan(ctx: Ctx, depots: Any) -> None:
     """Record every depot name (after expansion) and every repeated depot's copies, without
     reporting anything: ``read_depots`` reports the same problems in its full pass."""
     if not isinstance(depots, list):
+        ctx.names_complete = False
         return
     for data in depots:
         if not isinstance(data, dict):
+            ctx.names_complete = False
             continue
         base = _lookup(data, "name")
-        if not isinstance(base, str) or not base or "-" in base or base in ctx.names \
-                or base in ctx.groups:
+        if not isinstance(base, str) or not base or "-" in base:
+            ctx.names_complete = False
+            continue
+        if base in ctx.names or base in ctx.groups:
             continue
         kind = _lookup(data, "type")
         type_name = ctx.registry.canonical("depot_types", kind) if isinstance(kind, str) else None

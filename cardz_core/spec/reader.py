@@ -30,6 +30,9 @@ class Ctx:
         self.problems: list[Problem] = []
         self.names: dict[str, str] = {}  # every depot name after expansion -> its type
         self.groups: dict[str, tuple[str, ...]] = {}  # repeated depot name -> its copies
+        # False when some depot has no usable name: an unknown name may then be that depot's,
+        # so references are not reported as unknown (the depot's own problem is)
+        self.names_complete = True
 
     def error(self, ptr: str, message: str) -> None:
         self.problems.append(Problem(ptr, message, ERROR, self.file))

@@ -20,6 +20,8 @@ def _is_self(value: str) -> bool:
 
 
 def _unknown(ctx: Ctx, value: str, ptr: str) -> None:
+    if not ctx.names_complete:
+        return
     if _is_self(value):
         ctx.error(ptr, f"{SELF} names a step's own depot, so it works only in triggers and actions")
     else:
@@ -93,6 +95,8 @@ def group_ref(ctx: Ctx, value: Any, ptr: str) -> str | None:
     if name is None:
         return None
     if name not in ctx.groups:
+        if not ctx.names_complete:
+            return None
         hint = f" ({name!r} is a single depot; it has no copies)" if name in ctx.names else ""
         ctx.error(ptr, f"{name!r} is not a repeated depot{hint}")
         return None
@@ -121,8 +125,9 @@ def pattern(ctx: Ctx, value: Any, ptr: str) -> Pattern | None:
             return Pattern(found, None, ptr)
         if value in ctx.names or value in ctx.groups:
             return Pattern(None, ctx.groups.get(value, (value,)), ptr)
-        ctx.error(ptr, f"{value!r} is neither a depot type nor a depot name"
-                       f"{suggest(value, list(ctx.registry.depot_types) + list(ctx.names))}")
+        if ctx.names_complete:
+            ctx.error(ptr, f"{value!r} is neither a depot type nor a depot name"
+                           f"{suggest(value, list(ctx.registry.depot_types) + list(ctx.names))}")
         return None
     if isinstance(value, list):
         names = depot_names(ctx, value, ptr)

@@ -29,7 +29,10 @@ class RuleBook:
         for key in getattr(value, "duplicates", ()):
             ctx.error(join(ptr, key), f"rule {key!r} is written twice")
         for key, item in value.items():
-            self.entries[key] = (item, join(ptr, key))
+            if isinstance(key, str):
+                self.entries[key] = (item, join(ptr, key))
+            else:
+                ctx.error(ptr, f"rule names must be text, not {describe(key)}")
 
     def use(self, ctx: Ctx, ref: str, ptr: str, kind: str, read: Reader) -> Any:
         name = ref[len(RULE_PREFIX):]

@@ -1,0 +1,183 @@
+"""The JSON Schema (draft 2020-12) of the game-file format, generated from the loader's own tables
+(``cardz_core.spec.tables``) and the registry (depot types, step kinds, condition kinds, aids).
+
+What the schema can and cannot say (see docs/format.md): property names are matched in their
+canonical camelCase spelling only, while enum values match in any letter case (the loader reads
+both case-insensitively); references between depots, `$rule` names, card counts and expressions
+are checked by the loader alone.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from cardz_core import cards
+from cardz_core.kinds import Aid, Field
+from cardz_core.limits import MAX_EXPR_CHARS
+from cardz_core.registry import Registry, default_registry
+from cardz_core.spec import tables as t
+from cardz_core.spec.tables import Prop
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+SCHEMA_ID = "https://cardz.invalid/schema/game.json"
+
+
+def any_case(words: Any) -> dict[str, Any]:
+    """A string matching any of ``words`` in any letter case (JSON Schema regexes have no flags)."""
+    alternatives = []
+    for word in sorted(set(words), key=lambda w: (-len(w), w)):
+        parts = [f"[{c.upper()}{c.lower()}]" if c.isalpha() else re.escape(c) for c in word]
+        alternatives.append("".join(parts))
+    return {"type": "string", "pattern": "^(?:" + "|".join(alternatives) + ")$"}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/$defs/{name}"}
+
+
+def _one_or_list(item: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [item, {"type": "array", "items": item}]}
+
+
+def _int(minimum: int | None = None, maximum: int | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "integer"}
+    if minimum is not None:
+        out["minimum"] = minimum
+    if maximum is not None:
+        out["maximum"] = maximum
+    return out
+
+
+_NAMED = {  # property kinds that are a definition of their own
+    "pattern": "pattern", "accept": "acceptRule", "eject": "ejectRule", "draw": "draw",
+    "condition": "condition", "build": "build", "unit": "unit", "scoring": "scoring",
+    "planner": "planner", "values": "values", "aids": "aids", "rules": "rules", "game": "game",
+    "rank": "rank", "expr": "expr", "depotType": "depotType", "seed": "seed",
+    "wildDeclares": "wildDeclares",
+}
+
+
+def _prop(prop: Prop) -> dict[str, Any]:
+    kind = prop.kind
+    if kind in _NAMED:
+        return _ref(_NAMED[kind])
+    simple: dict[str, dict[str, Any]] = {
+        "bool": {"type": "boolean"},
+        "number": {"type": "number"},
+        "string": {"type": "string"},
+        "depot": {"type": "string"},
+        "strings": _one_or_list({"type": "string"}),
+        "names": _one_or_list({"type": "string"}),
+        "ranks": _one_or_list(_ref("rank")),
+        "suits": _one_or_list(_ref("suit")),
+        "decks": {"type": "array", "items": _ref("pack")},
+        "depots": {"type": "array", "items": _ref("depot")},
+        "steps": {"type": "array", "items": _ref("step")},
+        "triggers": {"type": "array", "items": _ref("trigger")},
+        "actions": {"type": "array", "items": _ref("action")},
+    }
+    if kind == "int":
+        return _int(prop.minimum, prop.maximum)
+    if kind == "enum":
+        return any_case(prop.choices)
+    return simple[kind]
+
+
+def _object(table: dict[str, Prop]) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "object",
+                           "properties": {k: _prop(p) for k, p in table.items()},
+                           "additionalProperties": False}
+    required = [k for k, p in table.items() if p.required]
+    if required:
+        out["required"] = required
+    return out
+
+
+def _field(field: Field) -> dict[str, Any]:
+    kind = field.kind
+    by_kind: dict[str, dict[str, Any]] = {
+        "depot": {"type": "string"},
+        "depots": _one_or_list({"type": "string"}),
+        "group": {"type": "string"},
+        "pattern": _ref("pattern"),
+        "bool": {"type": "boolean"},
+        "string": {"type": "string"},
+        "rank": _ref("rank"),
+        "suit": _ref("suit"),
+        "expr": _ref("expr"),
+        "numexpr": {"anyOf": [_int(field.minimum), _ref("expr")]},
+        "conditions": {"type": "array", "items": _ref("condition")},
+    }
+    if kind == "int":
+        return _int(field.minimum)
+    return by_kind.get(kind, {})
+
+
+def _kinds(kinds: dict[str, Any]) -> dict[str, Any]:
+    """One alternative per registered step or condition kind, told apart by ``kind``."""
+    alternatives = []
+    for name, kind in kinds.items():
+        fields: dict[str, Field] = getattr(kind, "fields", {})
+        props = {"kind": any_case([name])}
+        props.update({f: _field(spec) for f, spec in fields.items()})
+        alternatives.append({"type": "object", "properties": props, "additionalProperties": False,
+                             "required": ["kind"] + [f for f, spec in fields.items() if spec.required]})
+    return {"anyOf": alternatives}
+
+
+def _rank_words() -> list[str]:
+    """Every way the loader reads a rank as text (``cardz_core.cards.parse_rank``)."""
+    return list(cards.RANK_WORDS[1:]) + list(cards.RANK_LETTERS[1:]) + ["T", "1"]
+
+
+def build_schema(registry: Registry | None = None) -> dict[str, Any]:
+    registry = registry or default_registry()
+    suits = list(cards.SUIT_WORDS) + [w[:-1] for w in cards.SUIT_WORDS] + list(cards.SUIT_LETTERS)
+    aids = {}
+    for name, aid in registry.aids.items():
+        kind = aid.value_kind if isinstance(aid, Aid) else ""
+        aids[name] = {"int": {"type": "integer"}, "bool": {"type": "boolean"},
+                      "string": {"type": "string"}}.get(kind, {})
+    rule_ref = {"type": "string", "pattern": "^\\$.+$"}
+    defs: dict[str, Any] = {
+        "game": _object(t.TOP),
+        "wrapper": _object(t.WRAPPER),
+        "pack": _object(t.PACK),
+        "depot": _object(t.DEPOT),
+        "build": _object(t.BUILD),
+        "draw": _object(t.DRAW),
+        "trigger": _object(t.TRIGGER),
+        "action": _object(t.ACTION),
+        "scoring": _object(t.SCORING),
+        "acceptRule": {"anyOf": [any_case(t.ACCEPT_WORDS), rule_ref, _object(t.ACCEPT)]},
+        "ejectRule": {"anyOf": [any_case(t.GATES), rule_ref, _object(t.EJECT)]},
+        "unit": {"anyOf": [any_case(t.BARE_UNITS), _object(t.UNIT)]},
+        "rules": {"type": "object", "additionalProperties": {
+            "anyOf": [_ref("acceptRule"), _ref("ejectRule")]}},
+        "pattern": {"anyOf": [
+            {"type": "string"}, {"type": "array", "items": {"type": "string"}},
+            {"type": "object", "properties": {"ofType": _ref("depotType"), "names": _prop(t.PATTERN["names"])},
+             "additionalProperties": False, "minProperties": 1, "maxProperties": 1}]},
+        "depotType": any_case(registry.depot_types),
+        "rank": {"anyOf": [any_case(_rank_words()), _int(1, 13)]},
+        "suit": any_case(suits),
+        "seed": {"anyOf": [_ref("rank"), any_case(["none"])]},
+        "wildDeclares": {"anyOf": [{"type": "boolean"}, any_case(t.WILD_DECLARES)]},
+        "expr": {"type": "string", "minLength": 1, "maxLength": MAX_EXPR_CHARS},
+        "values": {"type": "object", "propertyNames": any_case(_rank_words() + ["joker"]),
+                   "additionalProperties": {"type": "integer"}},
+        "planner": {"anyOf": [{"type": "boolean"}, _object(t.PLANNER)]},
+        "aids": {"type": "object", "properties": aids, "additionalProperties": False},
+        "step": _kinds(dict(registry.deal_steps)),
+        "condition": _kinds(dict(registry.conditions)),
+    }
+    return {
+        "$schema": DRAFT,
+        "$id": SCHEMA_ID,
+        "title": "cardz game file",
+        "description": "A solitaire game written as data: the game object, or the export wrapper "
+                       "{\"schemaVersion\": 1, \"setup\": {...}}.",
+        "anyOf": [_ref("game"), _ref("wrapper")],
+        "$defs": defs,
+    }
