@@ -1,0 +1,373 @@
+"""What the rules of one game allow the solver to prune, read once from the ``GameSpec``.
+
+Three things, each switched on only when the rules at hand meet conditions that make it exact
+(the arguments are in docs/solver.md; the ``notes`` say which are on and why not):
+
+- **symmetry**: depots whose rules are identical and that no rule tells apart are interchangeable,
+  so the transposition key sorts their piles;
+- **safe moves**: a card sent to a locked foundation that no card still in play could ever be
+  placed on is played without branching;
+- **tap runs**: with one stock whose draws nothing else can disturb, a run of taps is searched
+  only as the prelude of a move that takes a card from the stock or its target.
+
+The transposition key leaves out counters no rule reads (moves, undos, unlimited recycles), and
+treats identical cards of a multi-deck game as one card.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Hashable, Iterable
+
+import attrs
+
+from cardz_core.cards import SUIT_COLOR
+from cardz_core.spec.model import AcceptRule, Condition, Depot, Expr, GameSpec, Pattern, Step
+
+# Builtin kinds whose meaning the analysis knows; anything else switches pruning off.
+_KNOWN_CONDITIONS = frozenset({"allCardsIn", "allCardsFaceUp", "depotsEmpty", "depotsNonEmpty",
+                               "allOf", "anyOf", "noLegalMoves"})
+_KNOWN_STEPS = frozenset({"dealGroup", "move", "flipTop", "place", "gather", "shuffle"})
+# Depot fields that place or draw a depot, not what it does with cards.
+_LAYOUT_FIELDS = frozenset({"name", "group", "index", "col", "row", "x", "y", "angle", "off_table",
+                            "fan_direction", "fan_window", "fan_anchor", "fan_offset_face_up",
+                            "fan_offset_face_down", "ptr"})
+
+
+def _shape(node: Any) -> Any:
+    """A value comparing equal for rules that are written alike wherever they sit in the file."""
+    if attrs.has(type(node)):
+        return (type(node).__name__,) + tuple(
+            (f.name, _shape(getattr(node, f.name))) for f in attrs.fields(type(node))
+            if f.name not in _LAYOUT_FIELDS)
+    if isinstance(node, (tuple, list)):
+        return tuple(_shape(v) for v in node)
+    if isinstance(node, dict):
+        return tuple(sorted((k, _shape(v)) for k, v in node.items()))
+    return node
+
+
+def _expr_texts(spec: GameSpec) -> list[str]:
+    found: list[str] = []
+    stack: list[Any] = [spec.depots, spec.deal, spec.redeal, spec.win, spec.loss, spec.redeal_when]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Expr):
+            found.append(node.text)
+        elif attrs.has(type(node)):
+            stack.extend(getattr(node, f.name) for f in attrs.fields(type(node)))
+        elif isinstance(node, (tuple, list)):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+    return found
+
+
+def _conditions(cond: Condition | None) -> Iterable[Condition]:
+    if cond is None:
+        return
+    yield cond
+    for sub in cond.args.get("of", ()) or ():
+        yield from _conditions(sub)
+
+
+class Analysis:
+    """Per-game tables the solver reads in its inner loop."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+        self.notes: list[str] = []
+        depots = spec.depots
+        self.n = len(depots)
+        self.index = {d.name: i for i, d in enumerate(depots)}
+        self.ranks = tuple(c.card.rank for c in spec.cards)
+        self.suits = tuple(c.card.suit for c in spec.cards)
+        texts = " ".join(_expr_texts(spec)).lower()
+        self.plain = not spec.uses_expressions  # no expressions, triggers or actions anywhere
+        kinds_known = all(c.kind in _KNOWN_CONDITIONS for top in (spec.win, spec.loss, spec.redeal_when)
+                          for c in _conditions(top)) and all(s.kind in _KNOWN_STEPS for s in spec.redeal)
+        self.known = kinds_known
+        if not kinds_known:
+            self.notes.append("a condition or redeal step of a plugin: no symmetry, safe moves or tap runs")
+
+        # Counters in the key: only those a rule can read or that bound what is left to do.
+        unlimited = all(d.draw is None or d.draw.max_recycles is None for d in depots)
+        self.key_recycles = not unlimited or "recycles" in texts
+        self.key_redeals = spec.max_redeals is not None or "redeals" in texts
+        self.key_moves = "moves" in texts or "undos" in texts
+        self.key_came_from = "camefrom" in texts
+        # Identical cards (several packs) are one card to every rule.
+        first: dict[Any, int] = {}
+        canon = [first.setdefault((c.card.rank, c.card.suit), i) for i, c in enumerate(spec.cards)]
+        self.unique_cards = all(canon[i] == i for i in range(len(canon)))
+        self.code_map: tuple[int, ...] | None = None
+        if not self.unique_cards:
+            self.code_map = tuple(canon[code >> 1] << 1 | (code & 1) for code in range(2 * len(canon)))
+
+        self.win_set = self._win_set()
+        self.classes = self._symmetry_classes() if self.plain and kinds_known else ()
+        if not self.plain:
+            self.notes.append("rule expressions, triggers or actions: no symmetry, safe moves or tap runs")
+        self.tap = self._tap_run() if self.plain and kinds_known else None
+        self.safe = SafeMoves(self) if self.plain and kinds_known else None
+        if self.safe is not None and not self.safe.enabled:
+            self.safe = None
+        self._singles = tuple(i for i in range(self.n) if not any(i in c for c in self.classes))
+
+    # ---- depot patterns -------------------------------------------------------------------
+    def matches(self, pattern: Pattern | None) -> frozenset[int]:
+        if pattern is None:
+            return frozenset()
+        if pattern.of_type is not None:
+            return frozenset(i for i, d in enumerate(self.spec.depots) if d.type == pattern.of_type)
+        names = set(pattern.names or ())
+        return frozenset(i for i, d in enumerate(self.spec.depots) if d.name in names or d.group in names)
+
+    def _win_set(self) -> frozenset[int] | None:
+        win = self.spec.win
+        if win is not None and win.kind == "allCardsIn":
+            return self.matches(win.args.get("depots"))
+        return None
+
+    # ---- symmetry -------------------------------------------------------------------------
+    def _symmetry_classes(self) -> tuple[tuple[int, ...], ...]:
+        spec = self.spec
+        excluded: set[int] = set()
+        set_like: list[frozenset[int]] = []  # patterns read as sets: membership must agree
+        for d in spec.depots:
+            if d.draw is not None:
+                excluded.add(self.index[d.name])
+                excluded.add(self.index.get(d.draw.to, -1))
+            for pat in (d.auto_send, d.auto_refill):  # "the first matching depot": order matters
+                excluded |= self.matches(pat)
+            if d.auto_send is not None or d.auto_refill is not None:
+                excluded.add(self.index[d.name])
+            if d.accept.accept_from is not None:
+                set_like.append(self.matches(d.accept.accept_from))
+            if d.uncovered_by:
+                set_like.append(frozenset(self.index[n] for n in d.uncovered_by if n in self.index))
+        for top in (spec.win, spec.loss, spec.redeal_when):
+            for cond in _conditions(top):
+                if isinstance(cond.args.get("depots"), Pattern):
+                    set_like.append(self.matches(cond.args["depots"]))
+        for step in spec.redeal:  # redeals deal to depots in order: those they name are excluded
+            excluded |= self._step_depots(step)
+        groups: dict[Any, list[int]] = defaultdict(list)
+        for i, d in enumerate(spec.depots):
+            if i in excluded:
+                continue
+            membership = tuple(i in s for s in set_like)
+            groups[(_shape(d), membership)].append(i)
+        classes = tuple(tuple(g) for g in groups.values() if len(g) > 1)
+        if classes:
+            names = ", ".join("{" + " ".join(spec.depots[i].name for i in c) + "}" for c in classes)
+            self.notes.append(f"interchangeable depots: {names}")
+        return classes
+
+    def _step_depots(self, step: Step) -> set[int]:
+        found: set[int] = set()
+        stack: list[Any] = list(step.args.values())
+        while stack:
+            v = stack.pop()
+            if isinstance(v, str):
+                found |= {i for i, d in enumerate(self.spec.depots) if v in (d.name, d.group)}
+            elif isinstance(v, Pattern):
+                found |= self.matches(v)
+            elif isinstance(v, (tuple, list)):
+                stack.extend(v)
+        return found
+
+    # ---- tap runs -------------------------------------------------------------------------
+    def _tap_run(self) -> tuple[int, int] | None:
+        spec = self.spec
+        stocks = [i for i, d in enumerate(spec.depots) if d.draw is not None]
+        if len(stocks) != 1:
+            return None
+        k = stocks[0]
+        w = self.index.get(spec.depots[k].draw.to, -1)  # type: ignore[union-attr]
+        why = None
+        if spec.redeal:
+            why = "the game has redeals"
+        elif w < 0 or w == k:
+            why = "the stock draws onto itself"
+        elif any(d.auto_send is not None or d.auto_refill is not None for d in spec.depots):
+            why = "automatic moves may follow a draw"
+        elif not spec.depots[w].accept.rejects_all:
+            why = f"{spec.depots[w].name} takes cards by hand, so taps do not commute with other moves"
+        elif any(spec.depots[k].name in d.uncovered_by or spec.depots[w].name in d.uncovered_by
+                 for d in spec.depots):
+            why = "another depot is uncovered by the stock or its target"
+        elif spec.depots[k].type in ("Cell", "Tableau") or spec.depots[w].type in ("Cell", "Tableau"):
+            why = "the stock or its target counts towards compound moves"
+        elif self.win_set is None or k in self.win_set or w in self.win_set:
+            why = "the win is not `allCardsIn` away from the stock and its target"
+        elif self.spec.loss is not None and self.spec.loss.kind != "noLegalMoves":
+            why = "a loss condition may read the stock"
+        if why:
+            self.notes.append(f"taps searched one at a time: {why}")
+            return None
+        self.notes.append(f"tap runs: taps of {spec.depots[k].name} only as the prelude of a move "
+                          f"from {spec.depots[k].name} or {spec.depots[w].name}")
+        return k, w
+
+    # ---- the transposition key ------------------------------------------------------------
+    def key(self, state: Any) -> Hashable:
+        piles = state.piles
+        cmap = self.code_map
+        if cmap is not None:
+            piles = tuple(tuple(cmap[c] for c in p) for p in piles)
+        declared = state.declared if len(state.declared) == self.n else None
+        if declared is not None and not any(x != -1 for x in declared):
+            declared = None
+        singles = tuple(piles[i] for i in self._singles)
+        if declared is None:
+            sym = tuple(tuple(sorted(piles[i] for i in c)) for c in self.classes)
+        else:
+            singles = (singles, tuple(declared[i] for i in self._singles))
+            sym = tuple(tuple(sorted((piles[i], declared[i]) for i in c)) for c in self.classes)
+        return (singles, sym, state.recycles if self.key_recycles else None,
+                state.redeals if self.key_redeals else None,
+                (state.moves, state.undos, state.recycles_total) if self.key_moves else None,
+                state.came_from if self.key_came_from else None,
+                state.seed_rank, state.rules_off, state.status, state.rng, state.pools)
+
+
+def _relation(rule: AcceptRule, below: tuple[int, int], above: tuple[int, int]) -> bool:
+    """Whether ``rule`` lets card ``above`` (rank, suit) land on top card ``below``, read from the
+    rule's fixed fields only (the callers have ruled out wild cards and expressions)."""
+    (br, bs), (ar, as_) = below, above
+    if ar == 0 or br == 0:  # a joker has no rank or suit: a ruled depot refuses it
+        return rule.build is None and rule.suit == "Any" and not rule.follow and rule.rank_is is None
+    if rule.rank_is is not None and ar != rule.rank_is:
+        return False
+    if rule.build is not None:
+        b = rule.build
+        if b.wrap:
+            up, down = (ar - br) % 13 == b.step % 13, (br - ar) % 13 == b.step % 13
+        else:
+            up, down = ar - br == b.step, br - ar == b.step
+        ok = {"Up": up, "Down": down, "Either": up or down}[b.direction]
+        if not ok:
+            return False
+    if rule.suit == "Same" and as_ != bs:
+        return False
+    if rule.suit == "SameColor" and SUIT_COLOR[as_] != SUIT_COLOR[bs]:
+        return False
+    if rule.suit == "AlternateColor" and SUIT_COLOR[as_] == SUIT_COLOR[bs]:
+        return False
+    if rule.follow and ar != br and as_ != bs:
+        return False
+    return True
+
+
+class SafeMoves:
+    """Moves to a locked foundation that can be played without branching (docs/solver.md)."""
+
+    def __init__(self, an: Analysis) -> None:
+        self.enabled = False
+        spec = an.spec
+        why = self._global_reason(an)
+        if why:
+            an.notes.append(f"no safe moves: {why}")
+            return
+        assert an.win_set is not None
+        self.win = an.win_set
+        depots = spec.depots
+        targets = {an.index.get(d.draw.to, -1) for d in depots if d.draw is not None}
+        cards = list(zip(an.ranks, an.suits))
+        # needs[c]: cards some depot outside the foundations could place on top of card c.
+        rules = [d.accept for i, d in enumerate(depots)
+                 if i not in self.win and d.draw is None and not d.accept.rejects_all
+                 and not d.accept.empty_only]
+        self.needs = tuple(
+            tuple(x for x, other in enumerate(cards) if x != c
+                  and any(_relation(r, cards[c], other) for r in rules))
+            for c in range(len(cards)))
+        self.sources = frozenset(
+            i for i, d in enumerate(depots)
+            if i not in self.win and d.draw is None and i not in targets)
+        self.pile_unit = frozenset(i for i, d in enumerate(depots)
+                                   if d.eject.unit is not None and d.eject.unit.kind == "Pile")
+        # Seeds (a card onto an empty foundation) need the foundations to be one symmetry class.
+        self.seed_rank: int | None = None
+        win_class = tuple(sorted(self.win))
+        if win_class in an.classes:
+            self.seed_rank = depots[win_class[0]].accept.seed
+        self.ranks = an.ranks
+        self.enabled = True
+        an.notes.append("safe moves: a card to a locked foundation once every card that could be "
+                        "placed on it elsewhere is on a foundation"
+                        + ("" if self.seed_rank is not None else " (not onto an empty foundation)"))
+
+    @staticmethod
+    def _global_reason(an: Analysis) -> str | None:
+        spec = an.spec
+        if an.win_set is None or not an.win_set:
+            return "the win is not `allCardsIn`"
+        if spec.loss is not None and spec.loss.kind != "noLegalMoves":
+            return "a loss condition other than noLegalMoves"
+        if spec.redeal:
+            return "the game has redeals"
+        if not an.unique_cards:
+            return "the deck has identical cards"
+        for d in spec.depots:
+            a = d.accept
+            if d.auto_send is not None or d.auto_refill is not None:
+                return f"{d.name} moves cards automatically"
+            if d.land_under:
+                return f"{d.name} takes cards underneath"
+            if a.wild_rank is not None or a.wild_joker or a.allow_face_down or a.wild_declares != "none":
+                return f"{d.name} takes wild or face-down cards"
+        for i in an.win_set:
+            d = spec.depots[i]
+            a = d.accept
+            if d.eject.gate != "Locked" or d.draw is not None:
+                return f"{d.name} is a foundation cards can leave"
+            if any(o.draw is not None and o.draw.to == d.name for o in spec.depots):
+                return f"{d.name} receives draws"
+            if (a.rejects_all or a.empty_only or a.build is None or a.build.direction == "Either"
+                    or a.build.step == 0 or a.suit != "Same" or a.follow or a.rank_is is not None
+                    or a.min_count > 1 or a.seed_from_deal or a.when is not None):
+                return f"{d.name} does not take exactly one next card of its suit"
+        for d in spec.depots:
+            if d.draw is not None:
+                t = an.index.get(d.draw.to, -1)
+                if t >= 0 and t not in an.win_set and not spec.depots[t].accept.rejects_all:
+                    return f"{d.draw.to} receives draws and takes cards by hand"
+            i = an.index[d.name]
+            a = d.accept
+            if i in an.win_set or d.draw is not None or a.rejects_all or a.empty_only:
+                continue
+            if a.min_count > 1:
+                return f"{d.name} takes only groups of {a.min_count} or more"
+            if a.build is None and a.suit == "Any" and not a.follow:
+                return f"{d.name} takes a card on anything"
+        return None
+
+    def find(self, state: Any, moves: Iterable[Any]) -> Any | None:
+        """A safe move among ``moves`` (the legal moves of ``state``), or None."""
+        piles = state.piles
+        win = self.win
+        in_win: set[int] | None = None
+        for m in moves:
+            if m.dst not in win or m.src not in self.sources or m.declare != -1:
+                continue
+            pile = piles[m.src]
+            if m.index != len(pile) - 1 or not pile[-1] & 1:
+                continue
+            if m.src in self.pile_unit and len(pile) != 1:
+                continue
+            if in_win is None:
+                in_win = {c >> 1 for i in win for c in piles[i]}
+            card = pile[-1] >> 1
+            if not all(x in in_win for x in self.needs[card]):
+                continue
+            if not piles[m.dst]:
+                if self.seed_rank is None:
+                    continue
+                empty = sum(1 for i in win if not piles[i])
+                waiting = sum(1 for c, r in enumerate(self.ranks) if r == self.seed_rank and c not in in_win)
+                if empty < waiting:
+                    continue
+            return m
+        return None

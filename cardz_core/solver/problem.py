@@ -1,0 +1,124 @@
+"""A compiled game seen as a search problem: successors with safe moves and tap runs, the
+transposition key, and a priority that orders siblings (speed only, never the answer)."""
+
+from __future__ import annotations
+
+from typing import Any, Hashable, Sequence
+
+from cardz_core.solver.analysis import Analysis
+
+
+class GameProblem:
+    def __init__(self, game: Any, analysis: Analysis | None = None) -> None:
+        self.game = game
+        self.an = analysis if analysis is not None else Analysis(game.spec)
+        an = self.an
+        spec = game.spec
+        self.win = tuple(sorted(an.win_set)) if an.win_set else ()
+        empty_cond = spec.win if spec.win is not None and spec.win.kind == "depotsEmpty" else None
+        self.to_empty = tuple(sorted(an.matches(empty_cond.args.get("depots")))) if empty_cond else ()
+        self.draws = frozenset(i for i, d in enumerate(spec.depots) if d.draw is not None)
+        home = set(self.win) | set(self.to_empty)
+        self.others = tuple(i for i in range(an.n) if i not in self.draws and i not in home)
+        self.open = tuple(i for i in self.others if not spec.depots[i].accept.rejects_all)
+        # The next card each foundation takes, when safe moves found them building in one suit.
+        self.by_card = {(r, s): i for i, (r, s) in enumerate(zip(an.ranks, an.suits))}
+        self.steps: dict[int, int] = {}
+        if an.safe is not None:
+            for i in self.win:
+                b = spec.depots[i].accept.build
+                if b is not None and not b.wrap:
+                    self.steps[i] = b.step if b.direction == "Up" else -b.step
+
+    # ---- the Problem interface -------------------------------------------------------------
+    def status(self, state: Any) -> int:
+        return self.game.status(state)
+
+    def key(self, state: Any) -> Hashable:
+        return self.an.key(state)
+
+    def successors(self, state: Any) -> list[tuple[Sequence[Any], Any]]:
+        game = self.game
+        moves = game.legal_moves(state)
+        safe = self.an.safe
+        if safe is not None:
+            m = safe.find(state, moves)
+            if m is not None:
+                return [((m,), game.apply(state, m))]
+        tap = self.an.tap
+        out: list[tuple[Sequence[Any], Any]] = []
+        for m in moves:
+            if tap is not None and m.src == tap[0] and m.index == -1:
+                continue
+            out.append(((m,), game.apply(state, m)))
+        if tap is not None:
+            out.extend(self._tap_runs(state, moves))
+        return out
+
+    def _tap_runs(self, state: Any, moves: list[Any]) -> list[tuple[Sequence[Any], Any]]:
+        """Each move from the stock or its target after one or more taps, with those taps."""
+        k, w = self.an.tap  # type: ignore[misc]
+        game = self.game
+        out: list[tuple[Sequence[Any], Any]] = []
+        taps: list[Any] = []
+        keyed = self.an.key_recycles
+        seen = {(state.piles[k], state.piles[w], state.recycles if keyed else None)}
+        t = state
+        while True:
+            tap_move = next((m for m in moves if m.src == k and m.index == -1), None)
+            if tap_move is None:
+                break
+            t = game.apply(t, tap_move)
+            taps.append(tap_move)
+            config = (t.piles[k], t.piles[w], t.recycles if keyed else None)
+            if config in seen:
+                break
+            seen.add(config)
+            moves = game.legal_moves(t)
+            for m in moves:
+                if m.index != -1 and m.src in (k, w):
+                    out.append((tuple(taps) + (m,), game.apply(t, m)))
+        return out
+
+    def priority(self, state: Any) -> float:
+        """Cards home, then how deep the next cards for home lie, face-down cards and room."""
+        piles = state.piles
+        score = 0.0
+        for i in self.win:
+            score += 100 * len(piles[i])
+        for i in self.to_empty:
+            score -= 100 * len(piles[i])
+        for i in self.others:
+            for c in piles[i]:
+                if not c & 1:
+                    score -= 20
+        for i in self.open:
+            if not piles[i]:
+                score += 15
+        if self.steps:
+            score -= 10 * self._next_depth(piles)
+        return score
+
+    def _next_depth(self, piles: tuple[tuple[int, ...], ...]) -> int:
+        """How many cards lie on top of the cards the foundations take next."""
+        an = self.an
+        seed = an.safe.seed_rank if an.safe is not None else None
+        wanted: set[int] = set()
+        empties = False
+        for i, step in self.steps.items():
+            p = piles[i]
+            if p:
+                top = p[-1] >> 1
+                nxt = self.by_card.get((an.ranks[top] + step, an.suits[top]))
+                if nxt is not None:
+                    wanted.add(nxt)
+            else:
+                empties = True
+        depth = 0
+        for i in self.others:
+            p = piles[i]
+            for pos, c in enumerate(p):
+                cid = c >> 1
+                if cid in wanted or (empties and an.ranks[cid] == seed):
+                    depth += len(p) - 1 - pos
+        return depth
