@@ -65,6 +65,8 @@ def env(spec: GameSpec, state: State, **bind: Any) -> Env:
     e = Env(state)
     names = [d.name for d in spec.depots]
     for key, value in bind.items():
+        if key == "moving":
+            continue
         if key in ("depot", "source") and isinstance(value, str):
             value = names.index(value)
         setattr(e, key, value)
@@ -76,3 +78,38 @@ def test_make_state_places_cards():
     state = make_state(spec, {"col-2": ["~AS", "KH"]})
     assert state.piles[2] == (code(39, False), code(38, True))
     assert spec.groups["col"] == ("col-1", "col-2")
+
+
+_REGISTRY: list[Any] = []
+
+
+def registry() -> Any:
+    """The builtin registry (no entry points), built once for the expression tests."""
+    if not _REGISTRY:
+        from cardz_core.registry import build_registry
+        _REGISTRY.append(build_registry(entry_points=False))
+    return _REGISTRY[0]
+
+
+BOARD_DEPOTS = [
+    ("stock", "Stock"), ("hand", "Waste"), ("tower*3", "Foundation"), ("discard", "Reserve"),
+    ("cell*4", "Cell"), ("column*2", "Tableau"),
+]
+
+
+def evaluate(text: str, context: str = "condition", *, spec: GameSpec | None = None,
+             piles: dict[str, list[str]] | None = None, state: State | None = None,
+             **bind: Any) -> Any:
+    """Compile ``text`` in ``context`` and evaluate it once on the board."""
+    from cardz_core.expr import compile_expr
+    spec = spec or make_spec(BOARD_DEPOTS)
+    state = state or make_state(spec, piles or {})
+    e = env(spec, state, **bind)
+    if context == "accept":  # a drop of the source's top `moving` cards onto `depot`
+        moving = bind.get("moving", 1)
+        if e.source >= 0 and "pile" not in bind:
+            e.pile = state.piles[e.source][-moving:] if state.piles[e.source] else ()
+            e.card = e.pile[0] if e.pile else None
+        if e.depot >= 0 and "top" not in bind:
+            e.top = state.piles[e.depot][-1] if state.piles[e.depot] else None
+    return compile_expr(text, context, spec, registry())(e)

@@ -105,17 +105,14 @@ class Compiler:
         """The kind the expression gives and its closure, checked against the context."""
         typed = self.node(tree)
         want = self.context.result
-        if want == ANY:
-            if typed.kind == "text":
-                raise ExprProblem(column(tree), "a quoted name only names a depot, as in depot(\"x\")")
-        elif want == "depots" and typed.kind == "depot":
+        if typed.kind == "text":
+            raise ExprProblem(column(tree), "a quoted name only names a depot, as in depot(\"x\")")
+        if want == "depots" and typed.kind == "depot":
             f = typed.fn
             typed = Typed("depots", lambda env: (d,) if (d := f(env)) >= 0 else ())
-        else:
+        elif want != ANY:
             typed = self.need(typed, want, tree, f"{self.context.where} must give")
         fn = typed.fn
-        if typed.maybe and typed.kind == "number":
-            fn = _zero_missing(fn)
         if self.nslots:
             fn = _with_vars(fn, self.nslots)
         return typed.kind, fn
@@ -132,9 +129,13 @@ class Compiler:
 
     def coerce(self, typed: Typed, kind: str) -> Typed | None:
         k = typed.kind
+        f = typed.fn
+        if kind == "number" and k in _NUMERIC:  # a missing rank counts as 0 once it is a number
+            if typed.is_const:
+                return Typed("number", const=0 if typed.const is None else typed.const)
+            return Typed("number", _zero_missing(f) if typed.maybe else f)
         if k == kind:
             return typed
-        f = typed.fn
         if kind in ("cards", "items") and k == "depot":
             if typed.is_const:
                 d = typed.const
@@ -144,10 +145,6 @@ class Compiler:
             return typed
         if kind == "cards" and k == "depots":
             return Typed("cards", lambda env: tuple(chain.from_iterable(map(env.state.piles.__getitem__, f(env)))))
-        if kind == "number" and k == "rank":
-            if typed.is_const:
-                return Typed("number", const=typed.const)
-            return Typed("number", _zero_missing(f) if typed.maybe else f)
         return None
 
     def bind_slot(self, kind: str, maybe: bool) -> tuple[int, Typed]:
@@ -551,8 +548,6 @@ class Compiler:
             else:
                 self.items.pop()
         body = self.need(body, param.result, node, f"the second argument of `{name}` must be")
-        if body.maybe and body.kind == "number":
-            body = Typed("number", _zero_missing(body.fn))
         if body.is_const:
             v = body.const
             return Typed("each", _constant(lambda item: v))

@@ -26,7 +26,7 @@ CONTEXTS: dict[str, Context] = {
                       "bool"),
     "draw": Context("a draw's when", frozenset(), "bool"),
     "step": Context("a deal step's when", frozenset({"depot"}), "bool"),
-    "condition": Context("a condition", frozenset(), "bool"),
+    "condition": Context("a win, loss or redeal condition", frozenset(), "bool"),
     "scoring": Context("a scoring value", FACTS, "number"),
     "planner": Context("a planner value", frozenset(), "number"),
     "trigger": Context("a trigger's when", frozenset({"depot"}), "bool", True),

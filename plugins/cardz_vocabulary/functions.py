@@ -48,6 +48,14 @@ def _first_depot(items: tuple, pred: Pred) -> int:
     return next((x for x in items if pred(x)), -1)
 
 
+def _no_cards(cards: tuple) -> bool:
+    return not cards
+
+
+def _no_card(card: int | None) -> bool:
+    return card is None
+
+
 def _sum_values(game: Any, cards: tuple) -> int:
     get = game.value.get
     return sum(get(c, 0) for c in cards)
@@ -157,7 +165,10 @@ FUNCTIONS: dict[str, Function] = {
         _sig(("number", "number"), "number", _max2),
         _sig(("items", Each(0, "number")), "number", _max_each),
     ), "the larger of two numbers, or the largest number given for an item (0 for none)"),
-    "empty": Function.of(("cards",), "bool", lambda cards: not cards, doc="whether there are no cards"),
+    "empty": Function((
+        _sig(("cards",), "bool", _no_cards),
+        _sig(("card",), "bool", _no_card),
+    ), "whether there are no cards (for one card: whether it is no card)"),
     "sum": Function((
         _sig(("cards",), "number", _sum_values, GAME),
         _sig(("items", Each(0, "number")), "number", _sum_each),
