@@ -118,13 +118,15 @@ def depot_type(ctx: Ctx, value: Any, ptr: str) -> str | None:
 
 def pattern(ctx: Ctx, value: Any, ptr: str) -> Pattern | None:
     """A depot pattern: ``{"ofType": T}`` or ``{"names": [...]}``, or bare: a type's name, a
-    depot's name (our extension: a bare name that is not a type), or a list of names."""
+    depot's name (our extension), or a list of names."""
     if isinstance(value, str):
+        # as in expressions: a type's own spelling means the type, a depot's exact name the depot,
+        # and only then is a type matched case-insensitively
         found = ctx.registry.canonical("depot_types", value)
+        if value not in ctx.registry.depot_types and (value in ctx.names or value in ctx.groups):
+            return Pattern(None, ctx.groups.get(value, (value,)), ptr)
         if found is not None:
             return Pattern(found, None, ptr)
-        if value in ctx.names or value in ctx.groups:
-            return Pattern(None, ctx.groups.get(value, (value,)), ptr)
         if ctx.names_complete:
             ctx.error(ptr, f"{value!r} is neither a depot type nor a depot name"
                            f"{suggest(value, list(ctx.registry.depot_types) + list(ctx.names))}")
