@@ -67,7 +67,7 @@ def test_deal_prints_the_opening_board(tiny, capsys):
 
 def test_deal_refusals(tiny, capsys, tmp_path):
     code, _, err = run(capsys, "deal", tiny, "--ms", "1")
-    assert code == 1 and "not available for 'Tiny Klondike'" in err
+    assert code == 1 and "--ms 1: Microsoft deals need" in err
     code, _, err = run(capsys, "deal", tiny, "--seed", "-1")
     assert code == 1 and "--seed" in err
     code, _, err = run(capsys, "deal", str(tmp_path / "none.cardz"), "--seed", "1")
@@ -134,3 +134,33 @@ def test_apply_refuses_bad_moves_and_boards(tiny, capsys):
     assert code == 1 and "/depots/column-2/1" in err and "one 2H too many" in err
     code, _, err = run(capsys, "apply", tiny, "--board", "{oops", "--move", "tap stock")
     assert code == 1 and "not valid JSON" in err
+
+
+FREECELL_SHAPE = {
+    "name": "Cells",
+    "depots": [
+        {"name": "stock", "type": "Stock", "offTable": True},
+        {"name": "cell", "type": "Cell", "repeat": 4,
+         "acceptRule": {"emptyOnly": True, "single": True}},
+        {"name": "foundation", "type": "Foundation", "repeat": 4,
+         "acceptRule": {"seed": "Ace", "build": {"direction": "Up"}, "suit": "Same"}},
+        {"name": "column", "type": "Tableau", "repeat": 8,
+         "acceptRule": {"build": {"direction": "Down"}, "suit": "AlternateColor"}},
+    ],
+    "dealRules": [{"kind": "dealGroup", "to": "column", "faceUp": 1, "roundRobin": True}],
+    "compoundMoves": "Staged",
+}
+
+
+def test_deal_ms_gives_the_microsoft_deal(tmp_path, capsys):
+    path = tmp_path / "cells.cardz"
+    path.write_text(json.dumps(FREECELL_SHAPE), encoding="utf-8")
+    code, out, _ = run(capsys, "deal", str(path), "--ms", "1")
+    assert code == 0
+    doc = json.loads(out)
+    # deal 1 begins JD 2D 9H JC 5D 7H 7C 5H across the columns, then KD KC 9S 5S ...
+    assert [doc["depots"][f"column-{i}"][0] for i in range(1, 9)] == \
+        ["JD", "2D", "9H", "JC", "5D", "7H", "7C", "5H"]
+    assert doc["depots"]["column-1"][1] == "KD" and doc["depots"]["stock"] == []
+    code, _, err = run(capsys, "deal", str(path), "--ms", "0")
+    assert code == 1 and "--ms 0:" in err

@@ -1,11 +1,12 @@
-"""`cardz deal FILE --seed N`: the opening board document of a deal."""
+"""`cardz deal FILE --seed N | --ms N`: the opening board document of a deal."""
 
 from __future__ import annotations
 
 import argparse
 
 from cardz_core.cli.common import open_game, print_json
-from cardz_core.engine.documents import board_document
+from cardz_core.engine.documents import board_document, load_board
+from cardz_core.msdeal import ms_board_document
 from cardz_core.problems import CardzError
 
 
@@ -26,8 +27,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     game = open_game(args.file)
     if args.ms is not None:
-        raise CardzError(f"--ms: Microsoft FreeCell deals are not available for {game.spec.name!r}")
-    if args.seed < 0:
+        try:
+            state = load_board(game, ms_board_document(game, args.ms))
+        except CardzError as exc:
+            raise CardzError(f"--ms {args.ms}: {exc.problems[0].message}") from None
+    elif args.seed < 0:
         raise CardzError(f"--seed must be 0 or more, not {args.seed}")
-    print_json(board_document(game, game.deal(args.seed)))
+    else:
+        state = game.deal(args.seed)
+    print_json(board_document(game, state))
     return 0
