@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
 
 import pytest
 
 from cardz_core.cli import cmd_simulate
+from cardz_core.cli.main import main
+from cardz_core.sim.rows import read_rows
 from cardz_core.limits import MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, SIM_MAX_MOVES
 
 
@@ -39,3 +43,66 @@ def test_rows_file_must_be_jsonl_or_csv(capsys):
     with pytest.raises(SystemExit) as exc:
         parse("--out", "rows.txt")
     assert exc.value.code == 2 and ".jsonl or .csv" in capsys.readouterr().err
+
+
+GAME = str(Path(__file__).resolve().parent.parent / "rulesets" / "pocket_patience.cardz")
+
+
+def simulate(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["simulate", GAME, "--games", "6", "--planner", "random,usual", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def comparable(summary: dict) -> dict:
+    """The summary without wall-clock times."""
+    out = dict(summary)
+    out["planners"] = {k: {f: v for f, v in p.items() if f != "seconds"}
+                       for k, p in summary["planners"].items()}
+    return out
+
+
+def test_json_summary_rows_and_report(tmp_path, capsys):
+    code, out, err = simulate(capsys, "--json", "--workers", "1", "--out",
+                              str(tmp_path / "rows.jsonl"), "--report", str(tmp_path / "r.html"))
+    assert code == 0 and err == ""  # no progress bar when the output is not a terminal
+    summary = json.loads(out)
+    assert summary["game"] == "Pocket Patience" and summary["complete"]
+    assert set(summary["planners"]) == {"random", "usual"}
+    assert len(summary["cards"]) == 52 and summary["cards"][0]["card"] == "AC"
+    rows = read_rows(tmp_path / "rows.jsonl")
+    assert [(r["deal"], r["planner"]) for r in rows] == [
+        (d, p) for d in range(6) for p in ("random", "usual")]
+    assert all(r["result"] in ("won", "lost", "unfinished") for r in rows)
+    assert 'id="plot-winrate"' in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+def test_same_numbers_with_one_and_two_workers(tmp_path, capsys):
+    _, one, _ = simulate(capsys, "--json", "--workers", "1", "--out", str(tmp_path / "1.csv"))
+    _, two, _ = simulate(capsys, "--json", "--workers", "2", "--batch-size", "2",
+                         "--out", str(tmp_path / "2.csv"))
+    assert comparable(json.loads(one)) == comparable(json.loads(two))
+    rows = [[{k: v for k, v in r.items() if k != "seconds"} for r in read_rows(tmp_path / name)]
+            for name in ("1.csv", "2.csv")]
+    assert rows[0] == rows[1]
+
+
+def test_same_numbers_on_ray(capsys):
+    pytest.importorskip("ray", reason="Ray is not installed (pip install 'cardz[ray]')")
+    _, here, _ = simulate(capsys, "--json", "--workers", "1")
+    code, ray_out, _ = simulate(capsys, "--json", "--backend", "ray", "--workers", "2")
+    assert code == 0 and comparable(json.loads(here)) == comparable(json.loads(ray_out))
+
+
+def test_text_summary(capsys):
+    code, out, _ = simulate(capsys, "--workers", "1", "--seed", "3")
+    assert code == 0
+    assert out.startswith("Pocket Patience: 6 of 6 deals, seed 3")
+    assert "95% interval" in out and "random vs usual on 6 shared deals" in out
+
+
+def test_unknown_planner_is_refused(capsys):
+    code, _, err = simulate(capsys, "--planner", "usual,nobody")
+    assert code == 1 and "no planner named 'nobody'" in err
+    code, _, err = simulate(capsys, "--planner", "usual,Usual")
+    assert code == 1 and "listed twice" in err

@@ -25,6 +25,7 @@ from cardz_core.sim.summary import Tally
 
 PLUGIN = "test_sim_harness"
 FACTORY = "test_sim_harness:build_fake"
+SEAT = "test_sim_harness:FakeSeat"
 TABLE, HOME, STOCK = 0, 1, 2
 HOME_MOVE, ROTATE = (TABLE, -1, HOME), (TABLE, -1, TABLE)
 
@@ -50,11 +51,6 @@ class FakeGame:
         random.Random(seed).shuffle(order)
         piles = (tuple(code(c, True) for c in order), (), (code(self.n - 1, False),))
         return State(piles, (-1, -1, -1), (0, 0, 0))
-
-    def view(self, state: State) -> State:
-        seen = state.copy()
-        seen.piles = state.piles[:STOCK] + ((unknown_code(0),),)
-        return seen
 
     def legal_moves(self, state: State) -> list[tuple[int, int, int]]:
         table, home = state.piles[TABLE], state.piles[HOME]
@@ -83,6 +79,22 @@ class FakeGame:
 
     def score(self, state: State) -> int:
         return len(state.piles[HOME])
+
+
+class FakeSeat:
+    """The true state and the player's view of it: the stock card is not known."""
+
+    def __init__(self, game: FakeGame, state: State) -> None:
+        self.game, self.state = game, state
+
+    @property
+    def view(self) -> State:
+        seen = self.state.copy()
+        seen.piles = self.state.piles[:STOCK] + ((unknown_code(0),),)
+        return seen
+
+    def play(self, move) -> None:
+        self.state = self.game.apply(self.state, move)
 
 
 class Greedy:
@@ -134,7 +146,8 @@ def build_fake(plugin_names, text, file):
 def fake_job(planners=("fake-greedy", "fake-random"), seed=7, max_moves=200, cards=8,
              patience=12) -> Job:
     return Job(text=json.dumps({"cards": cards, "patience": patience}), planners=planners,
-               seed=seed, max_moves=max_moves, plugin_names=(PLUGIN,), factory=FACTORY)
+               seed=seed, max_moves=max_moves, plugin_names=(PLUGIN,), factory=FACTORY,
+               seat=SEAT)
 
 
 def run(job: Job, games: int, out=None, **kw) -> tuple[bool, Tally]:
@@ -159,7 +172,8 @@ def test_seeds_are_fixed_numbers():
     assert deal_seed(42, 7) == 6581679007083323
     assert deal_seed(-1, 3) == 4614699304290547
     assert planner_seed(42, 7, "usual") == 3135376822432906
-    assert deal_seed(42, 7) != deal_seed(7, 42) and planner_seed(1, 2, "a") != planner_seed(1, 2, "b")
+    assert deal_seed(42, 7) != deal_seed(7, 42)
+    assert planner_seed(1, 2, "a") != planner_seed(1, 2, "b")
 
 
 def test_plan_batches_cover_every_deal_once():
@@ -179,7 +193,8 @@ def test_rows_do_not_depend_on_workers_or_batching(tmp_path):
     assert {r["result"] for r in one} == {WON_TEXT, LOST_TEXT}
     strip = lambda s: {k: v for k, v in s.items() if k != "seconds"}  # noqa: E731
     s1, s2 = t1.summary(), t2.summary()
-    assert [strip(p) for p in s1["planners"].values()] == [strip(p) for p in s2["planners"].values()]
+    assert [strip(p) for p in s1["planners"].values()] == [
+        strip(p) for p in s2["planners"].values()]
     assert s1["paired"] == s2["paired"] and s1["cards"] == s2["cards"]
 
 

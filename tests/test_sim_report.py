@@ -54,7 +54,8 @@ def test_report_has_every_plot_and_table(tmp_path):
     text = (tmp_path / "r.html").read_text(encoding="utf-8")
     page = outline(text)
     expected = {"plot-winrate", "plot-moves", "plot-score"} | {
-        f"plot-cards-{i}-{m}" for i in range(2) for m in ("never_moved", "never_foundation", "left")}
+        f"plot-cards-{i}-{m}" for i in range(2)
+        for m in ("never_moved", "never_foundation", "left")}
     assert set(page.figures) == expected
     assert all(n == 1 for n in page.figures.values())
     assert page.tables >= 2  # planners and the paired comparison

@@ -11,7 +11,8 @@ from cardz_core.sim.summary import Tally
 
 
 @pytest.mark.parametrize("won,n,low,high", [
-    # by hand: z = 1.96, centre = (p + z²/2n) / (1 + z²/n), half = z/(1 + z²/n) * sqrt(p(1-p)/n + z²/4n²)
+    # by hand: z = 1.96, centre = (p + z²/2n) / (1 + z²/n),
+    #          half = z / (1 + z²/n) * sqrt(p(1-p)/n + z²/4n²)
     (8, 10, 0.4902, 0.9433),  # centre 0.7167, half 0.2266
     (5, 10, 0.2366, 0.7634),  # centre 0.5, half 0.2634
     (0, 10, 0.0, 0.2775),     # centre 0.1388, half 0.1388

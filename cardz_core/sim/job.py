@@ -19,6 +19,7 @@ from cardz_core.sim.play import foundation_flags, play_deal
 from cardz_core.sim.seeds import deal_seed, planner_seed
 
 DEFAULT_FACTORY = "cardz_core.sim.job:compile_game"
+DEFAULT_SEAT = "cardz_core.view:Seat"
 
 # Row fields in the order files write them.
 ROW_FIELDS = ("deal", "seed", "planner", "result", "moves", "score", "seconds",
@@ -29,7 +30,8 @@ ROW_FIELDS = ("deal", "seed", "planner", "result", "moves", "score", "seconds",
 class Job:
     """One simulation's fixed inputs. ``factory`` names (``module:function``) what turns
     ``(plugin_names, text, file)`` into a compiled game; the default loads and compiles a
-    ``.cardz`` text with the registry rebuilt from ``plugin_names``."""
+    ``.cardz`` text with the registry rebuilt from ``plugin_names``. ``seat`` names the class
+    that keeps a game's true state beside the player's view."""
 
     text: str
     planners: tuple[str, ...]
@@ -38,6 +40,7 @@ class Job:
     plugin_names: tuple[str, ...] = ()
     file: str = ""
     factory: str = DEFAULT_FACTORY
+    seat: str = DEFAULT_SEAT
 
 
 def rebuild_registry(plugin_names: tuple[str, ...]) -> Registry:
@@ -74,6 +77,7 @@ class Table:
     def __init__(self, job: Job, game: Any | None = None) -> None:
         self.game = game if game is not None else _resolve(job.factory)(job.plugin_names, job.text,
                                                                         job.file)
+        self.seat = _resolve(job.seat)
         self.foundations = foundation_flags(self.game)
         self.factories: dict[str, Callable[..., Any]] = {}
         for name in job.planners:
@@ -110,7 +114,8 @@ def iter_rows(job: Job, start: int, stop: int,
             # A fresh planner per game: nothing a planner remembers can carry over from the
             # deals a worker happened to play before, so rows do not depend on batching.
             planner = table.factories[name](table.game)
-            row.update(play_deal(table.game, planner, rng, seed, job.max_moves, table.foundations))
+            row.update(play_deal(table.game, table.seat, planner, rng, seed, job.max_moves,
+                                 table.foundations))
             yield row
 
 

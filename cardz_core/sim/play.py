@@ -1,12 +1,16 @@
 """Playing one deal: deal, ask the planner for a move on the player's view, apply it to the true
 state, until the game is won or lost or the move cap is reached. Also records, per card, the facts
-the dead-card analysis needs."""
+the dead-card analysis needs.
+
+The true state and the player's view are kept by a seat (``cardz_core.view.Seat``): the view
+remembers cards the player has seen and that were turned face-down again without a shuffle (a
+recycled stock), as a player at the table would. Planners only ever see the seat's view."""
 
 from __future__ import annotations
 
 import random
 import time
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from cardz_core.engine.state import LOST, WON
 
@@ -16,6 +20,16 @@ RESULTS = (WON_TEXT, LOST_TEXT, UNFINISHED_TEXT)
 
 class Planner(Protocol):
     def choose(self, game: Any, view: Any, rng: random.Random) -> Any: ...
+
+
+class Seat(Protocol):
+    """What ``cardz_core.view.Seat`` offers: ``Seat(game, state)``, the true ``state``, the
+    player's ``view``, and ``play(move)``."""
+
+    state: Any
+    view: Any
+
+    def play(self, move: Any) -> Any: ...
 
 
 def foundation_flags(game: Any) -> tuple[bool, ...]:
@@ -35,15 +49,17 @@ def _arrivals(before: Sequence[tuple[int, ...]], after: Sequence[tuple[int, ...]
             yield d, came
 
 
-def play_deal(game: Any, planner: Planner, rng: random.Random, seed: int, max_moves: int,
+def play_deal(game: Any, seat_type: Callable[[Any, Any], Seat], planner: Planner,
+              rng: random.Random, seed: int, max_moves: int,
               foundations: tuple[bool, ...]) -> dict[str, Any]:
     """Play the deal ``seed`` and return the row's measured part: result, moves, score, seconds,
     and the card ids that never moved, never reached a foundation, or were left when it was lost.
 
-    The planner only ever sees ``game.view(state)``. A planner answering ``None`` (it has no move
+    The planner only ever sees the seat's view. A planner answering ``None`` (it has no move
     or gives up) ends the game as lost unless the game already says otherwise."""
     started = time.perf_counter()
-    state = game.deal(seed)
+    seat = seat_type(game, game.deal(seed))
+    state = seat.state
     n_cards = len(game.spec.cards)
     moved = bytearray(n_cards)
     home = bytearray(n_cards)
@@ -55,11 +71,12 @@ def play_deal(game: Any, planner: Planner, rng: random.Random, seed: int, max_mo
     status = game.status(state)
     gave_up = False
     while status != WON and status != LOST and moves < max_moves:
-        move = planner.choose(game, game.view(state), rng)
+        move = planner.choose(game, seat.view, rng)
         if move is None:
             gave_up = True
             break
-        after = game.apply(state, move)
+        seat.play(move)
+        after = seat.state
         for d, came in _arrivals(state.piles, after.piles):
             for card in came:
                 moved[card] = 1
@@ -76,7 +93,8 @@ def play_deal(game: Any, planner: Planner, rng: random.Random, seed: int, max_mo
         result = UNFINISHED_TEXT
     left: list[int] = []
     if result == LOST_TEXT:
-        left = sorted(c >> 1 for d, pile in enumerate(state.piles) if not foundations[d] for c in pile)
+        left = sorted(c >> 1 for d, pile in enumerate(state.piles) if not foundations[d]
+                      for c in pile)
     return {
         "result": result,
         "moves": moves,

@@ -88,7 +88,8 @@ def histogram_chart(series: dict[str, Sequence[float]], title: str, xlabel: str)
     bar = slot * 0.9 / max(1, len(series))
     for tick in range(5):
         y = top + plot_h * (1 - tick / 4)
-        body.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eee"/>')
+        body.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}" '
+                    f'stroke="#eee"/>')
         body.append(_text(left - 6, y + 4, f"{peak * tick / 4:.0f}", "end"))
     for j, (name, c) in enumerate(counts.items()):
         for k, n in enumerate(c):

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from rich.console import Console
-from rich.table import Table
+import sys
+from typing import Any, TextIO
 
 DEAD_CARDS_SHOWN = 5
 METRIC_TITLES = {"never_moved": "never moved", "never_foundation": "never reached a foundation",
@@ -33,28 +31,43 @@ def dead_cards(summary: dict[str, Any], planner: str, metric: str,
     return sorted(rated, key=lambda r: -r[1])[:count]
 
 
-def print_summary(summary: dict[str, Any], console: Console | None = None) -> None:
-    console = console or Console(highlight=False)
+def _columns(head: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    return ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in
+                      enumerate(zip(r, widths))).rstrip() for r in [head, *rows]]
+
+
+def summary_lines(summary: dict[str, Any]) -> list[str]:
+    """The summary as lines of plain text: a table of planners, the paired comparisons, and
+    the cards most often dead."""
     state = "" if summary["complete"] else " (partial)"
-    console.print(f"{summary['game']}: {summary['deals_done']} of {summary['games']} deals, "
-                  f"seed {summary['seed']}, move cap {summary['max_moves']}{state}")
-    table = Table(show_edge=False)
-    for title in ("planner", "games", "won", "win rate", "95% interval", "lost", "unfinished",
-                  "moves mean", "median", "max", "score mean", "s/game"):
-        table.add_column(title, justify="left" if title == "planner" else "right")
+    lines = [f"{summary['game']}: {summary['deals_done']} of {summary['games']} deals, "
+             f"seed {summary['seed']}, move cap {summary['max_moves']}{state}", ""]
+    head = ["planner", "games", "won", "win rate", "95% interval", "lost", "unfinished",
+            "moves mean", "median", "max", "score mean", "s/game"]
+    rows = []
     for name, p in summary["planners"].items():
         score = p["score"]
-        table.add_row(name, str(p["games"]), str(p["won"]), pct(p["win_rate"]),
-                      interval_text(p["win_interval"]), str(p["lost"]), str(p["unfinished"]),
-                      fmt(p["moves"]["mean"]), fmt(p["moves"]["median"]),
-                      str(p["moves"]["max"] if p["moves"]["max"] is not None else "-"),
-                      fmt(score["mean"]) if score else "-", fmt(p["seconds"]["mean"], 4))
-    console.print(table)
+        rows.append([name, str(p["games"]), str(p["won"]), pct(p["win_rate"]),
+                     interval_text(p["win_interval"]), str(p["lost"]), str(p["unfinished"]),
+                     fmt(p["moves"]["mean"]), fmt(p["moves"]["median"]),
+                     "-" if p["moves"]["max"] is None else str(p["moves"]["max"]),
+                     fmt(score["mean"]) if score else "-", fmt(p["seconds"]["mean"], 4)])
+    lines += _columns(head, rows)
+    if summary["paired"]:
+        lines.append("")
     for pair in summary["paired"]:
-        console.print(f"{pair['a']} vs {pair['b']} on {pair['deals']} shared deals: {pair['note']}")
+        lines.append(f"{pair['a']} vs {pair['b']} on {pair['deals']} shared deals: "
+                     f"{pair['note']}")
+    dead = []
     for name in summary["planners"]:
         for metric, title in METRIC_TITLES.items():
             worst = dead_cards(summary, name, metric)
             if worst:
                 cards = ", ".join(f"{card} {pct(rate)}" for card, rate in worst)
-                console.print(f"{name}: most often {title}: {cards}")
+                dead.append(f"{name}: most often {title}: {cards}")
+    return lines + ([""] + dead if dead else [])
+
+
+def print_summary(summary: dict[str, Any], file: TextIO | None = None) -> None:
+    print("\n".join(summary_lines(summary)), file=file or sys.stdout)
