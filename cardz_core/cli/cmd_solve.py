@@ -1,0 +1,95 @@
+"""`cardz solve FILE (--seed N | --board B | --ms N)`: perfect-information search.
+
+Prints ``won`` with the winning line (and, with ``--log``, writes it as a cardz-log/1 that
+replays to the won board), ``lost`` (every reachable position searched), or ``unknown`` (a budget
+ran out), with the positions searched and the time. See docs/solver.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from cardz_core.cli.common import open_game, print_json, read_document
+from cardz_core.engine.documents import load_board
+from cardz_core.engine.logs import LogRecorder
+from cardz_core.engine.movetext import move_text
+from cardz_core.engine.state import WON
+from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
+from cardz_core.msdeal import deal_ms
+from cardz_core.planners.solver import check_budget, solve
+from cardz_core.problems import CardzError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("solve", help="decide a deal with every card known: won, lost or unknown",
+                       description="Search a position with every card known (perfect information). "
+                                   "Answers won (with a winning line), lost (proved: every reachable "
+                                   "position searched) or unknown (a budget ran out).")
+    p.add_argument("file", metavar="FILE", help="the .cardz game file")
+    start = p.add_mutually_exclusive_group(required=True)
+    start.add_argument("--seed", type=int, metavar="N", help="solve the deal of seed N (>= 0)")
+    start.add_argument("--board", metavar="B",
+                       help="solve board B: a path, - for standard input, or inline JSON")
+    start.add_argument("--ms", type=int, metavar="N", help="solve Microsoft FreeCell deal N")
+    p.add_argument("--timeout", type=float, default=SOLVE_DEFAULT_SECONDS, metavar="S",
+                   help=f"give up after S seconds (default {SOLVE_DEFAULT_SECONDS:g})")
+    p.add_argument("--max-states", type=int, default=SOLVE_DEFAULT_STATES, metavar="K",
+                   help=f"give up after recording K positions (default {SOLVE_DEFAULT_STATES}, "
+                        f"at most {SOLVE_MAX_STATES})")
+    p.add_argument("--log", metavar="PATH", help="write the winning line as a cardz-log/1 to PATH")
+    p.add_argument("--json", action="store_true", help="print the result as a JSON object")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    check_budget(args.max_states, args.timeout)
+    game = open_game(args.file)
+    if args.seed is not None:
+        if args.seed < 0:
+            raise CardzError(f"--seed must be 0 or more, not {args.seed}")
+        state = game.deal(args.seed)
+        recorder = LogRecorder(game, seed=args.seed)
+    else:
+        state = deal_ms(game, args.ms) if args.ms is not None else \
+            load_board(game, read_document(args.board, "board"))
+        if state.pools is not None:
+            raise CardzError("the board is a player's view; the solver needs every card known")
+        recorder = LogRecorder(game, board=state)
+    result = solve(game, state, max_states=args.max_states, timeout=args.timeout)
+    log = winning_log(game, state, result.line, recorder) if result.result == "won" else None
+    if args.log and log is not None:
+        Path(args.log).write_text(json.dumps(log, indent=2) + "\n", encoding="utf-8")
+    doc: dict[str, Any] = {"result": result.result, "states": result.states,
+                           "seconds": round(result.seconds, 3)}
+    if result.stopped_by:
+        doc["stoppedBy"] = result.stopped_by
+    if log is not None:
+        doc["moves"] = [move_text(game, m) for m in result.line]
+        doc["log"] = log
+    doc["pruning"] = result.notes
+    if args.json:
+        print_json(doc)
+        return 0
+    head = result.result
+    if result.result == "won":
+        head += f" in {len(result.line)} moves"
+    elif result.result == "unknown":
+        head += f" (the {result.stopped_by} budget ran out)"
+    print(f"{head}; {result.states} positions searched in {result.seconds:.2f} s")
+    for text in doc.get("moves", []):
+        print(text)
+    return 0
+
+
+def winning_log(game: Any, state: Any, line: list[Any], recorder: LogRecorder) -> dict[str, Any]:
+    """The winning line as a cardz-log/1, checked to end on a won board."""
+    for move in line:
+        after = game.apply(state, move)
+        recorder.record(state, move, after)
+        state = after
+    if game.status(state) != WON:
+        raise CardzError("internal error: the solver's line does not win; please report it")
+    return recorder.document(state)

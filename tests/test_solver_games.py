@@ -1,0 +1,219 @@
+"""The solver on real (tiny) games: answers known by hand, agreement with a plain exhaustive
+search that prunes nothing, winning lines that replay, budgets, Microsoft deals, the CLI."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import deque
+
+import pytest
+
+from cardz_core.cli.common import open_game
+from cardz_core.cli.main import main
+from cardz_core.engine import WON, compile
+from cardz_core.engine.logs import replay as replay_log
+from cardz_core.limits import SOLVE_MAX_STATES
+from cardz_core.msdeal import deal_ms, ms_columns
+from cardz_core.planners.solver import replay, solve
+from cardz_core.problems import CardzError
+from cardz_core.solver.analysis import Analysis
+from cardz_core.spec import load_game
+
+FOUNDATION = {"seed": "Ace", "build": {"direction": "Up", "step": 1}, "suit": "Same"}
+
+
+def game_doc(*, suits=("Spades", "Hearts"), ranks=("Ace", "Two", "Three", "Four"), cells=1,
+             columns=3, column_suit="AlternateColor", seed=None, stock=None, face_down=0,
+             face_up=None):
+    """A small game of the FreeCell / Klondike families."""
+    column = {"build": {"direction": "Down", "step": 1}, "suit": column_suit}
+    if seed:
+        column["seed"] = seed
+    depots = [{"name": "stock", "type": "Stock", "col": 0, "row": 0, "acceptRule": "none",
+               "ejectRule": "locked", **({"draw": stock, "landFace": "Down"} if stock else {"offTable": True})}]
+    if stock:
+        depots.append({"name": "waste", "type": "Waste", "col": 1, "row": 0, "acceptRule": "none",
+                       "ejectRule": "topOnly"})
+    if cells:
+        depots.append({"name": "cell", "type": "Cell", "col": 2, "row": 0, "repeat": cells,
+                       "acceptRule": {"emptyOnly": True, "single": True}, "ejectRule": "topOnly"})
+    depots.append({"name": "foundation", "type": "Foundation", "col": 4, "row": 0,
+                   "repeat": len(suits), "acceptRule": FOUNDATION, "ejectRule": "locked"})
+    depots.append({"name": "column", "type": "Tableau", "col": 0, "row": 1, "repeat": columns,
+                   "autoFlipTop": True, "acceptRule": column, "ejectRule": "faceUp"})
+    deal = {"kind": "dealGroup", "to": "column", "faceDown": face_down}
+    if face_up is None:
+        deal.update(faceUp=len(suits) * len(ranks), roundRobin=True)
+    else:
+        deal["faceUp"] = face_up
+    return {"name": "Tiny", "depotOnly": True, "compoundMoves": "Staged",
+            "decks": [{"suits": list(suits), "ranks": list(ranks)}], "depots": depots,
+            "dealRules": [deal], "winCondition": {"kind": "allCardsIn", "depots": "Foundation"}}
+
+
+def make(doc):
+    return compile(load_game(copy.deepcopy(doc)))
+
+
+def board(game, **piles):
+    doc = game.board_document(game.deal(0))
+    doc["depots"] = {name: [] for name in doc["depots"]}
+    for name, cards in piles.items():
+        doc["depots"][name.replace("_", "-")] = cards.split()
+    return game.load_board(doc)
+
+
+def plain_answer(game, state, limit=200_000):
+    """Breadth-first search over every legal move, keyed by the exact piles: no pruning at all."""
+    def key(s):
+        limited = any(d.draw is not None and d.draw.max_recycles is not None for d in game.spec.depots)
+        return s.piles, s.recycles if limited else None, s.status
+
+    seen, todo = {key(state)}, deque([state])
+    while todo:
+        s = todo.popleft()
+        if game.status(s) == WON:
+            return "won"
+        if game.status(s) != 0:
+            continue
+        for m in game.legal_moves(s):
+            t = game.apply(s, m)
+            k = key(t)
+            if k not in seen:
+                seen.add(k)
+                todo.append(t)
+        assert len(seen) < limit, "the plain search grew too large for a test"
+    return "lost"
+
+
+def test_known_by_hand():
+    g = make(game_doc(suits=("Spades",), ranks=("Ace", "Two"), cells=0, columns=1))
+    assert solve(g, board(g, column_1="AS 2S")).result == "lost"  # the Two covers the Ace for good
+    r = solve(g, board(g, column_1="2S AS"))
+    assert r.result == "won" and len(r.line) == 2
+    g = make(game_doc(suits=("Spades",), ranks=("Ace", "Two"), cells=1, columns=1))
+    r = solve(g, board(g, column_1="AS 2S"))  # the cell holds the Two
+    assert r.result == "won" and g.status(replay(g, board(g, column_1="AS 2S"), r.line)) == WON
+    # Same-suit building with no cell: 2S sits on 3H in one column and on AH... lost both ways.
+    g = make(game_doc(suits=("Spades", "Hearts"), ranks=("Ace", "Two"), cells=0, columns=2,
+                      column_suit="Same"))
+    assert solve(g, board(g, column_1="AS 2H", column_2="AH 2S")).result == "lost"
+    assert solve(g, board(g, column_1="AS 2H", column_2="2S AH")).result == "won"
+
+
+VARIANTS = {
+    "freecell": game_doc(ranks=("Ace", "Two", "Three", "Four", "Five", "Six")),
+    "baker": game_doc(ranks=("Ace", "Two", "Three", "Four", "Five", "Six"), column_suit="Same"),
+    "no-cell": game_doc(cells=0),
+    "klondike-draw-1": game_doc(cells=0, columns=2, seed="Five", ranks=("Ace", "Two", "Three", "Four", "Five"),
+                                stock={"to": "waste", "count": 1, "recycle": True}, face_down=1, face_up=1),
+    "klondike-draw-2-once": game_doc(cells=0, columns=2, seed="Five",
+                                     ranks=("Ace", "Two", "Three", "Four", "Five"), face_down=1, face_up=1,
+                                     stock={"to": "waste", "count": 2, "recycle": True, "maxRecycles": 1}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_agrees_with_plain_exhaustive_search(name):
+    g = make(VARIANTS[name])
+    answers = []
+    for seed in range(25):
+        s = g.deal(seed)
+        r = solve(g, s, max_states=100_000, timeout=60)
+        assert r.result == plain_answer(g, s), f"seed {seed}"
+        if r.result == "won":
+            assert g.status(replay(g, s, r.line)) == WON
+        answers.append(r.result)
+    assert "won" in answers and "lost" in answers  # both answers are exercised
+
+
+def test_every_variant_prunes_something():
+    notes = {name: " ".join(Analysis(make(doc).spec).notes) for name, doc in VARIANTS.items()}
+    assert all("safe moves:" in n and "interchangeable" in n for n in notes.values())
+    assert "tap runs:" in notes["klondike-draw-1"]
+
+
+def test_state_budget_is_exact_on_a_game():
+    g = make(game_doc(cells=0))
+    for seed in range(40):
+        r = solve(g, g.deal(seed), max_states=100_000, timeout=60)
+        if r.result == "lost" and r.states > 2:
+            break
+    else:
+        pytest.fail("no lost deal among the seeds")
+    assert solve(g, g.deal(seed), max_states=r.states, timeout=60).result == "lost"
+    cut = solve(g, g.deal(seed), max_states=r.states - 1, timeout=60)
+    assert cut.result == "unknown" and cut.stopped_by == "states" and cut.states == r.states - 1
+
+
+def test_budgets_are_checked():
+    g = make(game_doc())
+    with pytest.raises(CardzError):
+        solve(g, g.deal(0), max_states=SOLVE_MAX_STATES + 1)
+    with pytest.raises(CardzError):
+        solve(g, g.deal(0), max_states=0)
+    with pytest.raises(CardzError):
+        solve(g, g.deal(0), timeout=0)
+    assert solve(g, g.deal(0), max_states=SOLVE_MAX_STATES).result in ("won", "lost")
+
+
+FREECELL = {
+    "name": "FreeCell shape", "depotOnly": True, "compoundMoves": "Staged",
+    "depots": [
+        {"name": "stock", "type": "Stock", "col": 0, "row": 0, "offTable": True, "acceptRule": "none",
+         "ejectRule": "locked"},
+        {"name": "cell", "type": "Cell", "col": 0, "row": 0, "repeat": 4,
+         "acceptRule": {"emptyOnly": True, "single": True}, "ejectRule": "topOnly"},
+        {"name": "foundation", "type": "Foundation", "col": 4, "row": 0, "repeat": 4,
+         "acceptRule": FOUNDATION, "ejectRule": "locked"},
+        {"name": "column", "type": "Tableau", "col": 0, "row": 1, "repeat": 8,
+         "acceptRule": {"build": {"direction": "Down", "step": 1}, "suit": "AlternateColor"},
+         "ejectRule": "faceUp"}],
+    "dealRules": [{"kind": "dealGroup", "to": "column", "faceUp": 7, "roundRobin": True}],
+    "winCondition": {"kind": "allCardsIn", "depots": "Foundation"}}
+
+
+def test_microsoft_deal_boards_and_solves():
+    g = make(FREECELL)
+    s = deal_ms(g, 3)
+    assert [g.board_document(s)["depots"][f"column-{i + 1}"] for i in range(8)] == ms_columns(3)
+    r = solve(g, s, max_states=50_000, timeout=60)
+    assert r.result == "won" and g.status(replay(g, s, r.line)) == WON
+    with pytest.raises(CardzError):
+        deal_ms(make(game_doc()), 1)
+
+
+def test_cli_solve_writes_a_log_that_replays(tmp_path, capsys):
+    path = tmp_path / "fc.cardz"
+    path.write_text(json.dumps(FREECELL))
+    log = tmp_path / "won.log"
+    assert main(["solve", str(path), "--ms", "3", "--json", "--log", str(log)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["result"] == "won" and out["states"] >= 1 and len(out["moves"]) == len(out["log"]["steps"])
+    g = open_game(str(path))
+    boards = replay_log(g, json.loads(log.read_text()))
+    assert g.status(boards[-1]) == WON
+
+
+def test_cli_solve_lost_unknown_and_refusals(tmp_path, capsys):
+    tiny = game_doc(suits=("Spades",), ranks=("Ace", "Two"), cells=0, columns=1)
+    path = tmp_path / "tiny.cardz"
+    path.write_text(json.dumps(tiny))
+    g = make(tiny)
+    lost_board = json.dumps(g.board_document(board(g, column_1="AS 2S")))
+    assert main(["solve", str(path), "--board", lost_board]) == 0
+    assert capsys.readouterr().out.startswith("lost;")
+    roomy = tmp_path / "roomy.cardz"
+    roomy_doc = game_doc(suits=("Spades",), ranks=("Ace", "Two"), cells=1, columns=1)
+    roomy.write_text(json.dumps(roomy_doc))
+    g = make(roomy_doc)
+    won_board = json.dumps(g.board_document(board(g, column_1="AS 2S")))
+    assert main(["solve", str(roomy), "--board", won_board, "--max-states", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["result"] == "unknown"
+    assert main(["solve", str(path), "--seed", "0", "--max-states", str(SOLVE_MAX_STATES + 1)]) == 1
+    assert main(["solve", str(path), "--seed", "0", "--timeout", "0"]) == 1
+    assert main(["solve", str(path), "--ms", "1"]) == 1
+    with pytest.raises(SystemExit) as exc:
+        main(["solve", str(path)])
+    assert exc.value.code == 2
