@@ -212,6 +212,16 @@ def test_self_depot_is_the_trigger_depot():
         Env(state)) is True
 
 
+def test_accept_rule_compiled_for_its_depot_reads_depot_as_that_depot():
+    state = make_state(SPEC, {"cell-2": ["AS"], "hand": ["2S"]})
+    from cardz_core.expr import Env
+    fn = compile_typed("!empty(depot) && index(depot) == 2", "accept", SPEC, registry(),
+                       self_depot="cell-2")[1]
+    assert fn(Env(state, depot=-1)) is True
+    plain = compile_typed("!empty(depot) && index(depot) == 2", "accept", SPEC, registry())[1]
+    assert plain(Env(state, depot=-1)) is False
+
+
 def test_card_codes_are_read_from_the_deck():
     state = make_state(SPEC, {"hand": ["10D"]})
     assert state.piles[1] == (code(1 * 13 + 9, True),)

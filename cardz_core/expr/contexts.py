@@ -18,12 +18,15 @@ class Context:
     where: str  # for messages: "an acceptRule's when"
     names: frozenset[str]
     result: str  # a kind, or ANY (cardz eval)
-    self_is_depot: bool = False  # `depot` is the depot the trigger or action is on
+    # with ``self_depot`` given, `depot` is that depot, fixed at compile time: the depot an accept
+    # rule belongs to, or the one a trigger or action is on (not so for a step's `when`, where
+    # `depot` is each depot the step tests)
+    self_is_depot: bool = False
 
 
 CONTEXTS: dict[str, Context] = {
     "accept": Context("an acceptRule's when", frozenset({"card", "pile", "depot", "source", "top"}),
-                      "bool"),
+                      "bool", True),
     "draw": Context("a draw's when", frozenset(), "bool"),
     "step": Context("a deal step's when", frozenset({"depot"}), "bool"),
     "condition": Context("a win, loss or redeal condition", frozenset(), "bool"),
@@ -35,4 +38,5 @@ CONTEXTS: dict[str, Context] = {
     "depotField": Context("a step's depot", frozenset({"depot"}), "depot", True),
     "depotsField": Context("a step's depots", frozenset({"depot"}), "depots", True),
     "eval": Context("cardz eval", FACTS, ANY),
+    "evalDepot": Context("cardz eval --depot", FACTS | {"depot"}, ANY, True),
 }

@@ -1,0 +1,48 @@
+"""`cardz eval FILE --board B EXPR`: the value of a rule expression on a board."""
+
+from __future__ import annotations
+
+import argparse
+
+from cardz_core.cli.common import open_game, print_json, read_document
+from cardz_core.engine.documents import load_board
+from cardz_core.expr import Env, compile_typed
+from cardz_core.expr.show import to_json, to_text
+from cardz_core.problems import CardzError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("eval", help="evaluate a rule expression on a board",
+                       description="Evaluate rule expression EXPR on board B and print its value: "
+                                   "cards in card notation, depots by name (see docs/expressions.md). "
+                                   "The expression sees the depots and the score facts (moves, "
+                                   "undos, recycles, redeals); --depot also lets it name `depot`.")
+    p.add_argument("file", metavar="FILE", help="the .cardz game file")
+    p.add_argument("--board", required=True, metavar="B",
+                   help="board document: a path, - for standard input, or inline JSON")
+    p.add_argument("expr", metavar="EXPR", help="the rule expression")
+    p.add_argument("--depot", metavar="NAME", help="the depot the expression calls `depot`")
+    p.add_argument("--json", action="store_true",
+                   help='print {"kind": ..., "value": ...} as JSON')
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    game = open_game(args.file)
+    state = load_board(game, read_document(args.board, "board"))
+    spec = game.spec
+    env = Env(state)
+    context = "eval"
+    if args.depot is not None:
+        names = [d.name for d in spec.depots]
+        if args.depot not in names:
+            raise CardzError(f"--depot: the game has no depot named {args.depot!r}")
+        env.depot = names.index(args.depot)
+        context = "evalDepot"
+    kind, fn = compile_typed(args.expr, context, spec, game.registry, self_depot=args.depot)
+    value = fn(env)
+    if args.json:
+        print_json({"kind": kind, "value": to_json(kind, value, spec)})
+    else:
+        print(to_text(kind, value, spec))
+    return 0
