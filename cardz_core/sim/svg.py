@@ -36,7 +36,7 @@ def win_rate_chart(names: Sequence[str], rates: Sequence[float | None],
     """Vertical bars of win rate per planner, each with its 95% interval as a whisker."""
     left, top, bar_w, gap, plot_h = 48, 20, 56, 28, 200
     width = left + len(names) * (bar_w + gap) + gap
-    height = top + plot_h + 40
+    height = top + plot_h + 44
     body = []
     for tick in range(0, 101, 20):
         y = top + plot_h * (1 - tick / 100)
@@ -48,7 +48,6 @@ def win_rate_chart(names: Sequence[str], rates: Sequence[float | None],
             h = plot_h * rate
             body.append(f'<rect x="{x}" y="{top + plot_h - h:.1f}" width="{bar_w}" '
                         f'height="{h:.1f}" fill="{colour(i)}"/>')
-            body.append(_text(x + bar_w / 2, top + plot_h - h - 4, f"{100 * rate:.1f}%"))
         if iv is not None:
             cx = x + bar_w / 2
             y_lo, y_hi = top + plot_h * (1 - iv[0]), top + plot_h * (1 - iv[1])
@@ -57,13 +56,19 @@ def win_rate_chart(names: Sequence[str], rates: Sequence[float | None],
                         f'<line x1="{cx - 8}" x2="{cx + 8}" y1="{y_lo:.1f}" y2="{y_lo:.1f}"/>'
                         f'<line x1="{cx - 8}" x2="{cx + 8}" y1="{y_hi:.1f}" y2="{y_hi:.1f}"/></g>')
         body.append(_text(x + bar_w / 2, top + plot_h + 16, name))
+        if rate is not None:
+            body.append(_text(x + bar_w / 2, top + plot_h + 30, f"{100 * rate:.1f}%"))
     return _svg(width, height, body, title)
 
 
 def histogram_bins(values: Sequence[float]) -> tuple[float, float, int]:
-    """(low, bin width, bin count) shared by all series: integer-wide bins, at most MAX_BINS."""
+    """(low, bin width, bin count) shared by all series: about MAX_BINS bins whose width is a
+    whole 1, 2 or 5 times a power of ten, starting at a multiple of the width."""
     lo, hi = min(values), max(values)
-    width = max(1, math.ceil((hi - lo + 1) / MAX_BINS))
+    raw = max(1.0, (hi - lo + 1) / MAX_BINS)
+    power = 10 ** math.floor(math.log10(raw))
+    width = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    lo = math.floor(lo / width) * width
     return lo, width, int((hi - lo) // width) + 1
 
 
@@ -83,7 +88,7 @@ def histogram_chart(series: dict[str, Sequence[float]], title: str, xlabel: str)
         for v in vals:
             c[int((v - lo) // bw)] += 1
         counts[name] = c
-    peak = max(max(c) for c in counts.values()) or 1
+    peak = 4 * math.ceil(max(max(c) for c in counts.values()) / 4)  # whole-number gridlines
     slot = plot_w / nbins
     bar = slot * 0.9 / max(1, len(series))
     for tick in range(5):
