@@ -56,6 +56,9 @@ class Accept:
         self.declares_suit = self.has_wild and self.declares == "suit"
         # a single face-up card is decided by the tables alone when nothing else reads it
         self.simple = self.when is None and self.min_count <= 1
+        # the tables alone judge every card of a group (no `when`, no board-dependent wilds)
+        self.fast = self.when is None and not (self.has_wild
+                                               and self.declares in ("suit", "transparent"))
         self._ident = game.identity
         self._tables(game)
 

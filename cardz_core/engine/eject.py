@@ -66,6 +66,12 @@ class Eject:
             return out[:1]
         return out
 
+    def picked(self, piles: tuple, pile: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+        """``picks`` with the bottom card code of each group: ((position, code), ...)."""
+        if self.unit == "Pile":
+            return tuple((i, pile[0]) for i in self.picks(piles, pile))
+        return tuple((i, pile[i]) for i in self.picks(piles, pile))
+
     def run_start(self, pile: tuple[int, ...]) -> int:
         """The lowest position from which the cards up to the top follow the Run unit."""
         table = self.run_next

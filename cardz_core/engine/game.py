@@ -25,6 +25,11 @@ from cardz_core.spec.model import Condition, Expr, GameSpec, Pattern, Step
 
 Executor = Callable[[Work], None]
 _TAP_DRAW, _TAP_RECYCLE, _TAP_REDEAL, _TAP_ACTION = range(4)
+_BROAD = 12  # accept tables larger than this are tested per pick rather than inverted
+_PICK_CACHE = 50_000  # piles remembered per depot with what may be picked from them
+
+
+_new_state = object.__new__
 
 
 class _Revealed(Exception):
@@ -201,14 +206,13 @@ class Game:
             when = None if dr.when is None else self.expr(dr.when, "draw", i)
             self.draws.append(Draw(self.names((dr.to,))[0], dr.count, dr.recycle,
                                    dr.max_recycles, when))
-        # a depot that draws takes no drops
-        self.targets_from: list[tuple[int, ...]] = []
-        for s in range(n):
-            self.targets_from.append(tuple(
-                d for d in range(n) if d != s and not self.accepts[d].none
-                and self.draws[d] is None
-                and (self.accepts[d].from_set is None or s in self.accepts[d].from_set)))
         self.sources = tuple(i for i in range(n) if self.ejects[i].gate != LOCKED)
+        # per source: what may be picked depends on the pile alone unless it can be covered
+        self.source_info = tuple((i, self.ejects[i], None if self.ejects[i].covered_by else {})
+                                 for i in self.sources)
+        # a depot that draws takes no drops
+        self.drop_targets = tuple(d for d in range(n)
+                                  if not self.accepts[d].none and self.draws[d] is None)
         self.auto_send = tuple((i, tuple(t for t in self.pattern(d.auto_send) if t != i))
                                for i, d in enumerate(depots) if d.auto_send is not None)
         self.auto_refill = tuple((i, tuple(t for t in self.pattern(d.auto_refill) if t != i))
@@ -314,56 +318,67 @@ class Game:
             return self._free_moves(state)
         piles = state.piles
         accepts = self.accepts
-        tabs: list[Any] = [None] * self.n_depots  # per target: table, True (judge in full), None
-        for d in range(self.n_depots):
+        # Per target, the face-up bottom codes it takes now. Small tables are inverted into
+        # ``want`` (code -> targets) so that a pick costs one dict lookup; large tables, tops
+        # whose meaning depends on the board (None) and face-down drops are judged per pick.
+        want: dict[int, list[int]] = {}
+        broad: list[tuple[int, frozenset[int] | None]] = []
+        for d in self.drop_targets:
             acc = accepts[d]
-            if acc.none:
-                continue
             pile = piles[d]
             if pile:
                 if acc.empty_only:
                     continue
                 t = pile[-1]
-                if t & 1:
-                    tab = acc.on_top.get(t)
-                    tabs[d] = True if tab is None else tab
-                else:
-                    tabs[d] = acc.on_down
+                tab = acc.on_top.get(t) if t & 1 else acc.on_down
+                if tab is None:
+                    broad.append((d, None))
+                    continue
             else:
-                tabs[d] = acc.on_empty(state.seed_rank)
+                tab = acc.on_empty(state.seed_rank)
+            if acc.allow_down or len(tab) > _BROAD:
+                broad.append((d, tab))
+            else:
+                for c in tab:
+                    got = want.get(c)
+                    if got is None:
+                        want[c] = [d]
+                    else:
+                        got.append(d)
         moves: list[Move] = []
         add = moves.append
-        for s in self.sources:
+        identity = self.identity
+        wget = want.get
+        for s, ej, cache in self.source_info:
             pile = piles[s]
             if not pile:
                 continue
-            ej = self.ejects[s]
-            picks = ej.picks(piles, pile)
-            if not picks:
-                continue
-            vouched = ej.vouched
-            targets = self.targets_from[s]
-            for i in picks:
+            picked = cache.get(pile) if cache is not None else None
+            if picked is None:
+                picked = ej.picked(piles, pile)
+                if cache is not None:
+                    if len(cache) > _PICK_CACHE:
+                        cache.clear()
+                    cache[pile] = picked
+            for i, c in picked:
+                found = wget(c)
+                if broad:
+                    found = sorted(set(found or ()).union(
+                        d for d, tab in broad
+                        if tab is None or (c in tab if c & 1 else accepts[d].allow_down)))
+                if not found:
+                    continue
                 group = ej.split(pile, i)[0]
-                c = group[0]
-                single = len(group) == 1
-                for d in targets:
-                    tab = tabs[d]
-                    if tab is None:
+                for d in found:
+                    if d == s:
                         continue
                     acc = accepts[d]
-                    if tab is not True:
-                        if c & 1:
-                            if c not in tab:
-                                continue
-                        elif not acc.allow_down:
-                            continue
-                        if not (single and acc.simple) and \
-                                self._drop_reason(state, piles, s, group, d, vouched, None):
-                            continue
-                    elif self._drop_reason(state, piles, s, group, d, vouched, None):
+                    if acc.from_set is not None and s not in acc.from_set:
                         continue
-                    if acc.declares_suit and group[-1] & 1 and acc.wild(self.identity[group[-1] >> 1]):
+                    if not self._group_ok(state, piles, s, group, d, acc, ej.vouched):
+                        continue
+                    top = group[-1]
+                    if acc.declares_suit and top & 1 and acc.wild(identity[top >> 1]):
                         moves.extend(Move(s, i, d, suit) for suit in range(4))
                     else:
                         add(Move(s, i, d))
@@ -371,6 +386,36 @@ class Game:
             if self._tap_plan(state, d) is not None:
                 add(Move(d, -1, -1))
         return moves
+
+    def _group_ok(self, state: State, piles: Any, s: int, group: tuple[int, ...], d: int,
+                  acc: Accept, vouched: bool) -> bool:
+        """Whether ``group``, whose bottom card the target's table already took, lands on ``d``
+        (the short path of ``Accept.reason`` for rules without ``when`` or board-dependent
+        wilds; anything unusual goes to the full judgement)."""
+        n = len(group)
+        if not acc.fast:
+            return self._drop_reason(state, piles, s, group, d, vouched, None) is None
+        if n == 1 and acc.simple:
+            return True
+        if not group[0] & 1:
+            return self._drop_reason(state, piles, s, group, d, vouched, None) is None
+        if n < acc.min_count or (n > 1 and acc.single):
+            return False
+        if vouched:
+            if acc.rank_is is not None:
+                return self._drop_reason(state, piles, s, group, d, vouched, None) is None
+        else:
+            on_top = acc.on_top
+            prev = group[0]
+            for k in range(1, n):
+                cur = group[k]
+                if not cur & 1:
+                    return self._drop_reason(state, piles, s, group, d, vouched, None) is None
+                tab = on_top.get(prev)
+                if tab is None or cur not in tab:
+                    return False
+                prev = cur
+        return not (self.staged and n > 1 and n > self.staged_limit(piles, d))
 
     def _free_moves(self, state: State) -> list[Move]:
         """Rules off: any card with everything above it, to any other depot; taps as usual."""
@@ -632,14 +677,24 @@ class Game:
         return None
 
     def _freeze(self, w: Work, state: State) -> State:
-        s = state.copy()
+        """The new position: ``state`` with the work's piles and memory (a field-by-field
+        copy, which is several times cheaper than ``State.copy``)."""
+        s = _new_state(State)
         s.piles = tuple(w.piles)
         s.came_from = tuple(w.came_from)
-        s.declared = tuple(w.declared)
         s.recycles = w.recycles
-        s.recycles_total = w.recycles_total
         s.redeals = w.redeals
+        s.moves = state.moves
+        s.undos = state.undos
+        s.recycles_total = w.recycles_total
+        s.seed_rank = state.seed_rank
+        s.declared = tuple(w.declared)
+        s.rules_off = state.rules_off
+        s.auto_moved = state.auto_moved
+        s.status = state.status
         s.rng = w.rng
+        s.pools = state.pools
+        s._hash = None
         return s
 
     # -- ends, scores, undo, rules -----------------------------------------------------------
@@ -675,11 +730,10 @@ class Game:
 
     def score(self, state: State) -> int | None:
         """The score this deal keeps: None without ``scoring`` or ``winCondition``, once the
-        rules have been off, or (``keep: Won``) for a deal that ended lost; while playing,
-        the current value."""
+        rules have been off or automatic play was used (``auto_moved``), or (``keep: Won``)
+        for a deal that ended lost; while playing, the current value."""
         spec = self.spec
-        if self.score_fn is None or spec.win is None or state.rules_off or \
-                getattr(state, "rules_were_off", False):
+        if self.score_fn is None or spec.win is None or state.rules_off or state.auto_moved:
             return None
         if state.status == LOST and spec.scoring is not None and spec.scoring.keep == "Won":
             return None
@@ -690,8 +744,7 @@ class Game:
         out = before.copy()
         out.moves = after.moves
         out.undos = after.undos + 1
-        if hasattr(after, "rules_were_off"):
-            out.rules_were_off = after.rules_were_off
+        out.auto_moved = after.auto_moved
         return out
 
     def set_rules(self, state: State, on: bool) -> State:
@@ -699,8 +752,8 @@ class Game:
         automatic moves or triggers, no win/loss; the deal keeps no score after that."""
         out = state.copy()
         out.rules_off = not on
-        if not on and hasattr(out, "rules_were_off"):
-            out.rules_were_off = True
+        if not on:
+            out.auto_moved = True  # the deal's score is void from now on
         out.status = PLAYING if not on else self._judge(out)
         return out
 
