@@ -77,8 +77,9 @@ def test_run_unit():
 
 def test_omitted_eject_and_accept_are_any():
     d = depot(with_depot(1, acceptRule=None, ejectRule=None), "waste")
-    assert d.eject.gate == "Any" and d.eject.unit is None
+    assert d.eject.gate == "Any" and d.eject.unit is None and d.eject.ptr == "/depots/1/ejectRule"
     assert not (d.accept.rejects_all or d.accept.empty_only or d.accept.single)
+    assert d.accept.ptr == "/depots/1/acceptRule"
 
 
 @pytest.mark.parametrize("text,rejects,empty", [("any", False, False), ("none", True, False),

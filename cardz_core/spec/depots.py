@@ -8,7 +8,7 @@ from typing import Any
 from cardz_core.kinds import DepotType
 from cardz_core.limits import MAX_DEPOTS, MAX_REPEAT
 from cardz_core.problems import join
-from cardz_core.spec.model import Action, Depot, Draw, Trigger
+from cardz_core.spec.model import AcceptRule, Action, Depot, Draw, EjectRule, Trigger
 from cardz_core.spec.reader import Ctx, Obj, as_list, as_object, describe
 from cardz_core.spec.refs import depot_names, depot_ref, depot_type, pattern
 from cardz_core.spec.rules import RuleBook, read_accept, read_eject
@@ -131,10 +131,11 @@ def _read_depot(ctx: Ctx, data: dict, ptr: str, rules: RuleBook,
     if obj.has("uncoveredBy"):
         names = depot_names(ctx, obj.raw("uncoveredBy"), obj.at("uncoveredBy"))
         kw["uncovered_by"] = names or ()
-    if obj.has("acceptRule"):
-        kw["accept"] = read_accept(ctx, obj.raw("acceptRule"), obj.at("acceptRule"), rules)
-    if obj.has("ejectRule"):
-        kw["eject"] = read_eject(ctx, obj.raw("ejectRule"), obj.at("ejectRule"), rules)
+    # an omitted rule is the Any rule, placed where the property would be
+    kw["accept"] = (read_accept(ctx, obj.raw("acceptRule"), obj.at("acceptRule"), rules)
+                    if obj.has("acceptRule") else AcceptRule(ptr=obj.at("acceptRule")))
+    kw["eject"] = (read_eject(ctx, obj.raw("ejectRule"), obj.at("ejectRule"), rules)
+                   if obj.has("ejectRule") else EjectRule(ptr=obj.at("ejectRule")))
     if obj.has("draw"):
         kw["draw"] = _read_draw(ctx, obj.raw("draw"), obj.at("draw"))
     for key in ("autoSend", "autoRefill"):
