@@ -18,6 +18,7 @@ from lark import Token, Tree
 
 from cardz_core.cards import BLACK, COLOR_WORDS, RANK_WORDS, RED, SUIT_WORDS
 from cardz_core.expr.contexts import ANY, CONTEXT_NAMES, Context
+from cardz_core.expr.inline import binary, binary_const
 from cardz_core.expr.signature import GAME, ITEM_OF, STATE, Each, FunctionError, Signature
 from cardz_core.expr.tables import Tables
 
@@ -44,6 +45,23 @@ _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
 _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _NUMERIC = ("number", "rank")
 _EQUATABLE = ("card", "depot", "suit", "colour", "bool")
+
+
+def _read_card(env: Any) -> Any:
+    return env.card
+
+
+def _read_top(env: Any) -> Any:
+    return env.top
+
+
+_READ_CARD, _READ_TOP = _read_card, _read_top
+_READERS: dict[str, Callable[[Any], Any]] = {
+    "card": _read_card, "top": _read_top, "pile": lambda env: env.pile,
+    "depot": lambda env: env.depot, "source": lambda env: env.source,
+    "moves": lambda env: env.state.moves, "undos": lambda env: env.state.undos,
+    "recycles": lambda env: env.state.recycles_total, "redeals": lambda env: env.state.redeals,
+}
 
 
 class ExprProblem(Exception):
@@ -224,15 +242,7 @@ class Compiler:
         kind = CONTEXT_NAMES[name]
         if name == "depot" and self.context.self_is_depot and self.self_depot is not None:
             return Typed("depot", const=self.self_depot)
-        getters: dict[str, Callable[[Any], Any]] = {
-            "card": lambda env: env.card, "pile": lambda env: env.pile,
-            "depot": lambda env: env.depot, "source": lambda env: env.source,
-            "top": lambda env: env.top, "moves": lambda env: env.state.moves,
-            "undos": lambda env: env.state.undos,
-            "recycles": lambda env: env.state.recycles_total,
-            "redeals": lambda env: env.state.redeals,
-        }
-        return Typed(kind, getters[name])
+        return Typed(kind, _READERS[name])
 
     def n_prop(self, tree: Tree) -> Typed:
         target_tree, tok = tree.children
@@ -252,11 +262,13 @@ class Compiler:
         if attr is None:  # faceUp: a face-up code is odd; None and unknown (negative even) codes are not
             return Typed("bool", lambda env: (c := f(env)) is not None and c & 1 == 1)
         get = getattr(self.t, attr).get
-        if kind == "number":
-            return Typed(kind, lambda env: get(f(env), 0))
-        if kind == "bool":
-            return Typed(kind, lambda env: get(f(env), False))
-        return Typed(kind, lambda env: get(f(env)), maybe=True)
+        missing = {"number": 0, "bool": False}.get(kind)
+        # `card.x` and `top.x` read the Env directly: the hottest reads of accept rules
+        if target.fn is _READ_CARD:
+            return Typed(kind, lambda env: get(env.card, missing), maybe=missing is None)
+        if target.fn is _READ_TOP:
+            return Typed(kind, lambda env: get(env.top, missing), maybe=missing is None)
+        return Typed(kind, lambda env: get(f(env), missing), maybe=missing is None)
 
     def n_not_(self, tree: Tree) -> Typed:
         inner = self.need(self.node(tree.children[0]), "bool", tree.children[0], "`!` needs")
@@ -311,11 +323,11 @@ class Compiler:
             return Typed("number", const=acc, maybe=acc is None)
         fns = [o.fn for o in operands]
         if len(fns) == 2 and not maybe:
-            a, b, op = fns[0], fns[1], ops[0]
+            symbol, a, b, op = str(kids[1]), fns[0], fns[1], ops[0]
             if operands[1].is_const:
                 c = operands[1].const
-                return Typed("number", lambda env: op(a(env), c))
-            return Typed("number", lambda env: op(a(env), b(env)))
+                return Typed("number", binary_const(symbol, a, c) or (lambda env: op(a(env), c)))
+            return Typed("number", binary(symbol, a, b) or (lambda env: op(a(env), b(env))))
         pairs = list(zip(ops, fns[1:]))
         first = fns[0]
         if not maybe:
@@ -344,8 +356,8 @@ class Compiler:
                 if side.kind not in _NUMERIC:
                     raise ExprProblem(column(node), f"only numbers and ranks can be ordered, and this is "
                                                     f"{_kind_name(side.kind)}{_hint(side.kind, 'number')}")
-            cmp = _ORDER[op]
-            return self.fold2(left, right, _maybe_cmp(cmp, left.maybe or right.maybe))
+            maybe = left.maybe or right.maybe
+            return self.fold2(left, right, _maybe_cmp(_ORDER[op], maybe), None if maybe else op)
         same = (lk in _NUMERIC and rk in _NUMERIC) or (lk == rk and lk in _EQUATABLE)
         if not same:
             if lk == rk:
@@ -353,6 +365,7 @@ class Compiler:
                                                   f"{_hint(lk, 'number')}")
             raise ExprProblem(column(op_tok), f"can't compare {_kind_name(lk)} with {_kind_name(rk)}"
                                               f"{_hint(lk if lk not in _NUMERIC else rk, 'number')}")
+        plain = None
         if lk == "card":
             eq = _card_eq
         elif lk == "depot":
@@ -360,18 +373,24 @@ class Compiler:
         elif left.maybe or right.maybe:
             eq = _maybe_cmp(operator.eq, True)
         else:
-            eq = operator.eq
+            eq, plain = operator.eq, op
         if op == "!=":
-            return self.fold2(left, right, lambda a, b: not eq(a, b))
-        return self.fold2(left, right, eq)
+            return self.fold2(left, right, lambda a, b: not eq(a, b), plain)
+        return self.fold2(left, right, eq, plain)
 
-    def fold2(self, left: Typed, right: Typed, fn: Callable[[Any, Any], bool]) -> Typed:
+    def fold2(self, left: Typed, right: Typed, fn: Callable[[Any, Any], bool],
+              symbol: str | None = None) -> Typed:
+        """A comparison; ``symbol`` when the plain operator gives the answer (nothing missing)."""
         if left.is_const and right.is_const:
             return Typed("bool", const=fn(left.const, right.const))
         a, b = left.fn, right.fn
         if right.is_const:
             c = right.const
+            if symbol is not None:
+                return Typed("bool", binary_const(symbol, a, c))
             return Typed("bool", lambda env: fn(a(env), c))
+        if symbol is not None:
+            return Typed("bool", binary(symbol, a, b))
         return Typed("bool", lambda env: fn(a(env), b(env)))
 
     def n_and_expr(self, tree: Tree) -> Typed:
