@@ -177,6 +177,10 @@ def test_signatures_are_validated():
     with pytest.raises(ValueError):
         Signature(("cards", Each(5, "bool")), "number", len)
     with pytest.raises(ValueError):
+        Signature(("number", Each(0, "bool")), "number", len)
+    with pytest.raises(ValueError):
+        Signature((Each(1, "bool"), "cards"), "number", len)
+    with pytest.raises(ValueError):
         Signature(("widget",), "number", len)
     with pytest.raises(ValueError):
         Signature(("cards",), "widget", len)

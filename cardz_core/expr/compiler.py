@@ -55,7 +55,6 @@ def _read_top(env: Any) -> Any:
     return env.top
 
 
-_READ_CARD, _READ_TOP = _read_card, _read_top
 _READERS: dict[str, Callable[[Any], Any]] = {
     "card": _read_card, "top": _read_top, "pile": lambda env: env.pile,
     "depot": lambda env: env.depot, "source": lambda env: env.source,
@@ -74,6 +73,8 @@ class ExprProblem(Exception):
 
 
 class Typed:
+    """A compiled node: kind, closure, compile-time value (``NOCONST`` if unknown), maybe-missing."""
+
     __slots__ = ("kind", "fn", "const", "maybe")
 
     def __init__(self, kind: str, fn: Callable[[Any], Any] | None = None, const: Any = NOCONST,
@@ -172,13 +173,9 @@ class Compiler:
 
     # --- nodes -----------------------------------------------------------------------------
 
-    def node(self, tree: Tree | Token) -> Typed:
-        if isinstance(tree, Token):  # a bare token never stands alone in this grammar
-            raise ExprProblem(column(tree), f"unexpected {str(tree)!r}")
-        handler = getattr(self, "n_" + str(tree.data), None)
-        if handler is None:
-            raise ExprProblem(column(tree), "this can't be used here")
-        return handler(tree)
+    def node(self, tree: Tree) -> Typed:
+        """Dispatch on the grammar's rule (or alias) name: ``n_<name>``."""
+        return getattr(self, "n_" + str(tree.data))(tree)
 
     def n_number(self, tree: Tree) -> Typed:
         return Typed("number", const=int(tree.children[0]))
@@ -254,7 +251,8 @@ class Compiler:
             hint = f" (did you mean `{close[0]}`?)" if close else ""
             raise ExprProblem(column(tok), f"a card has no property `{prop}`{hint}; it has {have}")
         if target.kind != "card":
-            hint = f"; use top({'...'}).{prop} for a depot's top card" if target.kind in ("depot", "depots", "cards") else ""
+            hint = (f"; use top(…).{prop} for the top card"
+                    if target.kind in ("depot", "depots", "cards") else "")
             raise ExprProblem(column(tok), f"only a card has properties, and this is "
                                            f"{_kind_name(target.kind)}{hint}")
         kind, attr = CARD_PROPERTIES[prop]
@@ -264,9 +262,9 @@ class Compiler:
         get = getattr(self.t, attr).get
         missing = {"number": 0, "bool": False}.get(kind)
         # `card.x` and `top.x` read the Env directly: the hottest reads of accept rules
-        if target.fn is _READ_CARD:
+        if target.fn is _read_card:
             return Typed(kind, lambda env: get(env.card, missing), maybe=missing is None)
-        if target.fn is _READ_TOP:
+        if target.fn is _read_top:
             return Typed(kind, lambda env: get(env.top, missing), maybe=missing is None)
         return Typed(kind, lambda env: get(f(env), missing), maybe=missing is None)
 
@@ -313,7 +311,8 @@ class Compiler:
 
     def arith(self, tree: Tree) -> Typed:
         kids = tree.children
-        operands = [self.numeric(k, f"`{kids[1]}` needs") for k in kids[0::2]]
+        # each operand is named by the operator next to it: `a + card` says `+` needs a number
+        operands = [self.numeric(k, f"`{kids[max(i - 1, 1)]}` needs") for i, k in enumerate(kids) if i % 2 == 0]
         ops = [_ARITH[str(o)] for o in kids[1::2]]
         maybe = any(o.maybe for o in operands)
         if all(o.is_const for o in operands):
@@ -401,9 +400,9 @@ class Compiler:
 
     def logic(self, tree: Tree, op: str, stop: bool) -> Typed:
         """`&&` (stop at the first false) and `||` (stop at the first true)."""
+        operands = [self.need(self.node(kid), "bool", kid, f"`{op}` needs") for kid in tree.children]
         fns = []
-        for kid in tree.children:
-            typed = self.need(self.node(kid), "bool", kid, f"`{op}` needs")
+        for typed in operands:  # all checked first, so folding hides no error
             if typed.is_const:
                 if typed.const == stop:
                     return Typed("bool", const=stop)

@@ -30,6 +30,7 @@ import attrs
 
 KINDS = ("number", "bool", "card", "cards", "depot", "depots", "rank", "suit", "colour", "text")
 ITEM_OF = {"cards": "card", "depots": "depot"}
+LISTS = ("cards", "depots", "items")  # parameter kinds an ``Each`` may go through
 
 # Who the implementation needs besides its arguments.
 PURE = "pure"  # fn(*args); constant arguments are folded at compile time
@@ -65,10 +66,11 @@ class Signature:
     needs: str = PURE
 
     def __attrs_post_init__(self) -> None:
-        for p in self.params:
+        for i, p in enumerate(self.params):
             if isinstance(p, Each):
-                if not (0 <= p.of < len(self.params)) or isinstance(self.params[p.of], Each):
-                    raise ValueError(f"Each({p.of}) must point at a list parameter")
+                if not (0 <= p.of < i) or self.params[p.of] not in LISTS:
+                    raise ValueError(f"Each({p.of}) must point at an earlier list parameter "
+                                     f"({', '.join(LISTS)})")
                 if p.result not in KINDS:
                     raise ValueError(f"unknown kind {p.result!r}")
             elif p not in KINDS and p != "items":
