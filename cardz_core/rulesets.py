@@ -1,0 +1,68 @@
+"""The bundled rule sets: the ``rulesets/`` folder next to the ``cardz_core`` package.
+
+``bundled()`` lists each game's name, family and file without compiling anything: it reads only
+the top-level ``name``, ``family`` and ``aliases`` of each file, so a listing stays fast and a
+file with rule problems still appears (``cardz check`` reports those).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import attrs
+
+from cardz_core.problems import CardzError
+
+RULESETS_DIR = Path(__file__).resolve().parent.parent / "rulesets"
+SUFFIX = ".cardz"
+
+
+@attrs.frozen
+class Ruleset:
+    name: str
+    family: str | None
+    aliases: tuple[str, ...]
+    path: Path
+
+    def as_dict(self) -> dict[str, object]:
+        return {"name": self.name, "family": self.family, "aliases": list(self.aliases),
+                "file": str(self.path)}
+
+
+def ruleset_paths(folder: Path | None = None) -> list[Path]:
+    """Every ``.cardz`` file in the folder (the bundled one by default), sorted by file name."""
+    folder = RULESETS_DIR if folder is None else folder
+    if not folder.is_dir():
+        raise CardzError(f"no rule-set folder at {folder}")
+    return sorted(folder.glob("*" + SUFFIX))
+
+
+def _summary(path: Path) -> Ruleset:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CardzError(f"{path}: cannot be read as JSON: {exc}") from None
+    if isinstance(data, dict) and isinstance(data.get("setup"), dict):
+        data = data["setup"]  # the export wrapper {"schemaVersion": 1, "setup": {...}}
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        raise CardzError(f"{path}: a game file is an object with a 'name'")
+    family = data.get("family")
+    aliases = data.get("aliases")
+    return Ruleset(name=data["name"], family=family if isinstance(family, str) else None,
+                   aliases=tuple(a for a in aliases if isinstance(a, str)) if isinstance(aliases, list) else (),
+                   path=path)
+
+
+def bundled(folder: Path | None = None) -> list[Ruleset]:
+    """The games in the folder, sorted by name (case-insensitively)."""
+    return sorted((_summary(p) for p in ruleset_paths(folder)), key=lambda r: (r.name.lower(), r.path.name))
+
+
+def find(name: str, folder: Path | None = None) -> Ruleset | None:
+    """A bundled game by its name, an alias or its file stem (case-insensitive), or None."""
+    key = name.strip().lower()
+    for r in bundled(folder):
+        if key in (r.name.lower(), r.path.stem.lower()) or key in (a.lower() for a in r.aliases):
+            return r
+    return None
