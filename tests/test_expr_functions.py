@@ -38,7 +38,8 @@ def test_every_documented_function_is_registered_by_the_vocabulary_plugin():
 
 
 @pytest.mark.parametrize("text,value", [
-    ("count(discard)", 5), ("count(stock)", 2), ("count(tower)", 3), ("count(Foundation)", 3),
+    ("count(discard)", 5), ("count(stock)", 2), ("count(cell)", 2), ("count(Foundation)", 3),
+    ("count(Cell, true)", 4), ("count(coveredBy(hand))", 0),
     ("count(faceUp(discard))", 3),
     ("count(tower, !empty(it))", 2), ("count(discard, it.faceUp)", 3), ("count(cell, true)", 4),
     ("min(3, 9)", 3), ("max(3, 9)", 9), ("min(-2, Ace)", -2), ("max(King, 2)", 13),
@@ -100,7 +101,8 @@ def test_adjacent_ignores_pixel_placement():
 def test_covered_by_and_came_from():
     spec = make_spec([("slot*3", "Tableau"), ("top", "Tableau", {"uncovered_by": ("slot-1", "slot-3")})])
     state = make_state(spec, {"slot-1": ["AS"], "top": ["2S"]}, came_from=(-1, -1, -1, 0))
-    assert evaluate("count(coveredBy(depot(\"top\"))) == 2", spec=spec, state=state)
+    assert evaluate("count(coveredBy(depot(\"top\")), true) == 2", spec=spec, state=state)
+    assert evaluate("count(coveredBy(depot(\"top\"))) == 1", spec=spec, state=state)  # cards
     assert evaluate("any(coveredBy(depot(\"top\")), empty(it)) && !all(coveredBy(depot(\"top\")), empty(it))",
                     spec=spec, state=state)
     # cameFrom takes one depot; `slot` is a list of depots

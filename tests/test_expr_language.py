@@ -38,7 +38,7 @@ def test_non_constant_logic_short_circuits():
     piles = {"tower-1": ["3H"]}
     assert evaluate("empty(depot) || top(depot).rank == Three", piles=piles, depot="tower-1",
                     context="step") is True
-    assert evaluate("!empty(tower) && count(tower) == 3 && top(tower).value == 3", piles=piles) is True
+    assert evaluate("!empty(tower) && count(tower) == 1 && top(tower).value == 3", piles=piles) is True
     three = "!empty(depot) && top(depot).faceUp && top(depot).rank == Three"
     assert evaluate(three, "trigger", piles=piles, depot="tower-1") is True
     assert evaluate(three, "trigger", piles=piles, depot="tower-2") is False
@@ -77,7 +77,8 @@ def test_ranks_suits_colours_and_types():
     assert evaluate("top(hand).rank > 10 && top(hand).rank < King && top(hand).rank >= Jack",
                     piles=piles)
     assert evaluate("Ace == 1 && King == 13 && King > Queen && Ten - Two == 8") is True
-    assert evaluate("count(Foundation) == 3 && count(Cell) == 4 && count(Stock) == 1") is True
+    assert evaluate("count(Foundation, true) == 3 && count(Cell, true) == 4 && count(Stock, true) == 1") is True
+    assert evaluate("count(Foundation) == 2 && count(Cell) == 1", piles=piles) is True  # their cards
     assert evaluate("count(faceUp(Foundation))", "scoring", piles=piles) == 2
     assert evaluate("bottom(depot(\"tower-2\")).color == Black && Spades != Clubs", piles=piles)
 

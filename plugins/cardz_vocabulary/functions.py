@@ -149,10 +149,10 @@ def _sig(params: tuple, result: str, fn: Callable[..., Any], needs: str = PURE) 
 
 FUNCTIONS: dict[str, Function] = {
     "count": Function((
-        _sig(("depots",), "number", len),
         _sig(("cards",), "number", len),
         _sig(("items", Each(0, "bool")), "number", _count),
-    ), "how many cards (or depots, for a list of depots); with a condition, how many items satisfy it"),
+    ), "how many cards (a list of depots counts all their cards); with a condition, how many "
+       "items (cards or depots) satisfy it"),
     "all": Function((_sig(("items", Each(0, "bool")), "bool", _all),),
                     "whether every item satisfies the condition"),
     "any": Function((_sig(("items", Each(0, "bool")), "bool", _any),),
