@@ -1,0 +1,116 @@
+"""Simulation throughput: deals per second with 1 and 2 local workers, and a Ray run.
+
+    python3 benchmarks/bench_sim.py [--file rulesets/klondike.cardz] [--planner usual]
+                                    [--games 400] [--workers 1,2] [--seed 0]
+                                    [--ray N] [--ray-address A] [--json]
+
+Each measurement is one whole ``simulate`` call, timed from the first batch handed out to the last
+row back: worker start-up (processes, or Ray tasks on a running Ray) counts against the run. With
+1 worker the deals are played in this process. The speed-up is deals/s with K workers over deals/s
+with 1. Every run plays the same deals, so the summaries must agree (checked; times excluded).
+``--ray N`` adds a run of N deals as Ray tasks (a local Ray, or ``--ray-address`` /
+``RAY_ADDRESS``); Ray's own start-up is timed separately and not counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from cardz_core.engine import compile as compile_spec  # noqa: E402
+from cardz_core.registry import default_registry  # noqa: E402
+from cardz_core.sim.job import Job  # noqa: E402
+from cardz_core.sim.play import foundation_flags  # noqa: E402
+from cardz_core.sim.run import Collector, card_labels, simulate  # noqa: E402
+from cardz_core.sim.summary import Tally  # noqa: E402
+from cardz_core.spec import load_game  # noqa: E402
+
+
+def timeless(summary: dict) -> dict:
+    out = dict(summary)
+    out["planners"] = {k: {f: v for f, v in p.items() if f != "seconds"}
+                       for k, p in summary["planners"].items()}
+    return out
+
+
+def measure(job: Job, game, games: int, **how) -> tuple[float, dict]:
+    tally = Tally(job.planners, games, card_labels(game.spec), any(foundation_flags(game)))
+    started = time.perf_counter()
+    interrupted = simulate(job, games, Collector(tally), game=game, **how)
+    elapsed = time.perf_counter() - started
+    if interrupted:
+        raise SystemExit("interrupted")
+    return elapsed, tally.summary()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--file", default=str(ROOT / "rulesets" / "klondike.cardz"))
+    ap.add_argument("--planner", default="usual")
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--workers", default="1,2")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--max-moves", type=int, default=1000)
+    ap.add_argument("--ray", type=int, default=0, metavar="N", help="deals for a Ray run (0: none)")
+    ap.add_argument("--ray-address", default=None)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+
+    registry = default_registry()
+    text = Path(args.file).read_text(encoding="utf-8")
+    game = compile_spec(load_game(text, registry=registry, file=args.file), registry)
+    planners = tuple(registry.canonical("planners", p.strip()) or p.strip()
+                     for p in args.planner.split(","))
+    job = Job(text=text, planners=planners, seed=args.seed, max_moves=args.max_moves,
+              plugin_names=tuple(registry.plugin_names), file=args.file)
+    result: dict = {"game": game.spec.name, "planners": list(planners), "games": args.games,
+                    "cpus": os.cpu_count(), "local": []}
+    reference = None
+    base = None
+    for k in (int(w) for w in args.workers.split(",")):
+        seconds, summary = measure(job, game, args.games, workers=k)
+        if reference is None:
+            reference = timeless(summary)
+        elif timeless(summary) != reference:
+            raise SystemExit(f"{k} workers gave different results")
+        rate = args.games / seconds
+        base = base or rate
+        result["local"].append({"workers": k, "seconds": round(seconds, 2),
+                                "deals_per_second": round(rate, 2),
+                                "speedup": round(rate / base, 2)})
+        if not args.json:
+            print(f"local  {k} worker(s): {args.games} deals in {seconds:7.2f} s  "
+                  f"{rate:8.2f} deals/s  speed-up {rate / base:.2f}", flush=True)
+    if args.ray:
+        import ray
+
+        started = time.perf_counter()
+        target = args.ray_address or os.environ.get("RAY_ADDRESS") or None
+        ray.init(address=target, include_dashboard=False, log_to_driver=False,
+                 logging_level="ERROR")
+        startup = time.perf_counter() - started
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        seconds, summary = measure(job, game, args.ray, backend="ray",
+                                   address=args.ray_address)
+        ray.shutdown()
+        rate = args.ray / seconds
+        result["ray"] = {"deals": args.ray, "cpus": cpus, "startup_seconds": round(startup, 2),
+                         "seconds": round(seconds, 2), "deals_per_second": round(rate, 2),
+                         "win_rate": {p: s["win_rate"] for p, s in summary["planners"].items()}}
+        if not args.json:
+            print(f"ray    {cpus} CPU(s): {args.ray} deals in {seconds:7.2f} s  "
+                  f"{rate:8.2f} deals/s  (Ray start-up {startup:.1f} s, not counted)")
+    if args.json:
+        print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
