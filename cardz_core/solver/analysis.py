@@ -17,6 +17,7 @@ treats identical cards of a multi-deck game as one card.
 from __future__ import annotations
 
 from collections import defaultdict
+from operator import itemgetter
 from typing import Any, Hashable, Iterable
 
 import attrs
@@ -112,7 +113,10 @@ class Analysis:
         self.safe = SafeMoves(self) if self.plain and kinds_known else None
         if self.safe is not None and not self.safe.enabled:
             self.safe = None
-        self._singles = tuple(i for i in range(self.n) if not any(i in c for c in self.classes))
+        singles = [i for i in range(self.n) if not any(i in c for c in self.classes)]
+        self._singles_of = _getter(singles)
+        self._class_getters = tuple(_getter(list(c)) for c in self.classes)
+        self._undeclared = (-1,) * self.n
 
     # ---- depot patterns -------------------------------------------------------------------
     def matches(self, pattern: Pattern | None) -> frozenset[int]:
@@ -215,21 +219,31 @@ class Analysis:
         piles = state.piles
         cmap = self.code_map
         if cmap is not None:
-            piles = tuple(tuple(cmap[c] for c in p) for p in piles)
-        declared = state.declared if len(state.declared) == self.n else None
-        if declared is not None and not any(x != -1 for x in declared):
-            declared = None
-        singles = tuple(piles[i] for i in self._singles)
-        if declared is None:
-            sym = tuple(tuple(sorted(piles[i] for i in c)) for c in self.classes)
+            piles = tuple([tuple([cmap[c] for c in p]) for p in piles])
+        declared = state.declared
+        if declared and declared != self._undeclared:
+            # A called suit belongs to its depot: it moves with the pile when classes are sorted.
+            both = tuple(zip(piles, declared))
+            singles: Any = self._singles_of(both)
+            sym = tuple([tuple(sorted(g(both))) for g in self._class_getters])
         else:
-            singles = (singles, tuple(declared[i] for i in self._singles))
-            sym = tuple(tuple(sorted((piles[i], declared[i]) for i in c)) for c in self.classes)
+            singles = self._singles_of(piles)
+            sym = tuple([tuple(sorted(g(piles))) for g in self._class_getters])
         return (singles, sym, state.recycles if self.key_recycles else None,
                 state.redeals if self.key_redeals else None,
                 (state.moves, state.undos, state.recycles_total) if self.key_moves else None,
                 state.came_from if self.key_came_from else None,
                 state.seed_rank, state.rules_off, state.status, state.rng, state.pools)
+
+
+def _getter(indices: list[int]) -> Any:
+    """A function picking ``indices`` out of a tuple, always returning a tuple."""
+    if len(indices) == 1:
+        i = indices[0]
+        return lambda t: (t[i],)
+    if not indices:
+        return lambda t: ()
+    return itemgetter(*indices)
 
 
 def _relation(rule: AcceptRule, below: tuple[int, int], above: tuple[int, int]) -> bool:

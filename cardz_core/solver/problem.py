@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Hashable, Sequence
 
-from cardz_core.solver.analysis import Analysis
+from cardz_core.solver.analysis import Analysis, _relation
 
 
 class GameProblem:
@@ -29,6 +29,23 @@ class GameProblem:
                 b = spec.depots[i].accept.build
                 if b is not None and not b.wrap:
                     self.steps[i] = b.step if b.direction == "Up" else -b.step
+        # Pairs (below, above) a building depot would accept as a sequence, as below * n + above.
+        cards = list(zip(an.ranks, an.suits))
+        self.n_cards = len(cards)
+        self.fits: dict[int, frozenset[int]] = {}
+        tables: dict[Any, frozenset[int]] = {}
+        for i in self.open:
+            rule = spec.depots[i].accept
+            if rule.build is None or rule.empty_only:
+                continue
+            if rule not in tables:
+                tables[rule] = frozenset(
+                    b * self.n_cards + a for b, cb in enumerate(cards) for a, ca in enumerate(cards)
+                    if a != b and _relation(rule, cb, ca))
+            self.fits[i] = tables[rule]
+
+    # Weights of the sibling order (tried on Microsoft FreeCell deals 1-60; speed only).
+    W_HOME, W_FACE_DOWN, W_EMPTY, W_DEPTH, W_DISORDER = 100, 20, 30, 10, 5
 
     # ---- the Problem interface -------------------------------------------------------------
     def status(self, state: Any) -> int:
@@ -83,21 +100,31 @@ class GameProblem:
     def priority(self, state: Any) -> float:
         """Cards home, then how deep the next cards for home lie, face-down cards and room."""
         piles = state.piles
-        score = 0.0
+        home = 0
         for i in self.win:
-            score += 100 * len(piles[i])
+            home += len(piles[i])
         for i in self.to_empty:
-            score -= 100 * len(piles[i])
+            home -= len(piles[i])
+        down = 0
         for i in self.others:
             for c in piles[i]:
                 if not c & 1:
-                    score -= 20
+                    down += 1
+        empty = 0
         for i in self.open:
             if not piles[i]:
-                score += 15
-        if self.steps:
-            score -= 10 * self._next_depth(piles)
-        return score
+                empty += 1
+        disorder = 0
+        n = self.n_cards
+        for i, fits in self.fits.items():
+            p = piles[i]
+            for j in range(1, len(p)):
+                below, above = p[j - 1], p[j]
+                if below & 1 and (below >> 1) * n + (above >> 1) not in fits:
+                    disorder += 1
+        depth = self._next_depth(piles) if self.steps else 0
+        return (self.W_HOME * home - self.W_FACE_DOWN * down + self.W_EMPTY * empty
+                - self.W_DEPTH * depth - self.W_DISORDER * disorder)
 
     def _next_depth(self, piles: tuple[tuple[int, ...], ...]) -> int:
         """How many cards lie on top of the cards the foundations take next."""
