@@ -15,7 +15,7 @@ from cardz_core.engine import compile
 from cardz_core.engine.documents import board_document, load_board
 from cardz_core.engine.logs import LogRecorder, game_hash, replay, revealed_cards
 from cardz_core.engine.moves import Move
-from cardz_core.engine.movetext import move_document
+from cardz_core.engine.movetext import move_document, move_text, parse_move
 from cardz_core.engine.state import PLAYING
 from cardz_core.limits import MAX_LOG_STEPS
 from cardz_core.problems import CardzError
@@ -111,6 +111,9 @@ def play(game, seed: int, moves: int, undo_every: int = 0):
             legal = game.legal_moves(state)
             if state.status != PLAYING or not legal:
                 break
+            for m in legal:  # every listed move reads back from its text and its document
+                assert parse_move(game, move_text(game, m)) == m
+                assert parse_move(game, move_document(game, m)) == m
             move = rng.choice(legal)
             after = game.apply(state, move)
             rec.record(state, move, after)
