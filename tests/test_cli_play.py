@@ -164,3 +164,16 @@ def test_deal_ms_gives_the_microsoft_deal(tmp_path, capsys):
     assert doc["depots"]["column-1"][1] == "KD" and doc["depots"]["stock"] == []
     code, _, err = run(capsys, "deal", str(path), "--ms", "0")
     assert code == 1 and "--ms 0:" in err
+
+
+VIEW = {**BOARD, "depots": {**BOARD["depots"], "stock": ["~?"], "column-1": ["~?", "3H"]},
+        "unseen": [{"AS": 1, "3S": 1}]}
+
+
+def test_apply_on_a_view(tiny, capsys):
+    code, out, _ = run(capsys, "apply", tiny, "--board", json.dumps(VIEW),
+                       "--move", "column-2@0>foundation-1")
+    assert code == 0 and json.loads(out)["unseen"] == [{"AS": 1, "3S": 1}]
+    code, out, err = run(capsys, "apply", tiny, "--board", json.dumps(VIEW), "--move", "tap stock")
+    assert code == 1 and out == ""
+    assert "tap stock turns up a card this view does not know" in err

@@ -9,6 +9,7 @@ from typing import Any
 
 from cardz_core.cli.common import open_game, print_json, read_document
 from cardz_core.engine.documents import board_document, load_board
+from cardz_core.engine.moves import IllegalMove
 from cardz_core.engine.movetext import move_text, parse_move
 from cardz_core.problems import CardzError
 
@@ -27,6 +28,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true",
                    help="print JSON (the board document is always JSON; accepted for uniformity)")
     p.set_defaults(func=run)
+
+
+class _UnknownCard(Exception):
+    """A move on a view turned up a card the view does not know."""
+
+
+def _refuse_reveal(pool: int) -> int:
+    raise _UnknownCard(pool)
 
 
 def read_move(game: Any, arg: str) -> Any:
@@ -50,9 +59,12 @@ def run(args: argparse.Namespace) -> int:
         except CardzError as exc:
             raise CardzError(f"{where}: {exc.problems[0].message}") from None
         try:
-            state = game.apply(state, move)
-        except CardzError as exc:
+            state = game.apply(state, move, reveal=_refuse_reveal)
+        except IllegalMove as exc:
             reason = "; ".join(p.message for p in exc.problems)
             raise CardzError(f"{where}: {move_text(game, move)} is not legal: {reason}") from None
+        except _UnknownCard:
+            raise CardzError(f"{where}: {move_text(game, move)} turns up a card this view does "
+                             "not know; cardz outcomes lists what it may reveal") from None
     print_json(board_document(game, state))
     return 0
