@@ -14,9 +14,13 @@ import signal
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Callable, Sequence
 
+from cardz_core.registry import BUILTIN_PLUGINS
 from cardz_core.sim.job import Job, iter_rows, run_batch, table_for
 
 Emit = Callable[[list[dict[str, Any]]], None]
+
+PRELOAD = ("cardz_core.sim.job", "cardz_core.engine", "cardz_core.spec", "cardz_core.view",
+           "cardz_core.planners", *BUILTIN_PLUGINS)
 
 _stop: Any = None  # the shared stop flag, in a worker process
 
@@ -34,7 +38,8 @@ def _worker_batch(job: Job, start: int, stop: int) -> list[dict[str, Any]]:
 def _context() -> multiprocessing.context.BaseContext:
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["cardz_core.sim.job"])
+        # Imported once in the server, so each worker starts with them loaded.
+        ctx.set_forkserver_preload(list(PRELOAD))
         return ctx
     return multiprocessing.get_context("spawn")
 
