@@ -194,8 +194,8 @@ class Analysis:
             why = "the game has redeals"
         elif w < 0 or w == k:
             why = "the stock draws onto itself"
-        elif any(d.auto_send is not None or d.auto_refill is not None for d in spec.depots):
-            why = "automatic moves may follow a draw"
+        elif self._automatic_touches(k, w):
+            why = "automatic moves may take from or land on the stock or its target"
         elif not spec.depots[w].accept.rejects_all:
             why = f"{spec.depots[w].name} takes cards by hand, so taps do not commute with other moves"
         elif any(spec.depots[k].name in d.uncovered_by or spec.depots[w].name in d.uncovered_by
@@ -213,6 +213,13 @@ class Analysis:
         self.notes.append(f"tap runs: taps of {spec.depots[k].name} only as the prelude of a move "
                           f"from {spec.depots[k].name} or {spec.depots[w].name}")
         return k, w
+
+    def _automatic_touches(self, *depots: int) -> bool:
+        for i, d in enumerate(self.spec.depots):
+            for pat in (d.auto_send, d.auto_refill):
+                if pat is not None and (i in depots or self.matches(pat) & set(depots)):
+                    return True
+        return False
 
     # ---- the transposition key ------------------------------------------------------------
     def key(self, state: Any) -> Hashable:

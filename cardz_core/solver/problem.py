@@ -21,6 +21,7 @@ class GameProblem:
         home = set(self.win) | set(self.to_empty)
         self.others = tuple(i for i in range(an.n) if i not in self.draws and i not in home)
         self.open = tuple(i for i in self.others if not spec.depots[i].accept.rejects_all)
+        self.untapped = tuple(i for i in range(an.n) if an.tap is None or i not in an.tap)
         # The next card each foundation takes, when safe moves found them building in one suit.
         self.by_card = {(r, s): i for i, (r, s) in enumerate(zip(an.ranks, an.suits))}
         self.steps: dict[int, int] = {}
@@ -73,7 +74,10 @@ class GameProblem:
         return out
 
     def _tap_runs(self, state: Any, moves: list[Any]) -> list[tuple[Sequence[Any], Any]]:
-        """Each move from the stock or its target after one or more taps, with those taps."""
+        """Each move from the stock or its target after one or more taps, with those taps.
+
+        A tap that changes any other pile (automatic moves still pending after the opening
+        deal) ends the run, and the position it leads to is kept as an ordinary successor."""
         k, w = self.an.tap  # type: ignore[misc]
         game = self.game
         out: list[tuple[Sequence[Any], Any]] = []
@@ -85,8 +89,12 @@ class GameProblem:
             tap_move = next((m for m in moves if m.src == k and m.index == -1), None)
             if tap_move is None:
                 break
+            before = t
             t = game.apply(t, tap_move)
             taps.append(tap_move)
+            if any(t.piles[i] != before.piles[i] for i in self.untapped):
+                out.append((tuple(taps), t))
+                break
             config = (t.piles[k], t.piles[w], t.recycles if keyed else None)
             if config in seen:
                 break
