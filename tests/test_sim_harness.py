@@ -16,6 +16,7 @@ import pytest
 from cardz_core.cards import Card, code, unknown_code
 from cardz_core.engine.state import LOST, PLAYING, WON, State
 from cardz_core.hookspecs import hookimpl
+from cardz_core.problems import CardzError
 from cardz_core.sim.job import Job, compile_game, rebuild_registry, run_batch
 from cardz_core.sim.play import LOST_TEXT, UNFINISHED_TEXT, WON_TEXT
 from cardz_core.sim.rows import RowWriter, read_rows
@@ -62,7 +63,8 @@ class FakeGame:
         return moves
 
     def apply(self, state: State, move: tuple[int, int, int]) -> State:
-        assert move in self.legal_moves(state)
+        if move not in self.legal_moves(state):
+            raise CardzError(f"illegal move {move}")
         table, home = state.piles[TABLE], state.piles[HOME]
         after = state.copy()
         if move == HOME_MOVE:
@@ -131,8 +133,16 @@ class Interrupter:
         return Greedy().choose(game, view, rng)
 
 
+class Cheater:
+    """Answers a move the rules do not allow."""
+
+    def choose(self, game, view, rng):
+        return (STOCK, 0, HOME)
+
+
 @hookimpl
 def cardz_planners(register):
+    register("fake-cheat", lambda game: Cheater())
     register("fake-greedy", lambda game: Greedy())
     register("fake-random", lambda game: Wanderer())
     register("fake-rotate", lambda game: Rotator())
@@ -293,3 +303,18 @@ def test_workers_rebuild_the_game_from_names_and_text():
     with pytest.raises(ImportError):
         rebuild_registry(("no_such_plugin_module",))
     assert callable(compile_game)
+
+
+def test_an_illegal_move_names_the_deal_and_planner():
+    with pytest.raises(CardzError, match=r"deal 2 \(seed \d+\), planner fake-cheat: .*illegal"):
+        run_batch(fake_job(planners=("fake-cheat",)), 2, 3)
+
+
+def test_an_unknown_planner_in_a_job_is_refused():
+    with pytest.raises(CardzError, match="no planner named 'nobody'"):
+        run_batch(fake_job(planners=("nobody",)), 0, 1)
+
+
+def test_a_worker_error_reaches_the_caller():
+    with pytest.raises(CardzError, match="planner fake-cheat"):
+        run(fake_job(planners=("fake-cheat",)), 4, workers=2, batch_size=2)

@@ -114,8 +114,11 @@ def iter_rows(job: Job, start: int, stop: int,
             # A fresh planner per game: nothing a planner remembers can carry over from the
             # deals a worker happened to play before, so rows do not depend on batching.
             planner = table.factories[name](table.game)
-            row.update(play_deal(table.game, table.seat, planner, rng, seed, job.max_moves,
-                                 table.foundations))
+            try:
+                row.update(play_deal(table.game, table.seat, planner, rng, seed, job.max_moves,
+                                     table.foundations))
+            except CardzError as exc:
+                raise CardzError(f"deal {deal} (seed {seed}), planner {name}: {exc}") from None
             yield row
 
 
