@@ -106,3 +106,16 @@ def test_unknown_planner_is_refused(capsys):
     assert code == 1 and "no planner named 'nobody'" in err
     code, _, err = simulate(capsys, "--planner", "usual,Usual")
     assert code == 1 and "listed twice" in err
+
+
+def test_a_game_that_keeps_planners_out(tmp_path, capsys):
+    doc = json.loads(Path(GAME).read_text(encoding="utf-8"))
+    doc["planner"] = False
+    closed = tmp_path / "closed.cardz"
+    closed.write_text(json.dumps(doc), encoding="utf-8")
+    argv = ["simulate", str(closed), "--games", "2", "--workers", "1", "--json"]
+    assert main([*argv, "--planner", "usual"]) == 1
+    assert "offers no planner" in capsys.readouterr().err
+    assert main([*argv, "--planner", "usual", "--force"]) == 0
+    assert json.loads(capsys.readouterr().out)["planners"]["usual"]["games"] == 2
+    assert main([*argv, "--planner", "random"]) == 0  # random knows nothing of the game

@@ -42,7 +42,7 @@ class FakeGame:
         self.patience = conf["patience"]
         self.registry = registry
         self.spec = SimpleNamespace(
-            name="fake",
+            name="fake", planner=SimpleNamespace(enabled=True),
             cards=[SimpleNamespace(card=Card(1 + i % 13, i // 13 % 4)) for i in range(self.n)],
             depots=[SimpleNamespace(type="Tableau"), SimpleNamespace(type="Foundation"),
                     SimpleNamespace(type="Stock")])
@@ -120,16 +120,20 @@ class Rotator:
 
 
 class Interrupter:
-    """Raises KeyboardInterrupt at its game number ``games_before_interrupt`` in this process."""
+    """Raises KeyboardInterrupt as its game number ``games_before_interrupt + 1`` (counted in
+    this process) asks for its first move."""
     games = 0
     games_before_interrupt = 5
 
     def __init__(self, game) -> None:
-        Interrupter.games += 1
-        if Interrupter.games > Interrupter.games_before_interrupt:
-            raise KeyboardInterrupt
+        self.started = False
 
     def choose(self, game, view, rng):
+        if not self.started:
+            self.started = True
+            Interrupter.games += 1
+            if Interrupter.games > Interrupter.games_before_interrupt:
+                raise KeyboardInterrupt
         return Greedy().choose(game, view, rng)
 
 

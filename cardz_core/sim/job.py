@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterator
 
 import attrs
 
+from cardz_core.planners import make_planner
 from cardz_core.problems import CardzError
 from cardz_core.registry import BUILTIN_PLUGINS, ENTRY_POINT_GROUP, Registry, build_registry
 from cardz_core.sim.play import foundation_flags, play_deal
@@ -41,6 +42,7 @@ class Job:
     file: str = ""
     factory: str = DEFAULT_FACTORY
     seat: str = DEFAULT_SEAT
+    force: bool = False  # play even where the game keeps Cardz's planners out
 
 
 def rebuild_registry(plugin_names: tuple[str, ...]) -> Registry:
@@ -72,19 +74,19 @@ def _resolve(path: str) -> Callable[..., Any]:
 
 
 class Table:
-    """The compiled game and the planner factories, built once per process for a job."""
+    """The compiled game and how to make its planners, built once per process for a job."""
 
     def __init__(self, job: Job, game: Any | None = None) -> None:
         self.game = game if game is not None else _resolve(job.factory)(job.plugin_names, job.text,
                                                                         job.file)
         self.seat = _resolve(job.seat)
         self.foundations = foundation_flags(self.game)
-        self.factories: dict[str, Callable[..., Any]] = {}
-        for name in job.planners:
-            factory = self.game.registry.lookup("planners", name)
-            if factory is None:
-                raise CardzError(f"no planner named {name!r}")
-            self.factories[name] = factory
+        self.force = job.force
+        for name in job.planners:  # refuse an unknown or shut-out planner before any game
+            self.planner(name)
+
+    def planner(self, name: str) -> Any:
+        return make_planner(self.game, name, force=self.force)
 
 
 _tables: dict[Job, Table] = {}
@@ -113,7 +115,7 @@ def iter_rows(job: Job, start: int, stop: int,
             row = {"deal": deal, "seed": seed, "planner": name}
             # A fresh planner per game: nothing a planner remembers can carry over from the
             # deals a worker happened to play before, so rows do not depend on batching.
-            planner = table.factories[name](table.game)
+            planner = table.planner(name)
             try:
                 row.update(play_deal(table.game, table.seat, planner, rng, seed, job.max_moves,
                                      table.foundations))

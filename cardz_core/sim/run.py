@@ -102,10 +102,10 @@ def simulate(job: Job, games: int, collector: Collector, *, backend: str = "loca
             from cardz_core.sim.ray_backend import run_ray
 
             run_ray(job, batches, collector.add, address=address, workers=workers)
-        elif (workers or 1) <= 1:
+        elif min(workers or 1, len(batches)) <= 1:
             run_here(job, batches, collector.add, game)
-        else:
-            run_processes(job, batches, collector.add, workers)
+        else:  # no more processes than batches
+            run_processes(job, batches, collector.add, min(workers or 1, len(batches)))
     except KeyboardInterrupt:
         return True
     finally:
