@@ -119,3 +119,10 @@ def test_a_game_that_keeps_planners_out(tmp_path, capsys):
     assert main([*argv, "--planner", "usual", "--force"]) == 0
     assert json.loads(capsys.readouterr().out)["planners"]["usual"]["games"] == 2
     assert main([*argv, "--planner", "random"]) == 0  # random knows nothing of the game
+
+
+def test_unwritable_outputs_are_refused_before_playing(tmp_path, capsys):
+    code, _, err = simulate(capsys, "--out", str(tmp_path / "missing" / "rows.csv"))
+    assert code == 1 and "cannot write" in err
+    code, _, err = simulate(capsys, "--report", str(tmp_path / "missing" / "r.html"))
+    assert code == 1 and "no such directory" in err

@@ -116,14 +116,19 @@ def run(args: argparse.Namespace) -> int:
         workers = os.cpu_count() or 1
     tally = Tally(planners, args.games, card_labels(spec), any(foundation_flags(game)))
     show_bar = not args.json and sys.stdout.isatty() and sys.stderr.isatty()
+    if args.report and not Path(args.report).resolve().parent.is_dir():
+        raise CardzError(f"--report {args.report}: no such directory")
     with ExitStack() as stack:
-        writer = RowWriter(args.out) if args.out else None
-        if writer is not None:
+        writer = None
+        if args.out:
+            try:
+                writer = RowWriter(args.out)
+            except OSError as exc:
+                raise CardzError(f"--out {args.out}: cannot write: {exc.strerror}") from None
             stack.callback(writer.close)
         advance = stack.enter_context(_progress(args.games)) if show_bar else None
         collector = Collector(tally, writer, advance)
-        interrupted = simulate(job, args.games, collector, backend=args.backend,
-                               workers=workers,
+        interrupted = simulate(job, args.games, collector, backend=args.backend, workers=workers,
                                batch_size=args.batch_size, address=args.address, game=game)
     summary = tally.summary(game=spec.name, file=args.file, seed=args.seed,
                             max_moves=args.max_moves, interrupted=interrupted)
