@@ -19,6 +19,7 @@ from cardz_core.sim.job import Job, iter_rows, run_batch, table_for
 
 Emit = Callable[[list[dict[str, Any]]], None]
 
+IN_FLIGHT_PER_WORKER = 3  # batches handed out ahead, so a run of any size keeps a short queue
 PRELOAD = ("cardz_core.sim.job", "cardz_core.engine", "cardz_core.spec", "cardz_core.view",
            "cardz_core.planners", *BUILTIN_PLUGINS)
 
@@ -59,17 +60,19 @@ def run_processes(job: Job, batches: Sequence[tuple[int, int]], emit: Emit, work
     stop = ctx.Event()
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker,
                              initargs=(stop,)) as pool:
-        waiting: set[Future] = {pool.submit(_worker_batch, job, a, b) for a, b in batches}
-        unseen = set(waiting)  # finished or not, not emitted yet
+        queue = list(reversed(batches))
+        waiting: set[Future] = set()  # submitted, not emitted yet
         try:
-            while waiting:
-                done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
+            while queue or waiting:
+                while queue and len(waiting) < workers * IN_FLIGHT_PER_WORKER:
+                    waiting.add(pool.submit(_worker_batch, job, *queue.pop()))
+                done, _ = wait(waiting, return_when=FIRST_COMPLETED)
                 for future in done:
-                    unseen.discard(future)
+                    waiting.discard(future)
                     emit(future.result())
         except KeyboardInterrupt:
             stop.set()
-            for future in unseen:
+            for future in waiting:
                 if not future.cancel():  # running or done: it returns what it finished
                     emit(future.result())
             raise
