@@ -114,6 +114,7 @@ class Analysis:
         if self.safe is not None and not self.safe.enabled:
             self.safe = None
         singles = [i for i in range(self.n) if not any(i in c for c in self.classes)]
+        self.sinks = self._sinks() if self.plain and kinds_known else ()
         self._singles_of = _getter(singles)
         self._class_getters = tuple(_getter(list(c)) for c in self.classes)
         self._undeclared = (-1,) * self.n
@@ -221,12 +222,36 @@ class Analysis:
                     return True
         return False
 
+    def _sinks(self) -> tuple[int, ...]:
+        """Depots no card ever leaves and whose cards no rule reads below the top: the key keeps
+        only their size and top card. A foundation whose pile its top card determines already
+        (the one-next-card shape safe moves check) gains nothing and is left whole."""
+        spec = self.spec
+        if any(c.kind == "allCardsFaceUp" for top in (spec.win, spec.loss, spec.redeal_when)
+               for c in _conditions(top)):
+            return ()
+        named: set[int] = set()
+        for step in spec.redeal:
+            named |= self._step_depots(step)
+        whole = self.win_set if self.safe is not None and self.win_set else frozenset()
+        found = tuple(i for i, d in enumerate(spec.depots)
+                      if d.eject.gate == "Locked" and d.draw is None and not d.land_under
+                      and i not in named and i not in whole)
+        if found:
+            self.notes.append("only size and top card kept of " + " ".join(spec.depots[i].name for i in found))
+        return found
+
     # ---- the transposition key ------------------------------------------------------------
     def key(self, state: Any) -> Hashable:
         piles = state.piles
         cmap = self.code_map
         if cmap is not None:
             piles = tuple([tuple([cmap[c] for c in p]) for p in piles])
+        if self.sinks:
+            piles = list(piles)
+            for i in self.sinks:
+                p = piles[i]
+                piles[i] = (len(p), p[-1] if p else -1)
         declared = state.declared
         if declared and declared != self._undeclared:
             # A called suit belongs to its depot: it moves with the pile when classes are sorted.
