@@ -146,3 +146,18 @@ def test_random_games_end_keep_every_card_undo_and_replay(path: Path):
         assert len(replayed) == len(boards)
         for i, (a, b) in enumerate(zip(replayed, boards)):
             assert a == b, f"seed {seed}: the replayed board {i} differs"
+
+
+def test_cardz_games_lists_every_file(capsys):
+    from cardz_core.cli.main import main
+
+    assert main(["games", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert sorted(Path(g["file"]).stem for g in listed) == sorted(IDS)
+    assert {"name": "Klondike", "family": "Klondike"}.items() <= next(
+        g for g in listed if g["name"] == "Klondike").items()
+    assert main(["games", "--family", "spider"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].split() == ["name", "family", "file"]
+    assert any(line.startswith("Spider (one suit)") for line in table)
+    assert not any("Klondike" in line for line in table)
