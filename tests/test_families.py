@@ -99,6 +99,10 @@ def test_spider_sends_a_completed_run_to_a_foundation_by_itself():
     assert piles(g, after)["column-1"] == ["9C"], "the run left, and the card under it turned up"
     mixed = play(g, after, "column-4@0>column-3")
     assert piles(g, mixed)["column-3"] == spades + ["AD"], "a mixed-suit run stays in the column"
+    full = {f"column-{i}": [c] for i, c in enumerate(["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H"], 1)}
+    assert not legal(g, board(g, full, dump="stock"), "tap stock"), "column-10 is empty: no deal"
+    dealt = piles(g, play(g, board(g, {**full, "column-10": ["10H"]}, dump="stock"), "tap stock"))
+    assert all(len(dealt[f"column-{i}"]) == 2 for i in range(1, 11)), "one card onto every column"
 
 
 def test_golf_plays_one_rank_up_or_down_without_turning_the_corner():
@@ -123,6 +127,11 @@ def test_pyramid_pairs_only_uncovered_cards():
     assert p["g1"] == [] and p["g2"] == []
     assert p["discard"][-2:] == ["6D", "7C"], "the pair goes to the discard together"
     assert not legal(g, s, "b1@0>b2"), "2 and 3 do not make 13"
+    aside = board(g, {"g1": ["7C"], "waste": ["~2H", "6D"], "stock": ["~3D", "AH"]}, dump="discard")
+    p = piles(g, play(g, aside, "g1@0>waste"))
+    assert p["waste"] == ["~2H"] and p["discard"][-2:] == ["6D", "7C"], "a pyramid card pairs with the waste"
+    p = piles(g, play(g, aside, "stock@1>waste"))
+    assert p["waste"] == ["~2H", "6D", "AH"] and p["stock"] == ["3D"], "a stock card is set aside, not paired"
 
 
 def test_canfield_refills_an_empty_column_from_the_reserve():
