@@ -58,11 +58,3 @@ def bundled(folder: Path | None = None) -> list[Ruleset]:
     """The games in the folder, sorted by name (case-insensitively)."""
     return sorted((_summary(p) for p in ruleset_paths(folder)), key=lambda r: (r.name.lower(), r.path.name))
 
-
-def find(name: str, folder: Path | None = None) -> Ruleset | None:
-    """A bundled game by its name, an alias or its file stem (case-insensitive), or None."""
-    key = name.strip().lower()
-    for r in bundled(folder):
-        if key in (r.name.lower(), r.path.stem.lower()) or key in (a.lower() for a in r.aliases):
-            return r
-    return None

@@ -21,6 +21,7 @@ import pytest
 from cardz_core.cards import card_id_of
 from cardz_core.engine import PLAYING, Game, State, compile
 from cardz_core.engine.logs import LogRecorder, replay
+from cardz_core.problems import CardzError
 from cardz_core.rulesets import bundled, ruleset_paths
 from cardz_core.spec import load, load_game
 
@@ -161,3 +162,16 @@ def test_cardz_games_lists_every_file(capsys):
     assert table[0].split() == ["name", "family", "file"]
     assert any(line.startswith("Spider (one suit)") for line in table)
     assert not any("Klondike" in line for line in table)
+
+
+def test_listing_reads_the_export_wrapper_and_refuses_broken_files(tmp_path: Path):
+    (tmp_path / "b.cardz").write_text('{"schemaVersion": 1, "setup": {"name": "Wrapped", "family": "X"}}')
+    (tmp_path / "a.cardz").write_text('{"name": "plain", "aliases": ["p", 3]}')
+    (tmp_path / "notes.txt").write_text("not a game")
+    listed = bundled(tmp_path)
+    assert [(r.name, r.family, r.aliases) for r in listed] == [("plain", None, ("p",)), ("Wrapped", "X", ())]
+    (tmp_path / "c.cardz").write_text("{oops")
+    with pytest.raises(CardzError, match="c.cardz"):
+        bundled(tmp_path)
+    with pytest.raises(CardzError, match="no rule-set folder"):
+        bundled(tmp_path / "missing")
