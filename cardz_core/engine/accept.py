@@ -56,6 +56,9 @@ class Accept:
         self.declares_suit = self.has_wild and self.declares == "suit"
         # a single face-up card is decided by the tables alone when nothing else reads it
         self.simple = self.when is None and self.min_count <= 1
+        # whether a face-down bottom card could land here at all (then judged in full)
+        self.may_take_down = not self.none and (self.allow_down or (
+            self.rank_is is None and (self.rel is None or self.has_wild)))
         # the tables alone judge every card of a group (no `when`, no board-dependent wilds)
         self.fast = self.when is None and not (self.has_wild
                                                and self.declares in ("suit", "transparent"))
@@ -100,6 +103,19 @@ class Accept:
         if kind == "suit":
             return self._rank_ok(card) and not card.joker and card.suit == below[1]
         return any(self._printed(v, card) for v in below[1])  # "set"
+
+    def fits_down(self, below: tuple, seed_rank: int) -> bool:
+        """Whether a face-down card may lie on ``below``: it can't be read, so it passes only
+        checks that read nothing, unless ``allowFaceDown`` skips the checks on what it is."""
+        kind = below[0]
+        if kind == "empty":
+            if self.rule.seed_none or (self.seed_from_deal and seed_rank == 0):
+                return False
+            return self.allow_down or (self.rule.seed is None and not self.seed_from_deal
+                                       and self.rank_is is None)
+        if self.allow_down:
+            return True
+        return kind != "suit" and self.rank_is is None and (self.rel is None or kind == "free")
 
     def after(self, below: tuple, card: Card, declare: int, seed_rank: int) -> tuple:
         """What follows once ``card`` lies on ``below``."""
@@ -190,9 +206,13 @@ class Accept:
         ident = self._ident
         for k, c in enumerate(group):
             if not c & 1:
-                if not self.allow_down:
-                    return f"{name} takes no face-down cards"
-                below = FREE
+                if vouched and k > 0:
+                    if self.rank_is is not None and not self.allow_down:
+                        return f"{name} takes only {RANK_WORDS[self.rank_is]}s"
+                    continue
+                if not self.fits_down(below, seed_rank):
+                    return f"{name} takes no face-down cards here"
+                below = FREE if self.allow_down else DOWN
                 continue
             card = ident[c >> 1]
             if vouched and k > 0:
@@ -201,14 +221,15 @@ class Accept:
                 continue
             if not self.fits(below, card, seed_rank):
                 return self._refusal(below, card, name, k, seed_rank)
-            top_of_group = k == n - 1
-            if top_of_group and self.declares_suit and self.wild(card) and declare is not None:
-                if declare < 0:
-                    return f"{card} on {name}: call a suit"
-            elif declare is not None and declare >= 0 and top_of_group:
-                return f"{name}: nothing to call a suit for"
-            call = declare if top_of_group and declare is not None else -1
+            call = declare if k == n - 1 and declare is not None else -1
             below = self.after(below, card, call, seed_rank)
+        if declare is not None:
+            top = group[-1]
+            calls = self.declares_suit and top & 1 and self.wild(ident[top >> 1])
+            if calls and declare < 0:
+                return f"{ident[top >> 1]} on {name}: call a suit"
+            if not calls and declare >= 0:
+                return f"{name}: nothing to call a suit for"
         if self.when is not None:
             env = game.env(state, card=group[0], pile=group, depot=self.depot, source=src,
                            top=pile[-1] if pile else None)
