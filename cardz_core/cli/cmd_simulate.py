@@ -41,7 +41,7 @@ def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "simulate", help="play many deals with planners and summarise the results",
         description="Play N deals of a game with one or more planners (each planner plays the "
-                    "same deals), print a summary (win rate with a 95%% Wilson interval, game "
+                    "same deals), print a summary (win rate with a 95% Wilson interval, game "
                     "length, score, time, paired comparison, dead cards), and optionally write "
                     "per-deal rows and an HTML report. Deal i's seed depends only on --seed and "
                     "i, so results do not depend on --workers, --backend or batching.")
