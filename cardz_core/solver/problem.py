@@ -47,6 +47,8 @@ class GameProblem:
 
     # Weights of the sibling order (tried on Microsoft FreeCell deals 1-60; speed only).
     W_HOME, W_FACE_DOWN, W_EMPTY, W_DEPTH, W_DISORDER = 100, 20, 30, 10, 5
+    # Without suit-building foundations (Golf, Black Hole...): take from the tallest piles first.
+    W_BALANCE = 10
 
     # ---- the Problem interface -------------------------------------------------------------
     def status(self, state: Any) -> int:
@@ -130,9 +132,14 @@ class GameProblem:
                 below, above = p[j - 1], p[j]
                 if below & 1 and (below >> 1) * n + (above >> 1) not in fits:
                     disorder += 1
-        depth = self._next_depth(piles) if self.steps else 0
+        if self.steps:
+            depth = self._next_depth(piles)
+            balance = 0
+        else:
+            depth = 0
+            balance = sum([len(piles[i]) ** 2 for i in self.others])
         return (self.W_HOME * home - self.W_FACE_DOWN * down + self.W_EMPTY * empty
-                - self.W_DEPTH * depth - self.W_DISORDER * disorder)
+                - self.W_DEPTH * depth - self.W_DISORDER * disorder - self.W_BALANCE * balance)
 
     def _next_depth(self, piles: tuple[tuple[int, ...], ...]) -> int:
         """How many cards lie on top of the cards the foundations take next."""
