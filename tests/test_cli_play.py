@@ -99,7 +99,7 @@ def test_moves_reads_the_board_from_a_file_and_stdin(tiny, capsys, tmp_path, mon
     assert run(capsys, "moves", tiny, "--board", "-")[1] == expected
 
 
-def test_apply_text_and_document_forms(tiny, capsys):
+def test_apply_text_and_document_forms(tiny, capsys, tmp_path, monkeypatch):
     code, out, _ = run(capsys, "apply", tiny, "--board", json.dumps(BOARD),
                        "--move", "column-2@0>foundation-1")
     assert code == 0
@@ -108,6 +108,11 @@ def test_apply_text_and_document_forms(tiny, capsys):
     assert after["counters"]["moves"] == 1
     doc_move = json.dumps({"from": "column-2", "index": 0, "to": "foundation-1"})
     assert run(capsys, "apply", tiny, "--board", json.dumps(BOARD), "--move", doc_move)[1] == out
+    path = tmp_path / "move.json"
+    path.write_text(doc_move, encoding="utf-8")
+    assert run(capsys, "apply", tiny, "--board", json.dumps(BOARD), "--move", str(path))[1] == out
+    monkeypatch.setattr("sys.stdin", io.StringIO("column-2@0>foundation-1\n"))
+    assert run(capsys, "apply", tiny, "--board", json.dumps(BOARD), "--move", "-")[1] == out
 
 
 def test_apply_several_moves_in_turn(tiny, capsys):
