@@ -1,0 +1,44 @@
+"""Planners: Cardz's own players. Each is registered by name through the ``cardz_planners`` hook
+as a factory ``(game, **options) -> Planner`` (``cardz_core.planners.base``); the builtins are
+registered by ``plugins.cardz_deck``, third parties add theirs the same way."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from cardz_core.planners.base import Budget, Planner, planner_allowed
+from cardz_core.planners.expectimax import ExpectimaxPlanner
+from cardz_core.planners.uniform import RandomPlanner
+from cardz_core.planners.usual import UsualPlanner
+from cardz_core.planners.value import ValuePlanner
+from cardz_core.problems import CardzError
+
+BUILTIN_PLANNERS: dict[str, Callable[..., Planner]] = {
+    "random": RandomPlanner,
+    "usual": UsualPlanner,
+    "value": ValuePlanner,
+    "expectimax": ExpectimaxPlanner,
+}
+UNGATED = frozenset({"random"})  # knows nothing of the game, so `planner: false` does not stop it
+DEFAULT_PLANNER = "usual"
+
+
+def make_planner(game: Any, name: str = DEFAULT_PLANNER, *, force: bool = False,
+                 **options: Any) -> Planner:
+    """The planner registered as ``name`` (case-insensitive), made for ``game``. Refuses with a
+    CardzError when the game keeps Cardz's own player out (``planner: false``, or expressions,
+    triggers or actions without ``planner: true``) unless ``force``."""
+    factory = game.registry.lookup("planners", name)
+    if factory is None:
+        known = ", ".join(sorted(game.registry.planners))
+        raise CardzError(f"no planner named {name!r} (registered: {known})")
+    canonical = game.registry.canonical("planners", name)
+    if not force and canonical not in UNGATED and not planner_allowed(game.spec):
+        why = ("it sets planner: false" if game.spec.planner.enabled is False else
+               "it is written with expressions, triggers or actions and does not set planner: true")
+        raise CardzError(f"{game.spec.name!r} offers no planner: {why}", "/planner")
+    return factory(game, **options)
+
+
+__all__ = ["BUILTIN_PLANNERS", "Budget", "Planner", "make_planner", "planner_allowed",
+           "DEFAULT_PLANNER"]

@@ -1,0 +1,63 @@
+"""`cardz hint FILE --board B [--planner P]`: the move a planner would make on a board."""
+
+from __future__ import annotations
+
+import argparse
+import random
+from typing import Any
+
+from cardz_core.cli.cmd_view import view_of_board
+from cardz_core.cli.common import open_game, print_json
+from cardz_core.engine.movetext import move_document, move_text
+from cardz_core.planners import BUILTIN_PLANNERS, DEFAULT_PLANNER, make_planner
+from cardz_core.problems import CardzError
+
+
+def add_planner_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--planner", default=None, metavar="P",
+                   help=f"planner name ({', '.join(BUILTIN_PLANNERS)} or a plugin's); "
+                        f"default {DEFAULT_PLANNER}")
+    p.add_argument("--nodes", type=int, metavar="N",
+                   help="positions a searching planner (expectimax) may expand per move")
+    p.add_argument("--seconds", type=float, metavar="S",
+                   help="seconds a searching planner may think per move (not reproducible "
+                        "across machines; prefer --nodes)")
+
+
+def planner_from_args(game: Any, args: argparse.Namespace, name: str | None = None) -> Any:
+    options = {}
+    if args.nodes is not None:
+        options["nodes"] = args.nodes
+    if args.seconds is not None:
+        options["seconds"] = args.seconds
+    return make_planner(game, name or args.planner or DEFAULT_PLANNER, **options)
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("hint", help="print the move a planner would make",
+                       description="Print the move planner P would make on the player's view of "
+                                   "board B. Planners see only the view: face-down cards stay "
+                                   "hidden. A game that offers no planner (planner: false, or "
+                                   "written with expressions without planner: true) exits 1.")
+    p.add_argument("file", metavar="FILE", help="the .cardz game file")
+    p.add_argument("--board", required=True, metavar="B",
+                   help="board document (a true board or a view): a path, - or inline JSON")
+    p.add_argument("--seed", type=int, default=0, metavar="N",
+                   help="seed of the planner's random choices (default 0)")
+    add_planner_options(p)
+    p.add_argument("--json", action="store_true", help="print the move document")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    game = open_game(args.file)
+    v = view_of_board(game, args.board)
+    planner = planner_from_args(game, args)
+    move = planner.choose(game, v, random.Random(args.seed))
+    if move is None:
+        raise CardzError(f"planner {planner.name!r} has no move on this board")
+    if args.json:
+        print_json({**move_document(game, move), "text": move_text(game, move)})
+    else:
+        print(move_text(game, move))
+    return 0

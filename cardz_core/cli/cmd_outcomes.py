@@ -1,0 +1,52 @@
+"""`cardz outcomes FILE --board B --move M [--limit K]`: what a move on the player's view may do."""
+
+from __future__ import annotations
+
+import argparse
+
+from cardz_core.cli.cmd_apply import read_move
+from cardz_core.cli.cmd_view import view_of_board
+from cardz_core.cli.common import open_game, print_json
+from cardz_core.engine.documents import board_document, card_table
+from cardz_core.engine.movetext import move_text
+from cardz_core.problems import CardzError
+from cardz_core.view import outcomes
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("outcomes", help="list what a move may lead to, with probabilities",
+                       description="Apply move M to the player's view of board B and list every "
+                                   "outcome, most likely first: its probability, the cards it "
+                                   "turns up (in order) and the view it leads to; then the "
+                                   "coverage, the probability the listed outcomes hold together "
+                                   "(1 unless --limit cut the list).")
+    p.add_argument("file", metavar="FILE", help="the .cardz game file")
+    p.add_argument("--board", required=True, metavar="B",
+                   help="board document (a true board or a view): a path, - or inline JSON")
+    p.add_argument("--move", required=True, metavar="M",
+                   help="a move in text form (column-3@4>foundation-1, tap stock) or a document")
+    p.add_argument("--limit", type=int, metavar="K", help="list at most K outcomes")
+    p.add_argument("--json", action="store_true",
+                   help="print {outcomes: [{probability, revealed, view}], coverage}")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    game = open_game(args.file)
+    v = view_of_board(game, args.board)
+    move = read_move(game, args.move)
+    why = game.illegal_reason(v, move)
+    if why is not None:
+        raise CardzError(f"--move {args.move!r}: {move_text(game, move)} is not legal: {why}")
+    outs = outcomes(game, v, move, limit=args.limit)
+    table = card_table(game)
+    if args.json:
+        print_json({"move": move_text(game, move), "coverage": outs.coverage, "outcomes": [
+            {"probability": o.probability, "revealed": [str(table.cards[i]) for i in o.revealed],
+             "view": board_document(game, o.view)} for o in outs]})
+        return 0
+    for o in outs:
+        shown = " ".join(str(table.cards[i]) for i in o.revealed) or "(nothing revealed)"
+        print(f"{o.probability:.6f}  {shown}")
+    print(f"{len(outs)} outcome(s), coverage {outs.coverage:.6f}")
+    return 0

@@ -1,0 +1,37 @@
+"""`cardz view FILE --board B`: the player's view of a board."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from cardz_core.cli.common import open_game, print_json, read_document
+from cardz_core.engine.documents import board_document, load_board
+from cardz_core.view import view
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("view", help="print the player's view of a board",
+                       description="Print the player's view of board B as a board document: "
+                                   "every face-down card is ~?, and 'unseen' holds the counts of "
+                                   "the cards not seen, one object per pool. A board document "
+                                   "carries no history, so only what is face-up is known; a "
+                                   "board that is already a view is printed as it is.")
+    p.add_argument("file", metavar="FILE", help="the .cardz game file")
+    p.add_argument("--board", required=True, metavar="B",
+                   help="board document: a path, - for standard input, or inline JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON (the view is always a JSON document; accepted for uniformity)")
+    p.set_defaults(func=run)
+
+
+def view_of_board(game: Any, arg: str) -> Any:
+    """The view of a board argument (a true board or a view already)."""
+    state = load_board(game, read_document(arg, "board"))
+    return state if state.pools is not None else view(game, state)
+
+
+def run(args: argparse.Namespace) -> int:
+    game = open_game(args.file)
+    print_json(board_document(game, view_of_board(game, args.board)))
+    return 0

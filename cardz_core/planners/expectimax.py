@@ -1,0 +1,131 @@
+"""``expectimax``: depth-limited expectimax over views, with chance nodes from the deck model.
+
+Max nodes are the player's choices (legal moves on a view); chance nodes are a move's outcomes:
+every outcome of a move that turns up one card when there are few enough, otherwise a sample of
+them drawn by the counts (``samples`` per node). Values found are kept in a transposition table
+keyed by (view, depth left). The search deepens iteratively (depth 1, 2, ...) until the per-move
+budget (positions expanded, or seconds) runs out, and plays the best move of the deepest search
+it finished; depth 1 always finishes.
+
+Leaves are valued by the game's ``planner.value`` when it has one; otherwise by measures any game
+has: cards on foundation-role depots, face-down cards of the play area still to turn up, empty
+tableau piles and cells, and mobility (the number of legal moves). Like ``usual``, it never plays
+a move that leads back to a board it has been on in this game, and at the root it breaks ties by
+``usual``'s score.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from cardz_core.engine.state import State
+from cardz_core.limits import PLANNER_DEFAULT_NODES
+from cardz_core.planners.base import (Budget, Clock, children, empty_spaces, hidden_cards,
+                                      home_cards, roles, terminal_value)
+from cardz_core.planners.usual import Visited, move_score
+
+HOME_WEIGHT = 100.0
+HIDDEN_WEIGHT = 30.0
+EMPTY_WEIGHT = 10.0
+MOBILITY_WEIGHT = 1.0
+CHANCE_SAMPLES = 3
+MAX_DEPTH = 6
+DISCOUNT = 0.999  # a win sooner is worth a little more than the same win later
+
+
+def default_value(game: Any, v: State) -> float:
+    """The leaf value of a view for any game, higher is closer to a win."""
+    r = roles(game)
+    return (HOME_WEIGHT * home_cards(r, v) - HIDDEN_WEIGHT * hidden_cards(r, v)
+            + EMPTY_WEIGHT * empty_spaces(r, v) + MOBILITY_WEIGHT * len(game.legal_moves(v)))
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class ExpectimaxPlanner:
+    name = "expectimax"
+
+    def __init__(self, game: Any, nodes: int | None = None, seconds: float | None = None,
+                 depth: int = MAX_DEPTH, samples: int = CHANCE_SAMPLES, **_options: Any) -> None:
+        if nodes is None and seconds is None:
+            nodes = PLANNER_DEFAULT_NODES
+        self.budget = Budget(nodes, seconds)
+        self.max_depth = depth
+        self.samples = samples
+        self.visited = Visited()
+        if game.spec.planner.value is not None:
+            from cardz_core.planners.value import value_function
+
+            self.leaf: Callable[[State], float] = value_function(game)
+        else:
+            self.leaf = lambda v: default_value(game, v)
+
+    def choose(self, game: Any, view: State, rng: random.Random) -> Any:
+        self.visited.note(view)
+        moves = game.legal_moves(view)
+        if not moves:
+            return None
+        clock = Clock(self.budget)
+        table: dict[tuple[State, int], float] = {}
+        # the root's chance children are drawn once and shared by every depth
+        roots: list[tuple[Any, float, list[tuple[float, State]]]] = []
+        for i, move in enumerate(moves):
+            kids = children(game, view, move, rng, self.samples)
+            clock.nodes += len(kids)
+            if all(v in self.visited for _, v in kids):
+                continue
+            tie = move_score(game, view, kids[0][1], move) * 1e-6
+            roots.append((move, tie, kids))
+        if not roots:
+            return None
+        best = self._search(game, roots, 1, table, clock, rng)
+        for depth in range(2, self.max_depth + 1):
+            if clock.spent():
+                break
+            try:
+                best = self._search(game, roots, depth, table, clock, rng)
+            except _OutOfBudget:
+                break
+        return best
+
+    def _search(self, game: Any, roots: list, depth: int, table: dict, clock: Clock,
+                rng: random.Random) -> Any:
+        best_move, best_value = None, None
+        for move, tie, kids in roots:
+            value = tie + sum(w * self._value(game, v, depth - 1, table, clock, rng)
+                              for w, v in kids)
+            if best_value is None or value > best_value:
+                best_move, best_value = move, value
+        return best_move
+
+    def _value(self, game: Any, v: State, depth: int, table: dict, clock: Clock,
+               rng: random.Random) -> float:
+        end = terminal_value(v.status)
+        if end is not None:
+            return end
+        key = (v, depth)
+        hit = table.get(key)
+        if hit is not None:
+            return hit
+        if depth <= 0:
+            value = self.leaf(v)
+        else:
+            if clock.spent():
+                raise _OutOfBudget
+            value = None
+            for move in game.legal_moves(v):
+                kids = children(game, v, move, rng, self.samples)
+                clock.nodes += len(kids)
+                if all(k.piles == v.piles for _, k in kids):
+                    continue  # a move that changes no pile (a futile tap) is never worth searching
+                q = DISCOUNT * sum(w * self._value(game, k, depth - 1, table, clock, rng)
+                                   for w, k in kids)
+                if value is None or q > value:
+                    value = q
+            if value is None:
+                value = self.leaf(v)
+        table[key] = value
+        return value

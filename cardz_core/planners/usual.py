@@ -1,0 +1,88 @@
+"""``usual``: Cardz's usual choices, as a one-move heuristic for games written in fixed fields.
+
+Each legal move is tried once on the view (an unknown card it turns up is drawn by the counts)
+and scored by what it did: cards sent to a foundation-role depot first, then face-down cards of
+the play area turned up, depots emptied, and a tap on the stock when nothing else helps. A move
+that takes a card off a foundation, or one that only shuffles cards between piles, scores below a
+tap. The planner remembers the boards it has been on in this game and never makes a move that
+leads back to one, which ends pointless shuttles and endless passes through an unchanging stock;
+when every move would, it gives up (answers None).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cardz_core.engine.state import State
+from cardz_core.planners.base import empty_spaces, hidden_cards, home_cards, roles, terminal_value
+from cardz_core.view import sample_outcome
+
+HOME_WEIGHT = 100.0
+REVEAL_WEIGHT = 40.0
+EMPTY_WEIGHT = 12.0
+TAP_SCORE = 1.0
+SHUFFLE_SCORE = -1.0  # a move that changes nothing the measures see
+CELL_PENALTY = 3.0  # filling a free cell or empty column without gaining anything
+
+
+class Visited:
+    """Boards (piles only) a planner has been on during one game."""
+
+    def __init__(self) -> None:
+        self.boards: set[tuple] = set()
+        self.last_moves = -1
+
+    def note(self, view: State) -> None:
+        if view.moves < self.last_moves:  # an undo or a new game: start again
+            self.boards.clear()
+        self.last_moves = view.moves
+        self.boards.add(view.piles)
+
+    def __contains__(self, view: State) -> bool:
+        return view.piles in self.boards
+
+
+def move_score(game: Any, before: State, after: State, move: Any) -> float:
+    """How much one move did, by the measures any game has."""
+    end = terminal_value(after.status)
+    if end is not None:
+        return end
+    r = roles(game)
+    home = home_cards(r, after) - home_cards(r, before)
+    revealed = hidden_cards(r, before) - hidden_cards(r, after)
+    emptied = empty_spaces(r, after) - empty_spaces(r, before)
+    score = HOME_WEIGHT * home + REVEAL_WEIGHT * revealed + EMPTY_WEIGHT * emptied
+    if move.index < 0:  # a tap
+        return score + TAP_SCORE if score >= 0 else score
+    if home == 0 and revealed == 0 and emptied <= 0:
+        score += SHUFFLE_SCORE
+        if emptied < 0 or r.cells[move.dst]:
+            score -= CELL_PENALTY
+    # among equals, work on the pile with the most face-down cards under the picked card
+    src = before.piles[move.src]
+    score += 0.01 * sum(1 for c in src[:move.index] if not c & 1)
+    return score
+
+
+class UsualPlanner:
+    name = "usual"
+
+    def __init__(self, game: Any, **_options: Any) -> None:
+        self.visited = Visited()
+
+    def ranked(self, game: Any, view: State, rng: random.Random) -> list[tuple[float, int, Any]]:
+        """(score, order, move) for every legal move that does not lead back, best first."""
+        self.visited.note(view)
+        out = []
+        for i, move in enumerate(game.legal_moves(view)):
+            after = sample_outcome(game, view, move, rng).view
+            if after in self.visited:
+                continue
+            out.append((move_score(game, view, after, move), i, move))
+        out.sort(key=lambda t: (-t[0], t[1]))
+        return out
+
+    def choose(self, game: Any, view: State, rng: random.Random) -> Any:
+        ranked = self.ranked(game, view, rng)
+        return ranked[0][2] if ranked else None

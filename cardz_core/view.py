@@ -1,0 +1,410 @@
+"""The player's view of a position: what is face-down and unseen becomes counts.
+
+A view is a ``State`` (``cardz_core.engine.state``) in which
+
+- every face-down card the player does not know has the negative code ``unknown_code(pool)``;
+- ``pools[p]`` holds, per card id, 1 if that card is unseen and belongs to pool ``p`` (the layout
+  the board documents use); identical copies are interchangeable, so counts per printed card are
+  the sum over its ids;
+- ``rng`` is 0: the generator that drives shuffles during play is not the player's to know.
+
+Pools: packs shuffled into the same depot form one pool; packs sent to different depots (a pack's
+``to``) are different pools, because the player knows which depot each pack went to.
+
+Views are canonical: the copies of a printed card get their ids in board order (depots in game
+order, each pile bottom first), then the unseen ones in pool order. So two views that show the same
+thing are equal, whichever physical copy the true deal holds where.
+
+Memory. A player remembers a card seen face-up that is later turned face-down without a shuffle
+(a recycle, ``landFace: Down``, a ``gather``): it stays known, in place. A shuffle forgets the
+face-down cards of the shuffled pile. Memory needs history, which a bare ``State`` does not carry,
+so it is kept beside the true state in a ``Memory`` (the cards still unknown and the pool each
+counts in), updated move by move by ``trace``; ``Seat`` does this for a game being played.
+``view(game, state)`` without a ``Memory`` is the board as it is now (only what is face-up is
+known).
+
+Chance. ``outcomes`` (the deck model of ``plugins.cardz_deck``) plays a move on a view: each card
+the engine turns face-up from the unknown is drawn from its pool's counts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, NamedTuple, Protocol, Sequence
+
+import attrs
+
+from cardz_core.cards import Card, code, unknown_code
+from cardz_core.engine.state import State
+from cardz_core.problems import CardzError
+
+DEFAULT_DECK_MODEL = "counts"
+
+
+class DeckInfo:
+    """What views need to know about a game's cards, built once per game."""
+
+    def __init__(self, spec: Any) -> None:
+        self.cards: tuple[Card, ...] = tuple(dc.card for dc in spec.cards)
+        n = len(self.cards)
+        faces: dict[Card, int] = {}
+        self.face_of: list[int] = []
+        ids: list[list[int]] = []
+        for card_id, card in enumerate(self.cards):
+            f = faces.setdefault(card, len(faces))
+            if f == len(ids):
+                ids.append([])
+            ids[f].append(card_id)
+            self.face_of.append(f)
+        self.ids_of_face: tuple[tuple[int, ...], ...] = tuple(tuple(i) for i in ids)
+        self.multi = any(len(i) > 1 for i in ids)  # some card has identical copies
+        # Pools by where each pack was shuffled to (None: the first stock).
+        targets: dict[str | None, int] = {}
+        pack_pool = [targets.setdefault(pack.to, len(targets)) for pack in spec.packs]
+        self.origin: tuple[int, ...] = tuple(pack_pool[dc.pack] for dc in spec.cards)
+        self.n_pools = max(1, len(targets))
+        self.n_cards = n
+
+
+_INFO: dict[int, tuple[Any, DeckInfo]] = {}
+
+
+def deck_info(game: Any) -> DeckInfo:
+    """The game's ``DeckInfo`` (cached per spec object)."""
+    spec = game.spec
+    hit = _INFO.get(id(spec))
+    if hit is None or hit[0] is not spec:
+        hit = (spec, DeckInfo(spec))
+        _INFO[id(spec)] = hit
+    return hit[1]
+
+
+@attrs.frozen
+class Memory:
+    """What the player knows beyond the board: the true card ids still ``unknown`` (face-down and
+    not remembered), and ``labels[card_id]``, the pool each card counts in while unknown."""
+
+    unknown: frozenset[int]
+    labels: tuple[int, ...]
+
+    @classmethod
+    def initial(cls, game: Any, state: State) -> "Memory":
+        """Memory with nothing remembered: every face-down card of ``state`` is unknown."""
+        unknown = frozenset(c >> 1 for pile in state.piles for c in pile if not c & 1)
+        return cls(unknown, deck_info(game).origin)
+
+
+class _Tracer:
+    """The ``reveal`` callback of ``trace``: the shadow state's face-down cards are unknown codes
+    whose pool is the card id, plus ``n`` when the player does not know the card."""
+
+    def __init__(self, n: int, memory: Memory) -> None:
+        self.n = n
+        self.unknown = set(memory.unknown)
+        self.labels = list(memory.labels)
+        self.turned: list[int] = []
+        self.revealed: list[int] = []
+
+    def __call__(self, pool: int) -> int:
+        card_id = pool - self.n if pool >= self.n else pool
+        if pool >= self.n:
+            self.revealed.append(card_id)
+            self.unknown.discard(card_id)
+        self.turned.append(card_id)
+        return card_id
+
+    def forget(self, cards: list[int]) -> list[int]:
+        """The shuffle rule of ``forget``, on true ids. A known face-down card is a shadow code
+        below ``n``, or a plain face-down code when the move itself turned it down."""
+        n = self.n
+        out = []
+        known = []
+        mixed = set()
+        for c in cards:
+            if c & 1:
+                out.append(c)
+                continue
+            i = c >> 1 if c >= 0 else (-2 - c) // 2
+            if c < 0 and i >= n:
+                mixed.add(self.labels[i - n])
+                out.append(c)
+            else:
+                known.append(i)
+                out.append(unknown_code(i + n))
+        if known:
+            target = min(mixed) if mixed else _free_pool({self.labels[i] for i in self.unknown})
+            for i in known:
+                self.labels[i] = target
+                self.unknown.add(i)
+        return out
+
+
+def trace(game: Any, state: State, move: Any, memory: Memory | None = None
+          ) -> tuple[State, Memory, tuple[int, ...], tuple[int, ...]]:
+    """Apply ``move`` to the true ``state``. Returns the new state, the player's memory after it,
+    the card ids the move turned face-up (in the engine's order), and those of them the player
+    did not know (the move's chance outcome, as ``outcomes`` would list it).
+
+    It replays the move on a shadow copy whose face-down cards are unknown codes naming their own
+    id as the pool (offset when the player does not know them), so the engine's ``reveal``
+    callback reports each card as it turns it up, and its shuffles report what they mix."""
+    if memory is None:
+        memory = Memory.initial(game, state)
+    after = game.apply(state, move)
+    n = len(memory.labels)
+    shadow = state.copy()
+    shadow.piles = tuple(tuple(c if c & 1 else unknown_code((c >> 1) + (n if c >> 1 in
+                                                                          memory.unknown else 0))
+                               for c in pile) for pile in state.piles)
+    tracer = _Tracer(n, memory)
+    game.apply(shadow, move, reveal=tracer)
+    return (after, Memory(frozenset(tracer.unknown), tuple(tracer.labels)), tuple(tracer.turned),
+            tuple(tracer.revealed))
+
+
+def _free_pool(used: set[int]) -> int:
+    """The lowest pool number no unknown card counts in."""
+    return next(p for p in range(len(used) + 1) if p not in used)
+
+
+def forget(info: DeckInfo, counts: list[list[int]], cards: list[int]) -> list[int]:
+    """A shuffle on a view: the known face-down ``cards`` of the shuffled pile become unknown, in
+    the pool of the pile's other unknown cards (the lowest, if several), or else in the lowest
+    empty pool; ``counts`` (per pool and face) grows to match. Face-up cards are left as they are.
+    ``Memory`` forgets by the same rule, so a view played on and the true game's view agree."""
+    known = [c for c in cards if c >= 0 and not c & 1]
+    if not known:
+        return cards
+    mixed = {(-2 - c) // 2 for c in cards if c < 0}
+    target = min(mixed) if mixed else _free_pool({p for p, row in enumerate(counts) if any(row)})
+    while len(counts) <= target:
+        counts.append([0] * len(info.ids_of_face))
+    for c in known:
+        counts[target][info.face_of[c >> 1]] += 1
+    return [unknown_code(target) if c >= 0 and not c & 1 else c for c in cards]
+
+
+class Reveal:
+    """The ``reveal`` callback for a move played on a view: ``choose(pool, row)`` picks the face
+    turned up from a pool's counts ``row`` (or raises to stop the move); ``forget`` is called by
+    the engine's shuffle on a view."""
+
+    def __init__(self, info: DeckInfo, counts: list[list[int]],
+                 choose: Callable[[int, list[int]], int]) -> None:
+        self.info = info
+        self.counts = counts
+        self.choose = choose
+        self.faces: list[int] = []
+
+    def __call__(self, pool: int) -> int:
+        row = self.counts[pool] if pool < len(self.counts) else []
+        f = self.choose(pool, row)
+        if not 0 <= f < len(row) or row[f] <= 0:
+            raise CardzError(f"the card chosen is not among the unseen cards of pool {pool}")
+        row[f] -= 1
+        self.faces.append(f)
+        return self.info.ids_of_face[f][0]
+
+    def forget(self, cards: list[int]) -> list[int]:
+        return forget(self.info, self.counts, cards)
+
+
+def view(game: Any, state: State, memory: Memory | bool | None = None) -> State:
+    """The player's view of the true ``state``.
+
+    ``memory``: a ``Memory`` kept beside the state (``Seat`` keeps one); ``None``, ``False`` or
+    ``True`` without a ``Memory`` give the board as it is now, the only memory a bare state has.
+    """
+    info = deck_info(game)
+    if not isinstance(memory, Memory):
+        memory = Memory.initial(game, state)
+    unknown, labels = memory.unknown, memory.labels
+    n_pools = max(info.n_pools, max(labels, default=0) + 1)
+    counts = [[0] * len(info.ids_of_face) for _ in range(n_pools)]
+    piles: list[tuple[int, ...]] = []
+    for pile in state.piles:
+        out = []
+        for c in pile:
+            if c < 0:
+                raise CardzError("this board is already a view: it holds unknown cards (~?)")
+            card_id = c >> 1
+            if c & 1 or card_id not in unknown:
+                out.append(c)
+            else:
+                p = labels[card_id]
+                counts[p][info.face_of[card_id]] += 1
+                out.append(unknown_code(p))
+        piles.append(tuple(out))
+    return _assemble(info, state, piles, counts)
+
+
+def _assemble(info: DeckInfo, base: State, piles: list[tuple[int, ...]],
+              counts: list[list[int]]) -> State:
+    """A canonical view from piles (known cards by any copy's id, unknown cards by pool) and the
+    unseen counts per pool and printed card."""
+    if info.multi:
+        nxt = [0] * len(info.ids_of_face)
+        canon = []
+        for pile in piles:
+            out = []
+            for c in pile:
+                if c >= 0:
+                    f = info.face_of[c >> 1]
+                    out.append(code(info.ids_of_face[f][nxt[f]], bool(c & 1)))
+                    nxt[f] += 1
+                else:
+                    out.append(c)
+            canon.append(tuple(out))
+        piles = canon
+    else:
+        nxt = None
+    pools = []
+    for row in counts:
+        pool = [0] * info.n_cards
+        for f, n in enumerate(row):
+            if n:
+                ids = info.ids_of_face[f]
+                start = nxt[f] if nxt is not None else 0
+                for card_id in ids[start:start + n]:
+                    pool[card_id] = 1
+                if nxt is not None:
+                    nxt[f] += n
+        pools.append(tuple(pool))
+    v = base.copy()
+    v.piles = tuple(piles)
+    v.pools = tuple(pools)
+    v.rng = 0
+    return v
+
+
+def pool_counts(info: DeckInfo, pools: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Unseen counts per pool and printed card (face index) from a view's ``pools``."""
+    out = []
+    for pool in pools:
+        row = [0] * len(info.ids_of_face)
+        for card_id, bit in enumerate(pool):
+            if bit:
+                row[info.face_of[card_id]] += 1
+        out.append(row)
+    return out
+
+
+def canonical(game: Any, v: State, counts: list[list[int]] | None = None) -> State:
+    """``v`` (a view, e.g. after a move played on it) with copies renumbered in board order and
+    ``pools`` rebuilt from ``counts`` (per pool and face) or from its own pools."""
+    info = deck_info(game)
+    if counts is None:
+        counts = pool_counts(info, v.pools or ())
+    return _assemble(info, v, list(v.piles), counts)
+
+
+def is_view(state: State) -> bool:
+    return state.pools is not None
+
+
+class Outcome(NamedTuple):
+    """One way a move on a view can turn out: its probability, the cards revealed (card ids of the
+    view, in the order revealed) and the view it leads to."""
+
+    probability: float
+    revealed: tuple[int, ...]
+    view: State
+
+
+class Outcomes(list):
+    """The outcomes of a move, most likely first; ``coverage`` is the probability they hold
+    together (1.0 unless a limit cut the list)."""
+
+    def __init__(self, items: Iterable[Outcome] = (), coverage: float = 1.0) -> None:
+        super().__init__(items)
+        self.coverage = coverage
+
+
+class DeckModel(Protocol):
+    """What the ``cardz_deck_models`` hook registers: how a move on a view turns out."""
+
+    def outcomes(self, game: Any, v: State, move: Any, limit: int | None = None) -> Outcomes: ...
+
+    def sample(self, game: Any, v: State, move: Any, rng: Any) -> Outcome: ...
+
+
+def deck_model(game: Any, name: str = DEFAULT_DECK_MODEL) -> DeckModel:
+    model = game.registry.lookup("deck_models", name)
+    if model is None:
+        raise CardzError(f"no deck model named {name!r} is registered")
+    return model  # type: ignore[return-value]
+
+
+def outcomes(game: Any, v: State, move: Any, limit: int | None = None) -> Outcomes:
+    """Every outcome of ``move`` on the view ``v`` (``Game.outcomes``)."""
+    return deck_model(game).outcomes(game, v, move, limit)
+
+
+def sample_outcome(game: Any, v: State, move: Any, rng: Any) -> Outcome:
+    """One outcome of ``move`` on ``v`` drawn with ``rng`` by the counts, with its probability."""
+    return deck_model(game).sample(game, v, move, rng)
+
+
+class Seat:
+    """A game being played: the true state and, beside it, what the player knows.
+
+    ``view`` is what a fair planner gets. ``play`` applies a move to the true state and keeps the
+    memory up to date (with ``memory=False`` nothing is remembered: the view is the board as it
+    is now); ``undo`` takes the last move back, with what it taught."""
+
+    def __init__(self, game: Any, state: State, memory: bool = True) -> None:
+        self.game = game
+        self.state = state
+        self.remember = memory
+        self.memory = Memory.initial(game, state)
+        self._view: State | None = None
+        self._history: list[tuple[State, Memory]] = []
+        self.turned: tuple[int, ...] = ()  # true card ids the last move turned face-up
+        self.revealed: tuple[int, ...] = ()  # those of them the player did not know
+
+    @property
+    def view(self) -> State:
+        if self._view is None:
+            self._view = view(self.game, self.state, self.memory)
+        return self._view
+
+    def play(self, move: Any) -> tuple[int, ...]:
+        """Apply ``move``; return the true card ids it revealed (unknown to the player), in order."""
+        memory = self.memory if self.remember else Memory.initial(self.game, self.state)
+        after, learned, self.turned, self.revealed = trace(self.game, self.state, move, memory)
+        self._history.append((self.state, self.memory))
+        self.state = after
+        self.memory = learned if self.remember else Memory.initial(self.game, after)
+        self._view = None
+        return self.revealed
+
+    def undo(self) -> bool:
+        """Take back the last move; False when there is none."""
+        if not self._history:
+            return False
+        before, memory = self._history.pop()
+        self.state = self.game.undo(before, self.state)
+        self.memory = memory
+        self._view = None
+        self.turned = self.revealed = ()
+        return True
+
+
+def apply_revealing(game: Any, v: State, move: Any, faces: Sequence[Card]) -> tuple[State, list[int]]:
+    """Play ``move`` on the view ``v`` with the cards turned up from the unknown prescribed, in
+    order, as printed cards; returns the canonical resulting view and the card ids turned up.
+    Raises ``CardzError`` when a prescribed card is not unseen in the pool it is drawn from, or
+    when the move turns up a different number of unknown cards."""
+    info = deck_info(game)
+    face_index = {info.cards[ids[0]]: f for f, ids in enumerate(info.ids_of_face)}
+
+    def choose(pool: int, row: list[int]) -> int:
+        i = len(reveal.faces)
+        if i >= len(faces):
+            raise CardzError(f"the move turns up more than {len(faces)} unknown card(s)")
+        return face_index.get(faces[i], -1)
+
+    reveal = Reveal(info, pool_counts(info, v.pools or ()), choose)
+    after = game.apply(v, move, reveal=reveal)
+    if len(reveal.faces) < len(faces):
+        raise CardzError(f"the move turned up {len(reveal.faces)} unknown card(s), not {len(faces)}")
+    return canonical(game, after, reveal.counts), [info.ids_of_face[f][0] for f in reveal.faces]

@@ -1,0 +1,105 @@
+"""The counts deck model: an unknown card turned face-up is drawn from its pool's counts.
+
+A pool holding four aces and one king answers a reveal with two outcomes, an ace (4/5) and a king
+(1/5): copies of one printed card are one outcome, not one per copy. A move that turns up k unknown
+cards has one outcome per distinct sequence of printed cards, its probability the product of the
+draws' (count / pool size) along the sequence.
+
+Outcomes are found by playing the move on the view with a ``reveal`` callback that follows a
+prescribed sequence and stops the move when the engine asks for one card more; the sequence is
+then extended by every card the pool can give. The search is best-first on probability (a prefix's
+probability bounds every completion's), so the most likely outcomes come first and a limit keeps
+exactly the most likely ones. Probabilities are exact fractions while searching; ties keep the
+order of the sequences' card ids.
+"""
+
+from __future__ import annotations
+
+import heapq
+from fractions import Fraction
+from typing import Any
+
+from cardz_core.engine.state import State
+from cardz_core.limits import MAX_OUTCOMES
+from cardz_core.problems import CardzError
+from cardz_core.view import Outcome, Outcomes, Reveal, canonical, deck_info, pool_counts
+
+
+class _More(BaseException):
+    """The move wants one more card than prescribed (BaseException: the engine's own error
+    handling must not swallow it)."""
+
+    def __init__(self, pool: int) -> None:
+        self.pool = pool
+
+
+def _no_view() -> CardzError:
+    return CardzError("outcomes are asked of a view: make one with Game.view(state)")
+
+
+class CountsDeck:
+    """The ``counts`` deck model registered by this plugin."""
+
+    def outcomes(self, game: Any, v: State, move: Any, limit: int | None = None) -> Outcomes:
+        if v.pools is None:
+            raise _no_view()
+        if limit is not None and limit < 1:
+            raise CardzError("an outcome limit is 1 or more")
+        info = deck_info(game)
+        base = pool_counts(info, v.pools)
+        # heap of (-probability, face sequence); a popped entry is the likeliest left
+        heap: list[tuple[Fraction, tuple[int, ...]]] = [(Fraction(-1), ())]
+        found: list[Outcome] = []
+        kept = Fraction(0)
+        cap = MAX_OUTCOMES if limit is None else min(limit, MAX_OUTCOMES)
+        while heap and len(found) < cap:
+            neg, seq = heapq.heappop(heap)
+
+            def choose(pool: int, row: list[int], seq: tuple[int, ...] = seq) -> int:
+                i = len(reveal.faces)
+                if i == len(seq):
+                    raise _More(pool)
+                return seq[i]
+
+            reveal = Reveal(info, [row[:] for row in base], choose)
+            try:
+                after = game.apply(v, move, reveal=reveal)
+            except _More as more:
+                row = reveal.counts[more.pool] if more.pool < len(reveal.counts) else []
+                total = sum(row)
+                if total == 0:
+                    raise CardzError("an unknown card's pool holds no unseen card") from None
+                for f, n in enumerate(row):
+                    if n:
+                        heapq.heappush(heap, (neg * Fraction(n, total), seq + (f,)))
+                continue
+            found.append(Outcome(float(-neg), tuple(info.ids_of_face[f][0] for f in seq),
+                                 canonical(game, after, reveal.counts)))
+            kept -= neg
+        if heap and limit is None:
+            raise CardzError(f"the move has more than {MAX_OUTCOMES} outcomes: give a limit")
+        return Outcomes(found, 1.0 if not heap else float(kept))
+
+    def sample(self, game: Any, v: State, move: Any, rng: Any) -> Outcome:
+        if v.pools is None:
+            raise _no_view()
+        info = deck_info(game)
+        p = Fraction(1)
+
+        def choose(pool: int, row: list[int]) -> int:
+            nonlocal p
+            total = sum(row)
+            if total == 0:
+                raise CardzError("an unknown card's pool holds no unseen card")
+            r = rng.randrange(total)
+            f = 0
+            while r >= row[f]:
+                r -= row[f]
+                f += 1
+            p *= Fraction(row[f], total)
+            return f
+
+        reveal = Reveal(info, pool_counts(info, v.pools), choose)
+        after = game.apply(v, move, reveal=reveal)
+        return Outcome(float(p), tuple(info.ids_of_face[f][0] for f in reveal.faces),
+                       canonical(game, after, reveal.counts))
