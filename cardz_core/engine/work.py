@@ -106,6 +106,9 @@ class Work:
     def shuffle(self, d: int) -> None:
         cards = list(self.piles[d])
         self.rng = _rng.shuffle(self.rng, cards)
+        forget = getattr(self.reveal, "forget", None)
+        if forget is not None:  # a view: the player loses track of the shuffled cards
+            cards = forget(cards)
         self.set_pile(d, tuple(cards))
 
     # -- reading ----------------------------------------------------------------------------
