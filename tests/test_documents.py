@@ -256,3 +256,36 @@ def test_bad_moves_name_what_is_wrong(value, path, words):
         parse_move(small_game(), value)
     [problem] = err.value.problems
     assert problem.path == path and words in problem.message
+
+
+# --- views made by cardz_core.view, with two pools ---------------------------------------------
+
+TWO_POOLS = {
+    "name": "Two Pools",
+    "decks": [{"suits": ["Hearts"], "ranks": ["Jack", "Queen", "King"], "to": "monsters"},
+              {"suits": ["Hearts", "Spades"], "ranks": ["Ace", "Two", "Three"]}],
+    "depots": [{"name": "stock", "type": "Stock", "draw": {"to": "waste"}},
+               {"name": "waste", "type": "Waste"},
+               {"name": "monsters", "type": "Reserve"},
+               {"name": "column", "type": "Tableau", "repeat": 2}],
+    "dealRules": [{"kind": "dealGroup", "to": "column", "faceDown": 1, "faceUp": 1}],
+}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_views_round_trip_with_their_pools(seed):
+    from cardz_core.engine import compile
+    from cardz_core.spec import load_game
+    from cardz_core.view import view
+
+    game = compile(load_game(json.dumps(TWO_POOLS)))
+    state = game.deal(seed)
+    for _ in range(3):
+        v = view(game, state)
+        doc = board_document(game, v)
+        assert all(c == "~?" for c in doc["depots"]["monsters"])
+        assert sum(doc["unseen"][0].values()) == 3
+        assert doc.get("unknownPool", {}).get("stock", []) == [1] * len(doc["depots"]["stock"])
+        assert load_board(game, doc) == v
+        assert board_document(game, load_board(game, doc)) == doc
+        state = game.apply(state, game.legal_moves(state)[-1])  # the tap: one card turns up
