@@ -163,7 +163,8 @@ class Compiler:
         if kind == "items" and k in ("cards", "depots"):
             return typed
         if kind == "cards" and k == "depots":
-            return Typed("cards", lambda env: tuple(chain.from_iterable(map(env.state.piles.__getitem__, f(env)))))
+            return Typed("cards", lambda env: tuple(
+                chain.from_iterable(map(env.state.piles.__getitem__, f(env)))))
         return None
 
     def bind_slot(self, kind: str, maybe: bool) -> tuple[int, Typed]:
@@ -191,8 +192,8 @@ class Compiler:
 
     def n_it(self, tree: Tree) -> Typed:
         if not self.items:
-            raise ExprProblem(column(tree), "`it` means the item in the second argument of a "
-                                            "function that goes through a list, like count(column, empty(it))")
+            raise ExprProblem(column(tree), "`it` means the item in the second argument of a function "
+                                            "that goes through a list, like count(column, empty(it))")
         return self.items[-1]
 
     def n_named(self, tree: Tree) -> Typed:
@@ -312,7 +313,8 @@ class Compiler:
     def arith(self, tree: Tree) -> Typed:
         kids = tree.children
         # each operand is named by the operator next to it: `a + card` says `+` needs a number
-        operands = [self.numeric(k, f"`{kids[max(i - 1, 1)]}` needs") for i, k in enumerate(kids) if i % 2 == 0]
+        operands = [self.numeric(k, f"`{kids[max(i - 1, 1)]}` needs")
+                    for i, k in enumerate(kids) if i % 2 == 0]
         ops = [_ARITH[str(o)] for o in kids[1::2]]
         maybe = any(o.maybe for o in operands)
         if all(o.is_const for o in operands):
@@ -516,7 +518,7 @@ class Compiler:
         args: list[Typed] = []
         for i, param in enumerate(sig.params):
             if isinstance(param, Each):
-                args.append(self.each_arg(name, sig, param, arg_trees[i], args, named))
+                args.append(self.each_arg(name, i, param, arg_trees[i], args, named))
                 continue
             if i in named and not any(isinstance(p, Each) and p.of == i for p in sig.params):
                 raise ExprProblem(column(arg_trees[i]), f"`{name}` doesn't go through this list, so "
@@ -546,7 +548,7 @@ class Compiler:
             return Typed(sig.result, lambda env: fn(a(env), b(env)), maybe=maybe)
         return Typed(sig.result, lambda env: fn(*[f(env) for f in fns]), maybe=maybe)
 
-    def each_arg(self, name: str, sig: Signature, param: Each, node: Tree, args: list[Typed],
+    def each_arg(self, name: str, position: int, param: Each, node: Tree, args: list[Typed],
                  named: dict[int, tuple[str, Typed]]) -> Typed:
         """An argument worked out per item: compiled with `it` (or the item's name) bound."""
         if isinstance(node, Tree) and node.data == "named":
@@ -565,7 +567,7 @@ class Compiler:
                 self.scopes.pop()
             else:
                 self.items.pop()
-        body = self.need(body, param.result, node, f"the second argument of `{name}` must be")
+        body = self.need(body, param.result, node, f"argument {position + 1} of `{name}` must be")
         if body.is_const:
             v = body.const
             return Typed("each", _constant(lambda item: v))
