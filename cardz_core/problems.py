@@ -24,7 +24,9 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.file}: " if self.file else ""
-        return f"{where}{self.path or '/'}: {self.message}"
+        if self.path:
+            where += f"{self.path}: "
+        return f"{where}{self.message}"
 
 
 class CardzError(Exception):
