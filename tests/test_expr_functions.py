@@ -188,3 +188,24 @@ def test_signatures_are_validated():
         Signature(("cards",), "widget", len)
     with pytest.raises(ValueError):
         Signature(("cards",), "number", len, needs="everything")
+
+
+def test_the_core_knows_no_function_by_name():
+    from cardz_core.registry import Registry
+    reg = registry()
+    tables = {name: dict(getattr(reg, name)) for name in ("depot_types", "deal_steps", "conditions",
+                                                          "aids", "planners", "deck_models")}
+    bare = Registry({**tables, "functions": {}}, {}, ())
+    for text in ("count(hand) == 0", "empty(hand)", "top(hand).rank == Ace"):
+        assert "unknown function" in check_expr(text, "condition", SPEC, bare)[0].message
+    assert check_expr("top.rank == Ace && card.value > 3", "accept", SPEC, bare) == []
+
+
+def test_evaluation_never_parses(monkeypatch):
+    from lark import Lark
+    fn = compile_expr("count(cell, !empty(it)) + sum(hand, it.value)", "scoring", SPEC, registry())
+
+    def refuse(*args, **kw):
+        raise AssertionError("parsed during evaluation")
+    monkeypatch.setattr(Lark, "parse", refuse)
+    assert fn(Env(make_state(SPEC, PILES))) == 2 + 4
