@@ -322,3 +322,11 @@ def test_an_unknown_planner_in_a_job_is_refused():
 def test_a_worker_error_reaches_the_caller():
     with pytest.raises(CardzError, match="planner fake-cheat"):
         run(fake_job(planners=("fake-cheat",)), 4, workers=2, batch_size=2)
+
+
+def test_a_ray_task_error_reaches_the_caller_unwrapped(monkeypatch):
+    pytest.importorskip("ray", reason="Ray is not installed (pip install 'cardz[ray]')")
+    monkeypatch.setenv("PYTHONPATH", str(__import__("pathlib").Path(__file__).parent))
+    with pytest.raises(CardzError) as err:
+        run(fake_job(planners=("fake-cheat",)), 4, backend="ray", workers=1, batch_size=2)
+    assert type(err.value) is CardzError and str(err.value).startswith("deal ")

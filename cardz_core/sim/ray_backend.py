@@ -27,6 +27,16 @@ def _ray() -> Any:
     return ray
 
 
+def _get(ray: Any, ref: Any) -> list[dict[str, Any]]:
+    """A task's rows; a CardzError raised in the task comes back as itself, not wrapped."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as exc:
+        if isinstance(exc.cause, CardzError):
+            raise exc.cause from None
+        raise
+
+
 def run_ray(job: Job, batches: Sequence[tuple[int, int]], emit: Emit, address: str | None = None,
             workers: int | None = None) -> None:
     """Play the batches as Ray tasks. ``workers`` caps the CPUs of a local Ray started here."""
@@ -53,7 +63,7 @@ def run_ray(job: Job, batches: Sequence[tuple[int, int]], emit: Emit, address: s
                     start, stop = queue.pop()
                     running.append(task.remote(job_ref, start, stop))
                 done, running = ray.wait(running, num_returns=1)
-                emit(ray.get(done[0]))
+                emit(_get(ray, done[0]))
         except KeyboardInterrupt:
             done: list[Any] = []
             if running:
@@ -61,7 +71,7 @@ def run_ray(job: Job, batches: Sequence[tuple[int, int]], emit: Emit, address: s
             for ref in running:
                 ray.cancel(ref, force=True)
             for ref in done:
-                emit(ray.get(ref))
+                emit(_get(ray, ref))
             raise
     finally:
         if started:
