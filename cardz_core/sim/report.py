@@ -12,6 +12,11 @@ from cardz_core.sim import svg
 from cardz_core.sim.summary import Tally
 from cardz_core.sim.text import METRIC_TITLES, dead_cards, fmt, interval_text, pct
 
+CAPTIONS = {
+    "never_moved": "share of its games in which each card never moved",
+    "never_foundation": "share of its games in which each card never reached a foundation",
+    "left": "share of its lost games in which each card was left outside the foundations",
+}
 STYLE = """
 body { font-family: sans-serif; margin: 2em auto; max-width: 1000px; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ccc; }
@@ -92,7 +97,7 @@ def render_report(summary: dict[str, Any], tally: Tally) -> str:
     for i, p in enumerate(planners):
         for metric, words in METRIC_TITLES.items():
             values = [tally.card_rate(p, metric, c) for c in range(len(labels))]
-            caption = f"{p}: share of games in which each card {words}"
+            caption = f"{p}: {CAPTIONS[metric]}"
             parts.append(_figure(f"plot-cards-{i}-{metric}",
                                  svg.heat_map(labels, values, caption), caption))
             worst = dead_cards(summary, p, metric)
