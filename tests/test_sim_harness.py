@@ -306,7 +306,32 @@ def test_workers_rebuild_the_game_from_names_and_text():
     assert "fake-greedy" in game.registry.planners
     with pytest.raises(ImportError):
         rebuild_registry(("no_such_plugin_module",))
-    assert callable(compile_game)
+
+
+def test_an_entry_point_name_is_loaded_from_its_group(monkeypatch):
+    import importlib.metadata
+    import sys
+
+    class EntryPoint:
+        name = "fakes"
+
+        def load(self):
+            return sys.modules[__name__]
+
+    monkeypatch.setattr(importlib.metadata, "entry_points",
+                        lambda group: [EntryPoint()] if group == "cardz" else [])
+    registry = rebuild_registry(("plugins.cardz_vocabulary", "fakes"))
+    assert "fake-rotate" in registry.planners and "Foundation" in registry.depot_types
+
+
+def test_the_default_factory_compiles_a_game_file():
+    from pathlib import Path
+
+    from cardz_core.registry import default_registry
+
+    text = (Path(__file__).parent.parent / "rulesets" / "pocket_patience.cardz").read_text()
+    game = compile_game(default_registry().plugin_names, text, "pocket_patience.cardz")
+    assert game.spec.name == "Pocket Patience" and len(game.spec.cards) == 52
 
 
 def test_an_illegal_move_names_the_deal_and_planner():
