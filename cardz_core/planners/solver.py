@@ -8,14 +8,18 @@ ran out. How the search prunes, and why each pruning keeps the answer exact: doc
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
 from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import Analysis
-from cardz_core.solver.problem import GameProblem
-from cardz_core.solver.search import search
+from cardz_core.solver.problem import ORDERINGS, GameProblem
+from cardz_core.solver.search import RESULT_UNKNOWN, search
+
+PROBE_SHARE = 20  # each short try gets this fraction of the budgets
+PROBE_MIN_STATES = 500  # budgets too small for short tries go whole to the first order
 
 
 @dataclass
@@ -38,12 +42,40 @@ def check_budget(max_states: int, timeout: float) -> None:
 def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
           timeout: float = SOLVE_DEFAULT_SECONDS, analysis: Analysis | None = None) -> SolveResult:
     """Search ``state`` of ``game`` (a compiled ``Game``) for a win. Pass ``analysis`` to reuse
-    the per-game tables across many deals."""
+    the per-game tables across many deals.
+
+    A depth-first search's time has a long tail that depends on the order it tries moves, so
+    each sibling order of ``ORDERINGS`` first gets a short try (1/PROBE_SHARE of each budget),
+    then the first order gets what is left. Every try is a complete search of its own: a try that
+    runs out of positions proves ``lost``. ``states`` counts the positions of all tries together,
+    and never exceeds ``max_states``."""
     check_budget(max_states, timeout)
-    problem = GameProblem(game, analysis)
-    found = search(problem, state, max_states=max_states, timeout=timeout)
-    return SolveResult(found.result, found.line, found.states, found.seconds, found.stopped_by,
-                       list(problem.an.notes))
+    an = analysis if analysis is not None else Analysis(game.spec)
+    start = time.perf_counter()
+    spent = 0
+    plan = [(w, True) for w in ORDERINGS] + [(ORDERINGS[0], False)]
+    found = None
+    for weights, probe in plan:
+        left_states = max_states - spent
+        left_time = timeout - (time.perf_counter() - start)
+        if probe:
+            states, seconds = max_states // PROBE_SHARE, timeout / PROBE_SHARE
+            if states < PROBE_MIN_STATES:
+                continue
+        else:
+            states, seconds = left_states, left_time
+        states, seconds = min(states, left_states), min(seconds, left_time)
+        if states < 1 or seconds <= 0:
+            break
+        found = search(GameProblem(game, an, weights), state, max_states=states, timeout=seconds)
+        spent += found.states
+        if found.result != RESULT_UNKNOWN:
+            break
+    result = found.result if found is not None else RESULT_UNKNOWN
+    stopped = None if result != RESULT_UNKNOWN else \
+        ("states" if spent >= max_states else "seconds")
+    return SolveResult(result, found.line if found is not None else [], spent,
+                       time.perf_counter() - start, stopped, list(an.notes))
 
 
 def replay(game: Any, state: Any, line: list[Any]) -> Any:
