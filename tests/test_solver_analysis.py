@@ -1,0 +1,88 @@
+"""What the rule analysis allows: symmetry classes, sinks, safe moves, tap runs, and when not."""
+
+from __future__ import annotations
+
+import copy
+
+from test_solver_games import FREECELL, VARIANTS, board, make
+
+from cardz_core.engine import Move
+from cardz_core.solver.analysis import Analysis
+
+
+def full(game, **piles):
+    """A board with these piles and every other card face-down in the stock."""
+    used = {c.lstrip("~") for cards in piles.values() for c in cards.split()}
+    rest = [str(c.card) for c in game.spec.cards if str(c.card) not in used]
+    return board(game, stock=" ".join("~" + c for c in rest), **piles)
+
+
+def names(game, an):
+    return [sorted(game.depot_names[i] for i in c) for c in an.classes]
+
+
+def test_freecell_classes_and_swapped_piles_share_a_key():
+    g = make(FREECELL)
+    an = Analysis(g.spec)
+    assert sorted(map(len, an.classes)) == [4, 4, 8]
+    a = full(g, column_1="AS 2D", column_2="3C", cell_1="KH")
+    b = full(g, column_1="3C", column_3="AS 2D", cell_4="KH")
+    c = full(g, column_1="AS 2D", column_2="3C", column_3="KH")  # KH in a column, not a cell
+    assert an.key(a) == an.key(b) != an.key(c)
+
+
+def test_order_sensitive_or_expression_games_get_no_symmetry():
+    doc = copy.deepcopy(FREECELL)
+    doc["depots"][3]["autoSend"] = "Foundation"  # columns send to "the first" foundation
+    an = Analysis(make(doc).spec)
+    assert all(len(c) != 4 or "foundation" not in str(c) for c in names(make(doc), an))
+    assert not any(i in c for c in an.classes for i in an.matches(make(doc).spec.win.args["depots"]))
+    assert an.safe is None  # automatic moves switch safe moves off
+    doc = copy.deepcopy(FREECELL)
+    doc["depots"][1]["acceptRule"]["when"] = "empty(depot)"
+    an = Analysis(make(doc).spec)
+    assert an.classes == () and an.safe is None and an.tap is None
+
+
+def test_acceptfrom_naming_some_copies_splits_a_class():
+    doc = copy.deepcopy(FREECELL)
+    doc["depots"][2]["acceptRule"] = {**doc["depots"][2]["acceptRule"], "acceptFrom": ["column-1", "column-2", "cell"]}
+    g = make(doc)
+    classes = names(g, Analysis(g.spec))
+    assert ["column-1", "column-2"] in classes
+    assert ["column-3", "column-4", "column-5", "column-6", "column-7", "column-8"] in classes
+
+
+def test_safe_moves_wait_for_the_cards_that_could_use_the_card():
+    g = make(FREECELL)
+    an = Analysis(g.spec)
+    col = g.depot_index["column-1"]
+    # 2H goes home once AC and AS (the black cards that could sit on it) are home.
+    s = full(g, column_1="2H", column_2="AC", foundation_1="AH", foundation_2="AS")
+    from_2h = [m for m in g.legal_moves(s) if m.src == col]
+    assert Move(col, 0, g.depot_index["foundation-1"]) in from_2h
+    assert an.safe.find(s, from_2h) is None  # AC, which could sit on 2H, is still in play
+    s = full(g, column_1="2H", foundation_1="AH", foundation_2="AS", foundation_3="AC")
+    assert an.safe.find(s, g.legal_moves(s)) == Move(col, 0, g.depot_index["foundation-1"])
+    # An Ace onto an empty foundation is safe at once: nothing can be placed on an Ace.
+    s = full(g, column_1="AD")
+    assert an.safe.find(s, g.legal_moves(s)) is not None
+
+
+def test_sinks_keep_size_and_top():
+    g = make(VARIANTS["golf-like"])
+    an = Analysis(g.spec)
+    f = g.depot_index["foundation"]
+    assert an.sinks == (f,)
+    a = full(g, foundation="AS 2S 3H", column_1="2H", column_2="4S")
+    b = full(g, foundation="2S AS 3H", column_1="2H", column_2="4S")
+    c = full(g, foundation="AS 3H 2S", column_1="2H", column_2="4S")
+    assert an.key(a) == an.key(b) != an.key(c)
+
+
+def test_tap_runs_need_a_waste_that_refuses_drops():
+    doc = copy.deepcopy(VARIANTS["klondike-draw-1"])
+    assert Analysis(make(doc).spec).tap is not None
+    doc["depots"][1]["acceptRule"] = {"single": True}
+    an = Analysis(make(doc).spec)
+    assert an.tap is None and any("taps searched one at a time" in n for n in an.notes)
