@@ -161,7 +161,8 @@ _PIECES = ["card", "top", "pile", "depot", "source", "hand", "tower", "cell", "d
            "\"", "'", "/", "@", "é", "\n", "and"]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.lists(st.sampled_from(_PIECES), max_size=25).map("".join),
                  st.text(max_size=40)),
        st.sampled_from(["accept", "condition", "scoring", "eval", "depotField", "count"]))
@@ -175,3 +176,46 @@ def test_random_text_is_a_problem_or_an_answer(text, context):
     fn = compile_expr(text, context, SPEC, registry(), self_depot="cell-2")
     env = Env(state, card=state.piles[1][0], pile=state.piles[1], depot=2, source=1, top=state.piles[2][-1])
     fn(env)  # always gives an answer
+
+
+def _well_typed(depth: int) -> dict:
+    """Strategies for expressions of each kind, to run many valid expressions on a board."""
+    pick = st.sampled_from
+    if depth == 0:
+        return {"num": pick(["1", "0", "13", "-2", "King", "card.value", "top.rank"]),
+                "bool": pick(["true", "top.faceUp", "card.joker"]),
+                "card": pick(["card", "top", "bottom(pile)"]),
+                "cards": pick(["pile", "hand"]),
+                "depot": pick(["depot", "source", "hand", "depot(\"cell-2\")"]),
+                "depots": pick(["tower", "cell", "Tableau", "coveredBy(depot)"])}
+    g = _well_typed(depth - 1)
+    lists = st.one_of(g["cards"], g["depot"], g["depots"])
+
+    def f(template, *parts):
+        return st.tuples(*parts).map(lambda xs: template.format(*xs))
+    return {
+        "num": st.one_of(g["num"], f("({} {} {})", g["num"], pick(["+", "-", "*", "%"]), g["num"]),
+                         f("count({})", lists), f("count({}, {})", lists, g["bool"]),
+                         f("sum({}, {})", lists, g["num"]), f("min({}, {})", lists, g["num"]),
+                         f("max(q in {}, {})", lists, g["num"]), f("{}.rank", g["card"]),
+                         f("index({})", g["depot"])),
+        "bool": st.one_of(g["bool"], f("({} {} {})", g["num"], pick(["==", "!=", "<", ">="]), g["num"]),
+                          f("({} {} {})", g["bool"], pick(["&&", "||"]), g["bool"]),
+                          f("!({})", g["bool"]), f("empty({})", lists), f("any({}, {})", lists, g["bool"]),
+                          f("{} == {}", g["card"], g["card"]), f("adjacent({}, {})", g["depot"], g["depot"]),
+                          f("{}.suit != Hearts", g["card"]), f("(let v = {}; v > 3 || {})", g["num"], g["bool"])),
+        "card": st.one_of(g["card"], f("top({})", g["cards"]), f("base({})", g["depot"]),
+                          f("first({}, {})", g["cards"], g["bool"])),
+        "cards": st.one_of(g["cards"], f("faceUp({})", g["depots"]), f("above({}, {})", g["cards"], g["card"])),
+        "depot": st.one_of(g["depot"], f("neighbour({}, {})", g["depot"], g["num"]),
+                           f("cameFrom({})", g["depot"]), f("first({}, {})", g["depots"], g["bool"])),
+        "depots": st.one_of(g["depots"], f("coveredBy({})", g["depot"])),
+    }
+
+
+@settings(max_examples=200, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(_well_typed(2)["bool"])
+def test_well_typed_expressions_always_give_an_answer(text):
+    assert check_expr(text, "accept", SPEC, registry()) == []
+    test_random_text_is_a_problem_or_an_answer.hypothesis.inner_test(text, "accept")
