@@ -419,9 +419,12 @@ class Compiler:
             if stop:
                 return Typed("bool", lambda env: a(env) or b(env))
             return Typed("bool", lambda env: a(env) and b(env))
-        if stop:
-            return Typed("bool", lambda env: any(f(env) for f in fns))
-        return Typed("bool", lambda env: all(f(env) for f in fns))
+        def run(env: Any) -> bool:
+            for f in fns:
+                if f(env) == stop:
+                    return stop
+            return not stop
+        return Typed("bool", run)
 
     def n_let(self, tree: Tree) -> Typed:
         name_tok, value_tree, body_tree = tree.children
