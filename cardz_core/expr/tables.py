@@ -9,8 +9,17 @@ from cardz_core.cards import SUIT_COLOR, code, parse_rank
 
 
 class Tables:
-    """Lookups keyed by card code. Only face-up codes are keys, so a face-down card, an unknown
-    (negative) code and no card (None) all read as missing: no rank, suit or colour, value 0."""
+    """What a function implementation may read (``needs=GAME`` or ``STATE``):
+
+    - ``rank``, ``suit``, ``colour``, ``value``, ``joker``: dicts keyed by card code. Only
+      face-up codes are keys, so a face-down card, an unknown (negative) code and no card (None)
+      all read as missing: ``rank.get(c)`` is None, ``value.get(c, 0)`` is 0.
+    - ``depot_names``, ``depot_index`` (name -> index), ``groups`` (repeated depot's name ->
+      indices of its copies), ``types`` (depot type -> indices), ``group_of`` and ``copy_index``
+      per depot (None / 0 for a depot that is not a copy), ``covered_by`` per depot (indices of
+      its ``uncoveredBy``), ``grid`` per depot ((col, row), or None when placed in pixels).
+    - ``spec``: the whole ``GameSpec``.
+    """
 
     def __init__(self, spec: Any, registry: Any) -> None:
         self.spec = spec
@@ -50,10 +59,6 @@ class Tables:
                 self.suit[c] = card.suit
                 self.colour[c] = SUIT_COLOR[card.suit]
                 self.value[c] = values.get(card.rank, card.rank)
-
-    def pile(self, state: Any, d: int) -> tuple[int, ...]:
-        """The cards on depot ``d``; no cards for no depot."""
-        return state.piles[d] if d >= 0 else ()
 
 
 def _value_table(values: dict[str, int]) -> dict[int, int]:
