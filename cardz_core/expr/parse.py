@@ -35,9 +35,11 @@ def parser() -> Lark:
                 maybe_placeholders=True)
 
 
+@lru_cache(maxsize=4096)
 def parse(text: str) -> Tree:
     """The syntax tree of ``text``; raises ExprSyntaxError for anything the grammar refuses,
-    an expression longer than MAX_EXPR_CHARS or nested deeper than MAX_EXPR_DEPTH."""
+    an expression longer than MAX_EXPR_CHARS or nested deeper than MAX_EXPR_DEPTH. Cached: the
+    copies of a repeated depot share their rules' text, and trees are never changed."""
     if len(text) > MAX_EXPR_CHARS:
         raise ExprSyntaxError(MAX_EXPR_CHARS + 1, f"the expression is {len(text)} characters long; "
                                                   f"at most {MAX_EXPR_CHARS} are allowed")
