@@ -71,3 +71,18 @@ def test_eval_usage(files):
     with pytest.raises(SystemExit) as exc:
         main(["eval", game, "count(hand)"])
     assert exc.value.code == 2
+
+
+def test_check_reports_expression_problems_at_their_pointer(tmp_path, capsys):
+    doc = json.loads(json.dumps(CLIMB_TO_TEN))
+    doc["depots"][2]["acceptRule"]["when"] = "card.value > top.vlaue"
+    doc["lossCondition"]["when"] = "count(discard) >= 5 && Hearts"
+    game = tmp_path / "broken.cardz"
+    game.write_text(json.dumps(doc))
+    assert main(["check", str(game)]) == 1
+    out = capsys.readouterr()
+    lines = (out.out + out.err).splitlines()
+    assert any(f"{game}: /depots/2/acceptRule/when: column 18: a card has no property `vlaue`" in line
+               for line in lines), lines
+    assert any(f"{game}: /lossCondition/when: column 24: `&&` needs a condition, but this is a suit" in line
+               for line in lines), lines
