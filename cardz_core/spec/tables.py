@@ -35,7 +35,6 @@ TOOLS = ("Unset", "Free", "None")
 ANCHORS = ("TopCenter", "TopLeft")
 BETTER = ("High", "Low")
 KEEP = ("Won", "Over")
-BACKS = (1, 2)
 SCHEMA_VERSION = 1
 SELF = "@self"  # a trigger or action step's own depot
 RULE_PREFIX = "$"  # "$name" uses a rule from the top-level `rules`
