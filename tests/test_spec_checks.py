@@ -380,3 +380,18 @@ def test_load_game_raises_with_every_problem():
 
 def test_base_is_not_modified_by_helpers():
     assert "colour" not in BASE and BASE["depots"][0]["draw"] == {"to": "waste"}
+
+
+def test_a_dashed_name_does_not_hide_other_reference_problems():
+    doc = game()
+    doc["depots"].append({"name": "free-cell", "type": "Cell"})
+    doc["depots"][0]["draw"] = {"to": "wast", "count": 0}
+    doc["depots"][1]["autoSend"] = ["free-cell"]
+    assert set(errors(doc)) == {"/depots/4/name", "/depots/0/draw/to", "/depots/0/draw/count"}
+
+
+def test_a_depot_without_a_name_silences_unknown_names_only():
+    doc = game()
+    doc["depots"].append({"type": "Cell"})
+    doc["depots"][0]["draw"] = {"to": "cell", "count": 0}
+    assert set(errors(doc)) == {"/depots/4/name", "/depots/0/draw/count"}

@@ -46,7 +46,7 @@ def prescan(ctx: Ctx, depots: Any) -> None:
             ctx.names_complete = False
             continue
         base = _lookup(data, "name")
-        if not isinstance(base, str) or not base or "-" in base:
+        if not isinstance(base, str) or not base:
             ctx.names_complete = False
             continue
         if base in ctx.names or base in ctx.groups:
@@ -67,10 +67,9 @@ def _read_draw(ctx: Ctx, value: Any, ptr: str) -> Draw | None:
         return None
     obj = Obj(ctx, value, ptr, DRAW, "draw")
     to = depot_ref(ctx, obj.raw("to"), obj.at("to")) if obj.has("to") else None
-    if to is None:
-        return None
-    return Draw(to=to, count=obj.get("count", 1), recycle=obj.get("recycle", False),  # type: ignore[arg-type]
+    draw = Draw(to=to, count=obj.get("count", 1), recycle=obj.get("recycle", False),  # type: ignore[arg-type]
                 max_recycles=obj.get("maxRecycles"), when=obj.get("when"), ptr=ptr)
+    return None if to is None else draw
 
 
 def _read_triggers(ctx: Ctx, value: Any, ptr: str, self_name: str) -> tuple[Trigger, ...]:

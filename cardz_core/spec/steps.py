@@ -103,7 +103,7 @@ def read_step(ctx: Ctx, value: Any, ptr: str, self_name: str | None = None,
         return None
     name, kind = found
     assert isinstance(kind, StepKind)
-    obj = Obj(ctx, value, ptr, _table(kind.fields), f"a {name} step")
+    obj = Obj(ctx, value, ptr, _table(kind.fields), f"the {name} step")
     if kind.triggers_only and not in_trigger:
         ctx.error(obj.at("kind"), f"a {name} step works only in triggers and actions")
     if kind.needs and not any(all(obj.has(f) and obj.raw(f) is not False for f in group)
@@ -132,7 +132,7 @@ def read_condition(ctx: Ctx, value: Any, ptr: str, use: str, depot_only: bool) -
         return None
     name, kind = found
     assert isinstance(kind, ConditionKind)
-    obj = Obj(ctx, value, ptr, _table(kind.fields), f"a {name} condition")
+    obj = Obj(ctx, value, ptr, _table(kind.fields), f"the {name} condition")
     if use not in kind.uses:
         ctx.error(obj.at("kind"), f"{name} can't be {USES[use]}")
     if kind.needs_depot_only and not depot_only:
