@@ -395,3 +395,18 @@ def test_a_depot_without_a_name_silences_unknown_names_only():
     doc["depots"].append({"type": "Cell"})
     doc["depots"][0]["draw"] = {"to": "cell", "count": 0}
     assert set(errors(doc)) == {"/depots/4/name", "/depots/0/draw/count"}
+
+
+# --- expressions --------------------------------------------------------------------------------
+
+def test_expression_problems_come_at_the_field_pointer_once_the_structure_is_sound():
+    doc = with_depot(2, acceptRule={"when": "card.rank == Kong"})
+    path, message = only_error(doc)
+    assert path == "/depots/2/acceptRule/when" and "column" in message
+    doc["colour"] = "red"
+    assert list(errors(doc)) == ["/colour"]
+
+
+def test_expression_problems_carry_the_file_name():
+    spec, problems = load(with_depot(2, acceptRule={"when": "card.rank == Kong"}), file="g.cardz")
+    assert [p.file for p in problems] == ["g.cardz"]

@@ -67,7 +67,7 @@ def damaged(draw):
 def test_damaged_files_give_problems_not_exceptions(doc, as_text):
     source = json.dumps(doc) if as_text else doc
     spec, problems = load(source)
-    assert all(isinstance(p, Problem) and p.path == "" or p.path.startswith("/") for p in problems)
+    assert all(isinstance(p, Problem) and (p.path == "" or p.path.startswith("/")) for p in problems)
     assert (spec is None) == any(p.severity == "error" for p in problems)
 
 
