@@ -410,3 +410,26 @@ def test_expression_problems_come_at_the_field_pointer_once_the_structure_is_sou
 def test_expression_problems_carry_the_file_name():
     spec, problems = load(with_depot(2, acceptRule={"when": "card.rank == Kong"}), file="g.cardz")
     assert [p.file for p in problems] == ["g.cardz"]
+
+
+# --- aids, values, planner, redeal --------------------------------------------------------------
+
+def test_aids():
+    assert load(game(aids={"PAIRSUM": 13}))[0].aids == {"pairSum": 13}
+    assert list(errors(game(aids={"pairSum": "13"}))) == ["/aids/pairSum"]
+    assert list(errors(game(aids={"pairSums": 13}))) == ["/aids/pairSums"]
+    spec, problems = load(game(aids={"glow": 1}), lenient=True)
+    assert spec is not None and [(p.path, p.severity) for p in problems] == [("/aids/glow", "warning")]
+
+
+def test_values_keys_any_way_a_rank_is_written():
+    spec = load_game(game(values={"king": 10, "Q": 10, "JOKER": 25, "1": 11}))
+    assert spec.values == {"K": 10, "Q": 10, "joker": 25, "A": 11}
+
+
+def test_planner_and_redeal_when():
+    assert list(errors(game(planner={"value": 5}))) == ["/planner/value"]
+    assert list(errors(game(planner={"valeu": "1"}))) == ["/planner/valeu"]
+    spec = load_game(game(redealWhen={"kind": "depotsNonEmpty", "depots": ["waste"]}, maxRedeals=2))
+    assert spec.redeal_when.kind == "depotsNonEmpty" and spec.max_redeals == 2
+    assert list(errors(game(redealWhen={"kind": "noLegalMoves"}))) == ["/redealWhen/kind"]
