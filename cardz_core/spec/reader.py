@@ -85,7 +85,6 @@ class Obj:
         self.ctx = ctx
         self.ptr = ptr
         self.table = table
-        self.what = what
         self._values: dict[str, tuple[Any, str]] = {}  # canonical name -> (value, pointer)
         seen: dict[str, str] = {}  # canonical name -> as written
         by_lower = {k.lower(): k for k in table}
