@@ -56,16 +56,17 @@ def load(source: Path | str | dict, *, registry: Registry | None = None, lenient
         file = str(source)
     registry = registry or default_registry()
     data, text, problems = read_source(source, file)
-    if data is None:
+    if problems:
         return None, problems
     ctx = Ctx(registry, lenient, file)
-    ptr = ""
+    spec = None
     if isinstance(data, dict) and any(isinstance(k, str) and k.lower() in _WRAPPER_KEYS for k in data):
         wrapper = Obj(ctx, data, "", WRAPPER, "the export wrapper")
         wrapper.get("schemaVersion")
-        data = wrapper.raw("setup") if wrapper.has("setup") else None
-        ptr = wrapper.at("setup")
-    spec = read_game(ctx, data, ptr, text) if data is not None else None
+        if wrapper.has("setup"):
+            spec = read_game(ctx, wrapper.raw("setup"), wrapper.at("setup"), text)
+    else:
+        spec = read_game(ctx, data, "", text)
     problems = _unique(ctx.problems)
     if spec is not None and not ctx.failed:
         found = _expression_problems(spec, registry)

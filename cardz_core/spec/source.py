@@ -73,7 +73,7 @@ def _data_depth(value: Any) -> int:
 
 
 def read_source(source: Path | str | dict, file: str) -> tuple[Any, str, list[Problem]]:
-    """Return ``(data, text, problems)``; ``data`` is None when it could not be read at all."""
+    """Return ``(data, text, problems)``; any problem means the source could not be read at all."""
     if isinstance(source, dict):
         if _data_depth(source) > MAX_NESTING:
             return None, "", [Problem("", f"nested deeper than {MAX_NESTING} levels", file=file)]
