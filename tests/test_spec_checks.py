@@ -25,7 +25,6 @@ def test_json_nan_is_refused():
     assert path == "" and "NaN" in message
 
 
-
 def test_key_written_twice_in_text():
     text = json.dumps(game()).replace('"name": "Test"', '"name": "A", "name": "B"', 1)
     assert only_error(text) == ("/name", "property 'name' is written twice")
