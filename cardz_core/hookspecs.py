@@ -4,13 +4,13 @@ Every hook hands the plugin a ``register(name, implementation)`` callable. Hooks
 per registry build, never per move: the registry copies what they register into plain dicts that
 ``compile`` turns into tables and closures.
 
-What each kind of implementation is (the classes live in ``cardz_core.registry``):
+What each kind of implementation is:
 
-- depot types: ``DepotType``
-- deal step kinds: ``StepKind`` (field declarations plus a compile function)
-- expression functions: ``Function`` (signature plus an implementation)
-- win / loss / redeal condition kinds: ``ConditionKind``
-- card aids: ``Aid``
+- depot types: ``cardz_core.kinds.DepotType``
+- deal step kinds: ``cardz_core.kinds.StepKind`` (field declarations plus a compile function)
+- expression functions: ``cardz_core.expr.Function`` (signature overloads plus implementations)
+- win / loss / redeal condition kinds: ``cardz_core.kinds.ConditionKind``
+- card aids: ``cardz_core.kinds.Aid``
 - planners: ``PlannerFactory`` (a callable ``(game, **options) -> Planner``)
 - deck models: ``DeckModel`` (answers what a reveal may produce)
 """
