@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from cardz_core.problems import Problem
 from cardz_core.spec import load
 
-DATA = Path(__file__).parent / "data" / "spec"
-GAMES = [json.loads(p.read_text()) for p in sorted(DATA.glob("*.cardz"))]
+ROOT = Path(__file__).parent.parent
+SOURCES = sorted((ROOT / "tests" / "data" / "spec").glob("*.cardz")) + sorted((ROOT / "rulesets").glob("*.cardz"))
+GAMES = [json.loads(p.read_text()) for p in SOURCES]
 
 JUNK = st.one_of(
     st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(allow_nan=False),
