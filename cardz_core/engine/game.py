@@ -69,6 +69,7 @@ class Game:
         self._interned: dict[frozenset, frozenset] = {}
         self._memo_state: State | None = None
         self._memo_moves: list[Move] = []
+        self._memo_plans: dict[int, tuple[int, int]] = {}
         self._compile()
 
     # -- compile-time helpers (also the API step, condition and aid plugins compile against) --
@@ -213,6 +214,7 @@ class Game:
         # a depot that draws takes no drops
         self.drop_targets = tuple(d for d in range(n)
                                   if not self.accepts[d].none and self.draws[d] is None)
+        self.down_targets = tuple(d for d in self.drop_targets if self.accepts[d].may_take_down)
         self.auto_send = tuple((i, tuple(t for t in self.pattern(d.auto_send) if t != i))
                                for i, d in enumerate(depots) if d.auto_send is not None)
         self.auto_refill = tuple((i, tuple(t for t in self.pattern(d.auto_refill) if t != i))
@@ -309,13 +311,24 @@ class Game:
         taps in depot order. Empty once the game is over. Works on views."""
         if state.status != PLAYING:
             return []
-        moves = self._moves(state)
+        return list(self._moves(state))
+
+    def _moves(self, state: State) -> list[Move]:
+        """The moves of ``state``, remembered for the last state asked about (the win/loss
+        check of ``apply`` and the player's next ``legal_moves`` ask about the same one)."""
+        if state is self._memo_state:
+            return self._memo_moves
+        self._memo_plans = {}
+        moves = self._free_moves(state) if state.rules_off else self._card_moves(state)
+        for d in self.tappable:
+            plan = self._tap_plan(state, d)
+            if plan is not None:
+                self._memo_plans[d] = plan
+                moves.append(Move(d, -1, -1))
         self._memo_state, self._memo_moves = state, moves
         return moves
 
-    def _moves(self, state: State) -> list[Move]:
-        if state.rules_off:
-            return self._free_moves(state)
+    def _card_moves(self, state: State) -> list[Move]:
         piles = state.piles
         accepts = self.accepts
         # Per target, the face-up bottom codes it takes now. Small tables are inverted into
@@ -336,7 +349,7 @@ class Game:
                     continue
             else:
                 tab = acc.on_empty(state.seed_rank)
-            if acc.allow_down or len(tab) > _BROAD:
+            if len(tab) > _BROAD:
                 broad.append((d, tab))
             else:
                 for c in tab:
@@ -361,11 +374,13 @@ class Game:
                         cache.clear()
                     cache[pile] = picked
             for i, c in picked:
-                found = wget(c)
-                if broad:
-                    found = sorted(set(found or ()).union(
-                        d for d, tab in broad
-                        if tab is None or (c in tab if c & 1 else accepts[d].allow_down)))
+                if c & 1:
+                    found = wget(c)
+                    if broad:
+                        found = sorted(set(found or ()).union(
+                            d for d, tab in broad if tab is None or c in tab))
+                else:  # a face-down bottom card: judged in full where it could land
+                    found = self.down_targets
                 if not found:
                     continue
                 group = ej.split(pile, i)[0]
@@ -382,9 +397,6 @@ class Game:
                         moves.extend(Move(s, i, d, suit) for suit in range(4))
                     else:
                         add(Move(s, i, d))
-        for d in self.tappable:
-            if self._tap_plan(state, d) is not None:
-                add(Move(d, -1, -1))
         return moves
 
     def _group_ok(self, state: State, piles: Any, s: int, group: tuple[int, ...], d: int,
@@ -395,10 +407,10 @@ class Game:
         n = len(group)
         if not acc.fast:
             return self._drop_reason(state, piles, s, group, d, vouched, None) is None
-        if n == 1 and acc.simple:
-            return True
         if not group[0] & 1:
             return self._drop_reason(state, piles, s, group, d, vouched, None) is None
+        if n == 1 and acc.simple:
+            return True
         if n < acc.min_count or (n > 1 and acc.single):
             return False
         if vouched:
@@ -419,10 +431,8 @@ class Game:
 
     def _free_moves(self, state: State) -> list[Move]:
         """Rules off: any card with everything above it, to any other depot; taps as usual."""
-        moves = [Move(s, i, d) for s, pile in enumerate(state.piles) for i in range(len(pile))
-                 for d in range(self.n_depots) if d != s]
-        moves.extend(Move(d, -1, -1) for d in self.tappable if self._tap_plan(state, d) is not None)
-        return moves
+        return [Move(s, i, d) for s, pile in enumerate(state.piles) for i in range(len(pile))
+                for d in range(self.n_depots) if d != s]
 
     def _drop_reason(self, state: Any, piles: Any, src: int, group: tuple[int, ...], dst: int,
                      vouched: bool, declare: int | None) -> str | None:
@@ -451,7 +461,9 @@ class Game:
         if i < 0:
             if i != -1 or d != -1:
                 return "a tap has index -1 and no target"
-            if self._tap_plan(state, s) is None:
+            plan = self._memo_plans.get(s) if state is self._memo_state else \
+                self._tap_plan(state, s)
+            if plan is None:
                 return f"tapping {self.depot_names[s]} does nothing now"
             return None
         if not 0 <= d < n:
@@ -518,7 +530,10 @@ class Game:
         return tuple(w.piles) != state.piles
 
     def _tap(self, w: Work, state: State, d: int) -> None:
-        plan = self._tap_plan(state, d)
+        if state is self._memo_state:
+            plan = self._memo_plans.get(d)
+        else:
+            plan = self._tap_plan(state, d)
         if plan is None:
             raise IllegalMove(f"tapping {self.depot_names[d]} does nothing now")
         kind, k = plan
