@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cardz_core.cards import format_card, parse_card
+from cardz_core.cards import format_card, parse_card, unknown_code
 from cardz_core.engine import LOST, PLAYING, WON, IllegalMove, Move, State, compile
 from cardz_core.spec import load_game
 
@@ -298,6 +298,9 @@ def test_random_play_properties(name, source):
     rnd = random.Random(9)
     for s in _random_play(g, 1, 40):
         moves = g.legal_moves(s)
+        view = s.copy()  # the same board with every face-down card unknown
+        view.piles = tuple(tuple(c if c & 1 else unknown_code(0) for c in p) for p in s.piles)
+        assert g.legal_moves(view) == moves
         for m in rnd.sample(moves, min(len(moves), 4)):
             assert g.illegal_reason(s, m) is None, f"listed but illegal: {m}"
             g.apply(s, m)  # every listed move applies

@@ -501,7 +501,8 @@ class Game:
                 if dr.count > 0:
                     return (_TAP_DRAW, 0)
             elif dr.recycle and piles[dr.to] and d != dr.to and (
-                    dr.max_recycles is None or state.recycles[d] < dr.max_recycles):
+                    dr.max_recycles is None
+                    or (state.recycles[d] if state.recycles else 0) < dr.max_recycles):
                 return (_TAP_RECYCLE, 0)
         if d in self.redeal_stocks and self._redeal_ready(state, d) and \
                 self._trial(state, self.redeal_steps, d):
@@ -551,7 +552,7 @@ class Game:
             pile = w.piles[dr.to]
             w.set_pile(dr.to, ())
             w.put(d, tuple(w.down(c) for c in reversed(pile)), dr.to)
-            rec = list(w.recycles)
+            rec = list(w.recycles) if w.recycles else [0] * self.n_depots
             rec[d] += 1
             w.recycles = tuple(rec)
             w.recycles_total += 1
