@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import json
 import random
@@ -45,7 +46,9 @@ def game_of(doc: dict[str, Any], **changes: Any) -> Any:
     return compile(load_game(json.dumps(doc)))
 
 
+@functools.lru_cache(maxsize=None)
 def bundled(path: Path) -> Any:
+    """A bundled game, compiled once for all the view, outcome and planner tests."""
     return compile(load_game(path, file=str(path)))
 
 

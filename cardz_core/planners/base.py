@@ -71,6 +71,18 @@ class Roles:
                             for r, d in zip(self.role, game.spec.depots))
         self.tableau = tuple(r == "tableau" for r in self.role)
         self.cells = tuple(r == "cell" for r in self.role)
+        # depots a card leaves to come into play: the stock's draw target, waste, reserves
+        self.feeds = tuple(r in ("stock", "waste", "reserve") for r in self.role)
+        # copies of a repeated tableau or cell depot in a game written in fixed fields are
+        # interchangeable: moving a whole pile from one to an empty other changes nothing
+        fixed = not game.spec.uses_expressions
+        self.swap_group = tuple(d.group if fixed and r in ("tableau", "cell") else None
+                                for r, d in zip(self.role, game.spec.depots))
+
+    def pointless(self, state: State, move: Any) -> bool:
+        """A whole pile moved to an empty interchangeable depot: the same board, relabelled."""
+        g = self.swap_group[move.src] if move.index == 0 else None
+        return g is not None and g == self.swap_group[move.dst] and not state.piles[move.dst]
 
 
 _ROLES: dict[int, tuple[Any, Roles]] = {}

@@ -72,7 +72,10 @@ class ExpectimaxPlanner:
         table: dict[tuple[State, int], float] = {}
         # the root's chance children are drawn once and shared by every depth
         roots: list[tuple[Any, float, list[tuple[float, State]]]] = []
-        for i, move in enumerate(moves):
+        r = roles(game)
+        for move in moves:
+            if r.pointless(view, move):
+                continue
             kids = children(game, view, move, rng, self.samples)
             clock.nodes += len(kids)
             if all(v in self.visited for _, v in kids):
@@ -116,7 +119,10 @@ class ExpectimaxPlanner:
             if clock.spent():
                 raise _OutOfBudget
             value = None
+            r = roles(game)
             for move in game.legal_moves(v):
+                if r.pointless(v, move):
+                    continue
                 kids = children(game, v, move, rng, self.samples)
                 clock.nodes += len(kids)
                 if all(k.piles == v.piles for _, k in kids):

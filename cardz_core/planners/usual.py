@@ -3,8 +3,8 @@
 Each legal move is tried once on the view (an unknown card it turns up is drawn by the counts)
 and scored by what it did: cards sent to a foundation-role depot first, then face-down cards of
 the play area turned up, depots emptied, and a tap on the stock when nothing else helps. A move
-that takes a card off a foundation, or one that only shuffles cards between piles, scores below a
-tap. The planner remembers the boards it has been on in this game and never makes a move that
+that plays a card from the stock, waste or a reserve into the tableau scores above a tap; one that
+takes a card off a foundation, or one that only shuffles cards between piles, scores below. The planner remembers the boards it has been on in this game and never makes a move that
 leads back to one, which ends pointless shuttles and endless passes through an unchanging stock;
 when every move would, it gives up (answers None).
 """
@@ -23,6 +23,7 @@ REVEAL_WEIGHT = 40.0
 EMPTY_WEIGHT = 12.0
 TAP_SCORE = 1.0
 SHUFFLE_SCORE = -1.0  # a move that changes nothing the measures see
+FEED_SCORE = 5.0  # a card from the stock, waste or a reserve played into the tableau
 CELL_PENALTY = 3.0  # filling a free cell or empty column without gaining anything
 
 
@@ -56,9 +57,12 @@ def move_score(game: Any, before: State, after: State, move: Any) -> float:
     if move.index < 0:  # a tap
         return score + TAP_SCORE if score >= 0 else score
     if home == 0 and revealed == 0 and emptied <= 0:
-        score += SHUFFLE_SCORE
-        if emptied < 0 or r.cells[move.dst]:
-            score -= CELL_PENALTY
+        if r.feeds[move.src] and r.tableau[move.dst]:
+            score += FEED_SCORE  # a card out of the stock's way into play
+        else:
+            score += SHUFFLE_SCORE
+            if emptied < 0 or r.cells[move.dst]:
+                score -= CELL_PENALTY
     # among equals, work on the pile with the most face-down cards under the picked card
     src = before.piles[move.src]
     score += 0.01 * sum(1 for c in src[:move.index] if not c & 1)
@@ -74,8 +78,11 @@ class UsualPlanner:
     def ranked(self, game: Any, view: State, rng: random.Random) -> list[tuple[float, int, Any]]:
         """(score, order, move) for every legal move that does not lead back, best first."""
         self.visited.note(view)
+        r = roles(game)
         out = []
         for i, move in enumerate(game.legal_moves(view)):
+            if r.pointless(view, move):
+                continue
             after = sample_outcome(game, view, move, rng).view
             if after in self.visited:
                 continue

@@ -1,0 +1,240 @@
+"""Planners: legal play on every bundled game, fairness, gating, budgets, the hint and play commands.
+
+Each planner plays ``DEALS`` deals of every bundled game, ``MOVES`` moves at most: 1 deal and 40
+moves by default (expectimax with a small node budget), 50 deals and 300 moves with CARDZ_LONG=1.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardz_core.cli.main import main
+from cardz_core.hookspecs import hookimpl
+from cardz_core.limits import PLANNER_MAX_NODES
+from cardz_core.planners import BUILTIN_PLANNERS, Budget, make_planner, planner_allowed
+from cardz_core.problems import CardzError
+from cardz_core.registry import build_registry
+from cardz_core.engine import compile
+from cardz_core.spec import load_game
+from cardz_core.view import Seat, view
+from test_view import RULESETS, SMALL, bundled, game_of
+
+LONG = os.environ.get("CARDZ_LONG", "") not in ("", "0")
+DEALS = 50 if LONG else 1
+MOVES = 300 if LONG else 40
+OPTIONS: dict[str, dict[str, Any]] = {"expectimax": {"nodes": 60, "depth": 2, "samples": 2}}
+
+
+def play(game: Any, name: str, seed: int, moves: int) -> Seat:
+    """Play one deal with planner ``name``, checking every move it makes is legal on the true
+    state and that it was given a view only."""
+    seat = Seat(game, game.deal(seed))
+    planner = make_planner(game, name, force=True, **OPTIONS.get(name, {}))
+    rng = random.Random(seed)
+    while seat.state.status == 0 and seat.state.moves < moves:
+        v = seat.view
+        assert v.pools is not None
+        move = planner.choose(game, v, rng)
+        if move is None:
+            break
+        assert move in game.legal_moves(seat.state), game.move_text(move)
+        seat.play(move)
+    return seat
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_PLANNERS))
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_every_planner_plays_every_bundled_game_legally(path: Path, name: str) -> None:
+    game = bundled(path)
+    for seed in range(1, DEALS + 1):
+        play(game, name, seed, MOVES)
+
+
+def test_planners_win_an_easy_game() -> None:
+    # one suit pair with nothing face-down: usual and expectimax play it out
+    game = game_of(SMALL, dealRules=[{"kind": "dealGroup", "to": "column", "faceUp": 3}])
+    for name in ("usual", "expectimax"):
+        wins = sum(play(game, name, seed, 200).state.status == 1 for seed in range(1, 6))
+        assert wins >= 3, name
+
+
+def _hidden_twin(game: Any, state: Any, seed: int) -> Any:
+    """``state`` with its face-down cards dealt differently."""
+    down = [(d, i) for d, p in enumerate(state.piles) for i, c in enumerate(p) if not c & 1]
+    ids = [state.piles[d][i] >> 1 for d, i in down]
+    random.Random(seed).shuffle(ids)
+    piles = [list(p) for p in state.piles]
+    for (d, i), card in zip(down, ids):
+        piles[d][i] = card << 1
+    twin = state.copy()
+    twin.piles = tuple(tuple(p) for p in piles)
+    return twin
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_PLANNERS))
+def test_planners_cannot_read_hidden_cards(name: str) -> None:
+    path = next(p for p in RULESETS if p.stem == "klondike_draw3")
+    game = bundled(path)
+    for seed in (1, 2, 3):
+        state = game.deal(seed)
+        twin = _hidden_twin(game, state, seed)
+        assert twin != state
+        v, w = view(game, state), view(game, twin)
+        assert v == w  # nothing of the hidden cards is in what the planner gets
+        assert all(c < 0 or c & 1 for pile in v.piles for c in pile)
+        a = make_planner(game, name, **OPTIONS.get(name, {})).choose(game, v, random.Random(5))
+        b = make_planner(game, name, **OPTIONS.get(name, {})).choose(game, w, random.Random(5))
+        assert a == b
+
+
+GATED = {**SMALL, "depots": copy.deepcopy(SMALL["depots"])}
+GATED["depots"][1]["acceptRule"] = {"when": "empty(depot)"}
+
+
+def test_planner_gating() -> None:
+    plain = game_of(SMALL)
+    assert planner_allowed(plain.spec)
+    off = game_of(SMALL, planner=False)
+    written = game_of(GATED)
+    opted = game_of(GATED, planner=True)
+    assert not planner_allowed(off.spec) and not planner_allowed(written.spec)
+    assert planner_allowed(opted.spec)
+    for game in (off, written):
+        with pytest.raises(CardzError, match="offers no planner"):
+            make_planner(game, "usual")
+        make_planner(game, "usual", force=True)
+        make_planner(game, "random")  # knows nothing of the game: never kept out
+    make_planner(opted, "expectimax")
+    with pytest.raises(CardzError, match="no planner named"):
+        make_planner(plain, "nonesuch")
+    assert make_planner(plain, "USUAL").name == "usual"
+
+
+VALUED = copy.deepcopy(SMALL)
+VALUED["dealRules"] = [{"kind": "dealGroup", "to": "column", "faceUp": 3}]
+VALUED["planner"] = {"value": "count(foundation) * 10 - count(waste)"}
+
+
+def test_value_planner_follows_the_value_and_falls_back_on_usual() -> None:
+    game = game_of(VALUED)
+    state = game.deal(1)
+    planner = make_planner(game, "value")
+    rng = random.Random(1)
+    v = view(game, state)
+    move = planner.choose(game, v, rng)
+    after = game.apply(state, move)
+    home = sum(len(after.piles[d]) for d, n in enumerate(game.depot_names) if "foundation" in n)
+    moves = game.legal_moves(state)
+    can_home = any("foundation" in game.depot_names[m.dst] for m in moves if m.dst >= 0)
+    assert home == 1 or not can_home
+    # a board where no move raises the value: the usual choice (a tap) is made
+    seat = Seat(game, state)
+    for _ in range(200):
+        m = make_planner(game, "value").choose(game, seat.view, rng)
+        if m is None or seat.state.status:
+            break
+        seat.play(m)
+    assert seat.state.moves > 1
+
+
+def test_value_planner_without_a_value_uses_the_default_measures() -> None:
+    game = game_of(SMALL)
+    seat = Seat(game, game.deal(3))
+    move = make_planner(game, "value").choose(game, seat.view, random.Random(0))
+    assert move in game.legal_moves(seat.state)
+
+
+def test_budgets() -> None:
+    assert Budget(nodes=PLANNER_MAX_NODES).nodes == PLANNER_MAX_NODES
+    with pytest.raises(CardzError, match="node budget"):
+        Budget(nodes=PLANNER_MAX_NODES + 1)
+    with pytest.raises(CardzError, match="node budget"):
+        Budget(nodes=0)
+    with pytest.raises(CardzError, match="time budget"):
+        Budget(seconds=0)
+    game = game_of(SMALL)
+    v = view(game, game.deal(2))
+    picks = {make_planner(game, "expectimax", nodes=300).choose(game, v, random.Random(4))
+             for _ in range(2)}
+    assert len(picks) == 1  # a node budget gives the same choice every time
+    timed = make_planner(game, "expectimax", seconds=0.05)
+    assert timed.choose(game, v, random.Random(4)) in game.legal_moves(v)
+
+
+class _FirstMove:
+    name = "first"
+
+    def __init__(self, game: Any, **_options: Any) -> None:
+        pass
+
+    def choose(self, game: Any, view: Any, rng: random.Random) -> Any:
+        moves = game.legal_moves(view)
+        return moves[0] if moves else None
+
+
+class _ThirdParty:
+    __name__ = "third_party_planner"
+
+    @hookimpl
+    def cardz_planners(self, register: Any) -> None:
+        register("first", _FirstMove)
+
+
+def test_a_third_party_planner_registers_through_the_hook() -> None:
+    registry = build_registry([_ThirdParty()], entry_points=False)
+    game = compile(load_game(json.dumps(SMALL), registry=registry), registry)
+    planner = make_planner(game, "first")
+    v = view(game, game.deal(1))
+    assert planner.choose(game, v, random.Random(0)) == game.legal_moves(v)[0]
+
+
+def _write(tmp_path: Path, doc: dict[str, Any]) -> str:
+    path = tmp_path / "game.cardz"
+    path.write_text(json.dumps(doc))
+    return str(path)
+
+
+def test_cli_hint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = _write(tmp_path, SMALL)
+    game = game_of(SMALL)
+    state = game.deal(1)
+    board = json.dumps(game.board_document(state))
+    texts = {game.move_text(m) for m in game.legal_moves(state)}
+    for planner in ("usual", "random", "expectimax", "value"):
+        assert main(["hint", file, "--board", board, "--planner", planner, "--nodes", "50"]) == 0
+        assert capsys.readouterr().out.strip() in texts
+    assert main(["hint", file, "--board", board, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["text"] in texts
+    off = _write(tmp_path, {**SMALL, "planner": False})
+    assert main(["hint", off, "--board", board]) == 1
+    assert "offers no planner" in capsys.readouterr().err
+    assert main(["hint", file, "--board", board, "--planner", "nonesuch"]) == 1
+
+
+def test_cli_play_with_a_planner(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = _write(tmp_path, SMALL)
+    assert main(["play", file, "--seed", "3", "--planner", "usual", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["result"] in ("won", "lost", "unfinished") and doc["planner"] == "usual"
+    assert main(["play", file, "--seed", "3", "--planner", "usual"]) == 0
+    out = capsys.readouterr().out
+    assert "1. " in out and "foundation-1" in out
+
+
+def test_cli_play_reads_moves_from_standard_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    file = _write(tmp_path, SMALL)
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n99\nnonsense\nu\nu\nh\ntap stock\nq\n"))
+    assert main(["play", file, "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "no move numbered 99" in out and "not played" in out
+    assert "nothing to undo" in out and "hint: " in out
+    assert "unfinished after 2 moves" in out  # an undone move still counts
