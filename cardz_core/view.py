@@ -186,17 +186,32 @@ def forget(info: DeckInfo, counts: list[list[int]], cards: list[int]) -> list[in
 class Reveal:
     """The ``reveal`` callback for a move played on a view: ``choose(pool, row)`` picks the face
     turned up from a pool's counts ``row`` (or raises to stop the move); ``forget`` is called by
-    the engine's shuffle on a view."""
+    the engine's shuffle on a view. ``counts`` (per pool and face) is worked out from ``pools``
+    when first needed: a move that turns nothing up never needs it."""
 
-    def __init__(self, info: DeckInfo, counts: list[list[int]],
-                 choose: Callable[[int, list[int]], int]) -> None:
+    def __init__(self, info: DeckInfo, pools: Sequence[Sequence[int]],
+                 choose: Callable[[int, list[int]], int],
+                 counts: list[list[int]] | None = None) -> None:
         self.info = info
-        self.counts = counts
+        self.pools = pools
+        self._counts = counts
         self.choose = choose
         self.faces: list[int] = []
 
+    @property
+    def counts(self) -> list[list[int]]:
+        if self._counts is None:
+            self._counts = pool_counts(self.info, self.pools)
+        return self._counts
+
+    @property
+    def used(self) -> bool:
+        """Whether the move drew or forgot any card."""
+        return self._counts is not None
+
     def __call__(self, pool: int) -> int:
-        row = self.counts[pool] if pool < len(self.counts) else []
+        counts = self.counts
+        row = counts[pool] if pool < len(counts) else []
         f = self.choose(pool, row)
         if not 0 <= f < len(row) or row[f] <= 0:
             raise CardzError(f"the card chosen is not among the unseen cards of pool {pool}")
@@ -292,6 +307,10 @@ def canonical(game: Any, v: State, counts: list[list[int]] | None = None) -> Sta
     """``v`` (a view, e.g. after a move played on it) with copies renumbered in board order and
     ``pools`` rebuilt from ``counts`` (per pool and face) or from its own pools."""
     info = deck_info(game)
+    if counts is None and not info.multi:  # nothing to renumber, pools as they are
+        out = v.copy()
+        out.rng = 0
+        return out
     if counts is None:
         counts = pool_counts(info, v.pools or ())
     return _assemble(info, v, list(v.piles), counts)
@@ -403,8 +422,9 @@ def apply_revealing(game: Any, v: State, move: Any, faces: Sequence[Card]) -> tu
             raise CardzError(f"the move turns up more than {len(faces)} unknown card(s)")
         return face_index.get(faces[i], -1)
 
-    reveal = Reveal(info, pool_counts(info, v.pools or ()), choose)
+    reveal = Reveal(info, v.pools or (), choose)
     after = game.apply(v, move, reveal=reveal)
     if len(reveal.faces) < len(faces):
         raise CardzError(f"the move turned up {len(reveal.faces)} unknown card(s), not {len(faces)}")
-    return canonical(game, after, reveal.counts), [info.ids_of_face[f][0] for f in reveal.faces]
+    counts = reveal.counts if reveal.used else None
+    return canonical(game, after, counts), [info.ids_of_face[f][0] for f in reveal.faces]

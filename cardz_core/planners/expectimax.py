@@ -1,17 +1,20 @@
 """``expectimax``: depth-limited expectimax over views, with chance nodes from the deck model.
 
-Max nodes are the player's choices (legal moves on a view); chance nodes are a move's outcomes:
-every outcome of a move that turns up one card when there are few enough, otherwise a sample of
-them drawn by the counts (``samples`` per node). Values found are kept in a transposition table
-keyed by (view, depth left). The search deepens iteratively (depth 1, 2, ...) until the per-move
-budget (positions expanded, or seconds) runs out, and plays the best move of the deepest search
-it finished; depth 1 always finishes.
+Max nodes are the player's choices (legal moves on a view); chance nodes are a move's outcomes.
+At the root every move is valued over its outcomes: all of them when a move turns up one card and
+no pool holds more than ``samples`` different cards, otherwise ``samples`` outcomes drawn by the
+counts. Below the root each move is played in one sampled outcome, and only the ``width`` most
+promising moves (by ``usual``'s score) are searched further, which keeps a small budget deep
+enough to see two- and three-move combinations. Values are kept in a transposition table keyed
+by (view, depth left). The search deepens iteratively (depth 1, 2, ...) until the per-move budget
+(positions generated, or seconds) runs out, and plays the best move of the deepest search it
+finished; depth 1 always finishes.
 
 Leaves are valued by the game's ``planner.value`` when it has one; otherwise by measures any game
-has: cards on foundation-role depots, face-down cards of the play area still to turn up, empty
-tableau piles and cells, and mobility (the number of legal moves). Like ``usual``, it never plays
-a move that leads back to a board it has been on in this game, and at the root it breaks ties by
-``usual``'s score.
+has: cards on foundation-role depots, face-down cards of the play area still to turn up, cards
+still waiting in the stock, waste or reserves, empty tableau piles and cells, and mobility (the
+number of legal moves). Like ``usual``, it never plays a move that leads back to a board it has
+been on in this game, and at the root it breaks ties by ``usual``'s score.
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ HOME_WEIGHT = 100.0
 HIDDEN_WEIGHT = 30.0
 EMPTY_WEIGHT = 10.0
 MOBILITY_WEIGHT = 1.0
-CHANCE_SAMPLES = 3
+FEED_WEIGHT = 4.0  # per card still in the stock, waste or a reserve
+CHANCE_SAMPLES = 3  # outcomes drawn for a root move that turns up unknown cards
+WIDTH = 5  # moves searched below the root, the best by usual's score
 MAX_DEPTH = 6
 DISCOUNT = 0.999  # a win sooner is worth a little more than the same win later
 
@@ -37,8 +42,10 @@ DISCOUNT = 0.999  # a win sooner is worth a little more than the same win later
 def default_value(game: Any, v: State) -> float:
     """The leaf value of a view for any game, higher is closer to a win."""
     r = roles(game)
+    waiting = sum(len(p) for p, f in zip(v.piles, r.feeds) if f)
     return (HOME_WEIGHT * home_cards(r, v) - HIDDEN_WEIGHT * hidden_cards(r, v)
-            + EMPTY_WEIGHT * empty_spaces(r, v) + MOBILITY_WEIGHT * len(game.legal_moves(v)))
+            + EMPTY_WEIGHT * empty_spaces(r, v) - FEED_WEIGHT * waiting
+            + MOBILITY_WEIGHT * len(game.legal_moves(v)))
 
 
 class _OutOfBudget(Exception):
@@ -49,12 +56,14 @@ class ExpectimaxPlanner:
     name = "expectimax"
 
     def __init__(self, game: Any, nodes: int | None = None, seconds: float | None = None,
-                 depth: int = MAX_DEPTH, samples: int = CHANCE_SAMPLES, **_options: Any) -> None:
+                 depth: int = MAX_DEPTH, samples: int = CHANCE_SAMPLES, width: int = WIDTH,
+                 **_options: Any) -> None:
         if nodes is None and seconds is None:
             nodes = PLANNER_DEFAULT_NODES
         self.budget = Budget(nodes, seconds)
         self.max_depth = depth
         self.samples = samples
+        self.width = width
         self.visited = Visited()
         if game.spec.planner.value is not None:
             from cardz_core.planners.value import value_function
@@ -120,15 +129,20 @@ class ExpectimaxPlanner:
                 raise _OutOfBudget
             value = None
             r = roles(game)
+            # every move's outcome first (one sampled world below the root), then only the
+            # ``width`` most promising by usual's score are searched deeper
+            branches = []
             for move in game.legal_moves(v):
                 if r.pointless(v, move):
                     continue
-                kids = children(game, v, move, rng, self.samples)
-                clock.nodes += len(kids)
-                if all(k.piles == v.piles for _, k in kids):
-                    continue  # a move that changes no pile (a futile tap) is never worth searching
-                q = DISCOUNT * sum(w * self._value(game, k, depth - 1, table, clock, rng)
-                                   for w, k in kids)
+                kids = children(game, v, move, rng, 1)
+                clock.nodes += 1
+                k = kids[0][1]
+                if k.piles != v.piles:  # a futile tap is not worth searching
+                    branches.append((move_score(game, v, k, move), len(branches), k))
+            branches.sort(key=lambda b: (-b[0], b[1]))
+            for _, _, k in branches[:self.width]:
+                q = DISCOUNT * self._value(game, k, depth - 1, table, clock, rng)
                 if value is None or q > value:
                     value = q
             if value is None:

@@ -61,7 +61,7 @@ class CountsDeck:
                     raise _More(pool)
                 return seq[i]
 
-            reveal = Reveal(info, [row[:] for row in base], choose)
+            reveal = Reveal(info, v.pools, choose, [row[:] for row in base])
             try:
                 after = game.apply(v, move, reveal=reveal)
             except _More as more:
@@ -74,7 +74,7 @@ class CountsDeck:
                         heapq.heappush(heap, (neg * Fraction(n, total), seq + (f,)))
                 continue
             found.append(Outcome(float(-neg), tuple(info.ids_of_face[f][0] for f in seq),
-                                 canonical(game, after, reveal.counts)))
+                                 canonical(game, after, reveal.counts if reveal.used else None)))
             kept -= neg
         if heap and limit is None:
             raise CardzError(f"the move has more than {MAX_OUTCOMES} outcomes: give a limit")
@@ -84,7 +84,7 @@ class CountsDeck:
         if v.pools is None:
             raise _no_view()
         info = deck_info(game)
-        p = Fraction(1)
+        p = 1.0
 
         def choose(pool: int, row: list[int]) -> int:
             nonlocal p
@@ -96,10 +96,10 @@ class CountsDeck:
             while r >= row[f]:
                 r -= row[f]
                 f += 1
-            p *= Fraction(row[f], total)
+            p *= row[f] / total
             return f
 
-        reveal = Reveal(info, pool_counts(info, v.pools), choose)
+        reveal = Reveal(info, v.pools, choose)
         after = game.apply(v, move, reveal=reveal)
-        return Outcome(float(p), tuple(info.ids_of_face[f][0] for f in reveal.faces),
-                       canonical(game, after, reveal.counts))
+        return Outcome(p, tuple(info.ids_of_face[f][0] for f in reveal.faces),
+                       canonical(game, after, reveal.counts if reveal.used else None))
