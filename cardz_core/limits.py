@@ -17,6 +17,7 @@ SOLVE_MAX_STATES = 50_000_000  # the most positions one search may be asked to r
 MAX_SIM_GAMES = 10_000_000  # deals one `cardz simulate` run may play
 SIM_MAX_MOVES = 1000  # default move cap per simulated game; past it the game is "unfinished"
 MAX_SIM_MAX_MOVES = 1_000_000  # the largest move cap `--max-moves` accepts
+MAX_SIM_WORKERS = 256  # worker processes (or local Ray CPUs) `cardz simulate --workers` accepts
 MAX_OUTCOMES = 100_000  # outcomes one `outcomes` call lists (ask for fewer with a limit)
 PLANNER_DEFAULT_NODES = 2_000  # positions `expectimax` expands per move unless told otherwise
 PLANNER_MAX_NODES = 10_000_000  # the most positions a planner may be asked to expand per move

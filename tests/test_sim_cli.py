@@ -11,7 +11,7 @@ import pytest
 from cardz_core.cli import cmd_simulate
 from cardz_core.cli.main import main
 from cardz_core.sim.rows import read_rows
-from cardz_core.limits import MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, SIM_MAX_MOVES
+from cardz_core.limits import MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_WORKERS, SIM_MAX_MOVES
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -28,7 +28,8 @@ def test_defaults():
 
 
 @pytest.mark.parametrize("flag,limit", [("--games", MAX_SIM_GAMES),
-                                        ("--max-moves", MAX_SIM_MAX_MOVES)])
+                                        ("--max-moves", MAX_SIM_MAX_MOVES),
+                                        ("--workers", MAX_SIM_WORKERS)])
 def test_limits_at_and_past(flag, limit, capsys):
     assert getattr(parse(flag, str(limit)), flag[2:].replace("-", "_")) == limit
     for bad in (str(limit + 1), "0", "many"):

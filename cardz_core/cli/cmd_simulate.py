@@ -9,7 +9,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from cardz_core.limits import MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, SIM_MAX_MOVES
+from cardz_core.limits import MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_WORKERS, SIM_MAX_MOVES
 from cardz_core.problems import CardzError
 
 DEFAULT_GAMES = 100
@@ -51,7 +51,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--planner", default=DEFAULT_PLANNER, metavar="P[,P2...]",
                    help=f"planner name(s), comma-separated (default {DEFAULT_PLANNER})")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
-    p.add_argument("--workers", type=_count(1024), default=None, metavar="K",
+    p.add_argument("--workers", type=_count(MAX_SIM_WORKERS), default=None, metavar="K",
                    help="worker processes (local: default all cores; ray: CPUs of a local Ray)")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local worker processes (default) or Ray tasks")
