@@ -127,3 +127,11 @@ def test_unwritable_outputs_are_refused_before_playing(tmp_path, capsys):
     assert code == 1 and "cannot write" in err
     code, _, err = simulate(capsys, "--report", str(tmp_path / "missing" / "r.html"))
     assert code == 1 and "no such directory" in err
+
+
+def test_a_node_budget_reaches_the_planners(capsys):
+    code, out, _ = simulate(capsys, "--planner", "expectimax", "--nodes", "20", "--games", "1",
+                            "--max-moves", "5", "--json", "--workers", "1")
+    assert code == 0 and json.loads(out)["planners"]["expectimax"]["moves"]["max"] <= 5
+    code, _, err = simulate(capsys, "--planner", "expectimax", "--nodes", "0")
+    assert code == 1 and "node budget" in err

@@ -65,13 +65,15 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--out", type=_rows_path, default=None, metavar="ROWS",
                    help="write one row per deal and planner to ROWS.jsonl or ROWS.csv")
     p.add_argument("--report", default=None, metavar="R.html", help="write an HTML report")
+    p.add_argument("--nodes", type=int, default=None, metavar="N",
+                   help="positions a searching planner (expectimax) may expand per move")
     p.add_argument("--force", action="store_true",
                    help="let the planners play a game that keeps Cardz's own planners out")
     p.add_argument("--json", action="store_true", help="print the summary as JSON, no progress bar")
     p.set_defaults(func=run)
 
 
-def _planner_names(text: str, game: Any, force: bool) -> tuple[str, ...]:
+def _planner_names(text: str, game: Any, force: bool, options: dict[str, Any]) -> tuple[str, ...]:
     """The planners' registered names, each checked by making it once for ``game``."""
     from cardz_core.planners import make_planner
 
@@ -80,7 +82,7 @@ def _planner_names(text: str, game: Any, force: bool) -> tuple[str, ...]:
         raw = raw.strip()
         if not raw:
             continue
-        make_planner(game, raw, force=force)  # refuses an unknown or shut-out planner
+        make_planner(game, raw, force=force, **options)  # refuses unknown, shut out, bad budget
         name = game.registry.canonical("planners", raw)
         if name in names:
             raise CardzError(f"planner {name!r} is listed twice")
@@ -108,9 +110,11 @@ def run(args: argparse.Namespace) -> int:
     registry = default_registry()
     spec = load_game(text, registry=registry, file=args.file)
     game = compile_spec(spec, registry)
-    planners = _planner_names(args.planner, game, args.force)
+    options = {} if args.nodes is None else {"nodes": args.nodes}
+    planners = _planner_names(args.planner, game, args.force, options)
     job = Job(text=text, planners=planners, seed=args.seed, max_moves=args.max_moves,
-              plugin_names=tuple(registry.plugin_names), file=args.file, force=args.force)
+              plugin_names=tuple(registry.plugin_names), file=args.file, force=args.force,
+              options=tuple(options.items()))
     workers = args.workers
     if workers is None and args.backend == "local":
         workers = os.cpu_count() or 1

@@ -43,6 +43,7 @@ class Job:
     factory: str = DEFAULT_FACTORY
     seat: str = DEFAULT_SEAT
     force: bool = False  # play even where the game keeps Cardz's planners out
+    options: tuple[tuple[str, Any], ...] = ()  # given to every planner: ("nodes", 500)
 
 
 def rebuild_registry(plugin_names: tuple[str, ...]) -> Registry:
@@ -82,11 +83,12 @@ class Table:
         self.seat = _resolve(job.seat)
         self.foundations = foundation_flags(self.game)
         self.force = job.force
+        self.options = dict(job.options)
         for name in job.planners:  # refuse an unknown or shut-out planner before any game
             self.planner(name)
 
     def planner(self, name: str) -> Any:
-        return make_planner(self.game, name, force=self.force)
+        return make_planner(self.game, name, force=self.force, **self.options)
 
 
 _tables: dict[Job, Table] = {}
