@@ -189,6 +189,13 @@ def test_unit_single_leaves_the_cards_above():
     assert pile(g, out, "a") == ["2S", "4C"] and pile(g, out, "b") == ["3H"]
 
 
+def test_loose_order_picks_only_the_selected_card():
+    g = game([STOCK, {"name": "a", "type": "Reserve", "looseOrder": True, "acceptRule": "none"},
+              {"name": "b", "type": "Tableau"}])
+    out = g.apply(board(g, {"a": ["2S", "3H", "4C"]}), mv(g, "a", 0, "b"))
+    assert pile(g, out, "a") == ["3H", "4C"] and pile(g, out, "b") == ["2S"]
+
+
 def test_default_unit_checks_each_card_and_declared_unit_vouches():
     rule = {"build": {"direction": "Down"}, "suit": "AlternateColor"}
     g = game(two(rule))

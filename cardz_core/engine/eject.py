@@ -19,10 +19,12 @@ class Eject:
     checked by the target card by card), ``Single``, ``Any``, ``Run`` or ``Pile``."""
 
     def __init__(self, rule: EjectRule, game: "Game", depot: int, covered_by: tuple[int, ...],
-                 cover_any: bool) -> None:
+                 cover_any: bool, loose_order: bool = False) -> None:
         self.depot = depot
         self.gate = GATES[rule.gate]
         self.unit = None if rule.unit is None else rule.unit.kind
+        if self.unit is None and loose_order:
+            self.unit = "Single"  # a loose fan's pickup takes only the selected card
         self.vouched = self.unit is not None
         self.covered_by = covered_by
         self.cover_any = cover_any

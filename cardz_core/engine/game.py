@@ -191,8 +191,8 @@ class Game:
         n = self.n_depots
         depots = spec.depots
         self.accepts = [Accept(d.accept, self, i) for i, d in enumerate(depots)]
-        self.ejects = [Eject(d.eject, self, i, self.names(d.uncovered_by), d.uncovered_by_any)
-                       for i, d in enumerate(depots)]
+        self.ejects = [Eject(d.eject, self, i, self.names(d.uncovered_by), d.uncovered_by_any,
+                             d.loose_order) for i, d in enumerate(depots)]
         self.land_face = tuple({"Up": 1, "Down": 0}.get(d.land_face or "", -1) for d in depots)
         self.land_under = tuple(d.land_under for d in depots)
         self.auto_flip_top = tuple(d.auto_flip_top for d in depots)
