@@ -30,6 +30,7 @@ _PICK_CACHE = 50_000  # piles remembered per depot with what may be picked from 
 
 
 _new_state = object.__new__
+new_move = tuple.__new__  # Move(s, i, d) without the NamedTuple's Python-level __new__
 
 
 class _Revealed(Exception):
@@ -214,6 +215,9 @@ class Game:
         # a depot that draws takes no drops
         self.drop_targets = tuple(d for d in range(n)
                                   if not self.accepts[d].none and self.draws[d] is None)
+        self.target_rows = tuple(
+            (d, a.on_top, a.on_down, None if a.seed_from_deal else a.on_empty(0), a.empty_only, a)
+            for d, a in ((d, self.accepts[d]) for d in self.drop_targets))
         self.down_targets = tuple(d for d in self.drop_targets if self.accepts[d].may_take_down)
         self.auto_send = tuple((i, tuple(t for t in self.pattern(d.auto_send) if t != i))
                                for i, d in enumerate(depots) if d.auto_send is not None)
@@ -336,19 +340,18 @@ class Game:
         # whose meaning depends on the board (None) and face-down drops are judged per pick.
         want: dict[int, list[int]] = {}
         broad: list[tuple[int, frozenset[int] | None]] = []
-        for d in self.drop_targets:
-            acc = accepts[d]
+        for d, on_top, on_down, empty_tab, empty_only, acc in self.target_rows:
             pile = piles[d]
             if pile:
-                if acc.empty_only:
+                if empty_only:
                     continue
                 t = pile[-1]
-                tab = acc.on_top.get(t) if t & 1 else acc.on_down
+                tab = on_top.get(t) if t & 1 else on_down
                 if tab is None:
                     broad.append((d, None))
                     continue
             else:
-                tab = acc.on_empty(state.seed_rank)
+                tab = empty_tab if empty_tab is not None else acc.on_empty(state.seed_rank)
             if len(tab) > _BROAD:
                 broad.append((d, tab))
             else:
@@ -396,7 +399,7 @@ class Game:
                     if acc.declares_suit and top & 1 and acc.wild(identity[top >> 1]):
                         moves.extend(Move(s, i, d, suit) for suit in range(4))
                     else:
-                        add(Move(s, i, d))
+                        add(new_move(Move, (s, i, d, -1)))
         return moves
 
     def _group_ok(self, state: State, piles: Any, s: int, group: tuple[int, ...], d: int,
