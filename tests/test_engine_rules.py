@@ -661,6 +661,11 @@ def test_no_legal_moves_loss_and_the_land_under_rule():
     cycling = board(g, {"h-1": ["AS", "2S"], "h-2": ["3S"]})
     assert g.no_legal_moves(cycling) is True
     assert g._judge(cycling) == LOST
+    s = board(g, {"h-1": ["AS", "2S", "4S"], "h-2": ["3S"]})
+    lost = g.apply(s, mv(g, "h-1", 2, "h-2"))
+    assert lost.status == LOST and g.legal_moves(lost) == []
+    with pytest.raises(IllegalMove, match="over"):  # though the cycling move was seen by the check
+        g.apply(lost, mv(g, "h-1", 1, "h-2"))
 
 
 def test_scoring_value_better_keep_and_facts():

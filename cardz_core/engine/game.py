@@ -574,7 +574,7 @@ class Game:
         """The position after ``move`` and everything that follows from it: the move, flips,
         automatic moves and triggers until the board settles, then the win/loss check.
         Raises ``IllegalMove`` saying why when the move is not legal."""
-        if not (state is self._memo_state and move in self._memo_moves):
+        if state.status != PLAYING or not (state is self._memo_state and move in self._memo_moves):
             why = self.illegal_reason(state, move)
             if why is not None:
                 raise IllegalMove(why)
