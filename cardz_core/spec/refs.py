@@ -129,7 +129,7 @@ def pattern(ctx: Ctx, value: Any, ptr: str) -> Pattern | None:
             return Pattern(found, None, ptr)
         if ctx.names_complete:
             ctx.error(ptr, f"{value!r} is neither a depot type nor a depot name"
-                           f"{suggest(value, list(ctx.registry.depot_types) + list(ctx.names))}")
+                           f"{suggest(value, list(ctx.names) + list(ctx.groups) + list(ctx.registry.depot_types))}")
         return None
     if isinstance(value, list):
         names = depot_names(ctx, value, ptr)
