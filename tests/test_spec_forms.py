@@ -335,3 +335,51 @@ def test_plugin_step_kind_is_read_from_its_fields():
                                  "waxing": True}
     doc = game(dealRules=[{"kind": "moonDeal", "phases": 0}])
     assert set(errors(doc, registry=registry)) == {"/dealRules/0/onto", "/dealRules/0/phases"}
+
+
+# --- the reference's canonical encodings, written as it writes them -----------------------------
+
+def test_canonical_encodings():
+    doc = {"name": "Encodings", "depotOnly": True, "compoundMoves": "Staged",
+           "decks": [{"suits": ["Spades"], "count": 8}],
+           "depots": [
+               {"name": "stock", "type": "Stock", "offTable": True,
+                "draw": {"to": "waste", "recycle": True, "maxRecycles": 1}},
+               {"name": "waste", "type": "Waste"},
+               {"name": "spider", "type": "Foundation", "repeat": 2,
+                "acceptRule": {"emptyOnly": True, "seed": "King", "build": {"direction": "Down"},
+                               "minCount": 13}},
+               {"name": "canfield", "type": "Foundation",
+                "acceptRule": {"seedFromDeal": True, "build": {"direction": "Up", "wrap": True},
+                               "suit": "Same"}, "ejectRule": "locked"},
+               {"name": "tableau", "type": "Tableau", "autoSend": "Foundation", "autoRefill": ["reserve"],
+                "ejectRule": {"gate": "FaceUp", "unit": {"kind": "Run", "build": {"direction": "Down"}}}},
+               {"name": "reserve", "type": "Reserve"},
+               {"name": "discard", "type": "Reserve", "landFace": "down",
+                "acceptRule": {"single": True, "rankIs": "K"}},
+               {"name": "slot", "type": "Tableau", "ejectRule": "faceUp", "uncoveredBy": ["reserve", "discard"],
+                "uncoveredByAny": True, "acceptRule": {"single": True, "seed": "none"}},
+               {"name": "bouquet", "type": "Reserve", "acceptRule": "none", "ejectRule": {"unit": "single"},
+                "looseOrder": True},
+               {"name": "hour", "type": "Tableau", "repeat": 2, "landUnder": True,
+                "acceptRule": {"rankIs": 12}},
+               {"name": "cell", "type": "Cell", "acceptRule": {"emptyOnly": True, "single": True}},
+           ],
+           "winCondition": {"kind": "allCardsFaceUp"}, "lossCondition": {"kind": "noLegalMoves"}}
+    spec = load_game(doc)
+    assert len(spec.cards) == 104 and spec.compound_moves == "Staged"
+    assert spec.depot("stock").off_table and spec.depot("stock").draw.max_recycles == 1
+    spider = spec.depot("spider-2").accept
+    assert (spider.empty_only, spider.seed, spider.min_count) == (True, 13, 13)
+    canfield = spec.depot("canfield").accept
+    assert canfield.seed_from_deal and canfield.build.wrap and canfield.suit == "Same"
+    tableau = spec.depot("tableau")
+    assert tableau.auto_send.of_type == "Foundation" and tableau.auto_refill.names == ("reserve",)
+    assert tableau.eject.unit.build.direction == "Down"
+    assert spec.depot("discard").land_face == "Down" and spec.depot("discard").accept.rank_is == 13
+    slot = spec.depot("slot")
+    assert slot.accept.seed_none and slot.uncovered_by_any and slot.uncovered_by == ("reserve", "discard")
+    bouquet = spec.depot("bouquet")
+    assert bouquet.loose_order and bouquet.eject.gate == "Any" and bouquet.eject.unit.kind == "Single"
+    assert spec.depot("hour-2").land_under and spec.depot("hour-2").accept.rank_is == 12
+    assert spec.loss.kind == "noLegalMoves"
