@@ -134,6 +134,7 @@ def test_place_move_flip_shuffle_steps():
                         {"kind": "flipTop", "depot": "t"},
                         {"kind": "shuffle", "depot": "stock"}])
     s = g.deal(2)
+    assert g.deal(2) == s  # the shuffle step draws from the deal's own generator
     assert pile(g, s, "f") == ["AH"]
     assert pile(g, s, "t")[0] == "JK" and pile(g, s, "t")[1][0] != "~"
     assert len(s.piles[0]) == 1
@@ -479,6 +480,19 @@ def test_redeal_by_tapping_its_stock_and_max_redeals():
     s = g.apply(s, tap(g, "stock"))
     assert pile(g, s, "col-1") == ["3S"] and pile(g, s, "col-2") == ["2S"] and s.redeals == 1
     assert "tap stock" not in moves(g, s)
+
+
+def test_max_redeals_is_shared_by_every_stock_a_redeal_deals_from():
+    g = game([STOCK, {"name": "stock2", "type": "Stock", "acceptRule": "none", "ejectRule": "locked"},
+              {"name": "col", "type": "Tableau", "repeat": 2}],
+             redealRules=[{"kind": "dealGroup", "to": ["col-1"], "faceUp": 1},
+                          {"kind": "dealGroup", "to": ["col-2"], "from": "stock2", "faceUp": 1}],
+             maxRedeals=1)
+    s = board(g, {"stock": ["~AS", "~2S"], "stock2": ["~3S", "~4S"]})
+    assert {"tap stock", "tap stock2"} <= moves(g, s)
+    s = g.apply(s, tap(g, "stock2"))
+    assert pile(g, s, "col-1") == ["2S"] and pile(g, s, "col-2") == ["4S"]
+    assert not {"tap stock", "tap stock2"} & moves(g, s)
 
 
 def test_redeal_when():
