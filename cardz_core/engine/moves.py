@@ -15,14 +15,6 @@ class Move(NamedTuple):
     dst: int  # target depot index
     declare: int = -1  # suit called for wildDeclares "suit", else -1
 
-    @property
-    def is_tap(self) -> bool:
-        return self.index < 0
-
-
-def tap(depot: int) -> Move:
-    return Move(depot, -1, -1)
-
 
 class IllegalMove(CardzError):
     """A move the rules do not allow here; the message says why."""
