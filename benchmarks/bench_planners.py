@@ -43,7 +43,7 @@ def _game(path: str) -> Any:
 
 
 def play_one(path: str, planner: str, seed: int, max_moves: int, options: dict[str, Any]
-             ) -> tuple[str, int, int, float]:
+             ) -> tuple[str, int, int, int, float]:
     """(planner, seed, 1 if won else 0, moves, seconds) for one deal."""
     game = _game(path)
     started = time.perf_counter()
@@ -74,21 +74,32 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-moves", type=int, default=1000, help="move cap per game")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--json", metavar="OUT", help="also write the summary as JSON to OUT")
+    p.add_argument("--rows", metavar="ROWS", help="append each deal's row to ROWS (JSON lines) as "
+                                                   "it finishes, so a cut-short run keeps them")
     args = p.parse_args(argv)
     options = {k: v for k, v in (("nodes", args.nodes), ("depth", args.depth),
                                  ("samples", args.samples)) if v is not None}
     seeds = list(range(1, args.games + 1))
-    chunk = 10
+    chunk = 5
     jobs = [(args.file, name, seeds[i:i + chunk], args.max_moves, options)
             for name in args.planners.split(",") for i in range(0, len(seeds), chunk)]
     rows: list[tuple] = []
+
+    def keep(part: list[tuple]) -> None:
+        rows.extend(part)
+        if args.rows:
+            with open(args.rows, "a", encoding="utf-8") as out:
+                for r in part:
+                    out.write(json.dumps(dict(zip(("planner", "seed", "won", "moves", "seconds"),
+                                                  r))) + "\n")
+
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
             for part in pool.map(_batch, jobs):
-                rows.extend(part)
+                keep(part)
     else:
         for job in jobs:
-            rows.extend(_batch(job))
+            keep(_batch(job))
     summary = []
     for name in args.planners.split(","):
         mine = [r for r in rows if r[0] == name]

@@ -19,6 +19,7 @@ SIM_MAX_MOVES = 1000  # default move cap per simulated game; past it the game is
 MAX_SIM_MAX_MOVES = 1_000_000  # the largest move cap `--max-moves` accepts
 MAX_SIM_WORKERS = 256  # worker processes (or local Ray CPUs) `cardz simulate --workers` accepts
 MAX_OUTCOMES = 100_000  # outcomes one `outcomes` call lists (ask for fewer with a limit)
+MAX_OUTCOME_RUNS = 200_000  # times one `outcomes` call may play the move while listing
 PLANNER_DEFAULT_NODES = 2_000  # positions `expectimax` expands per move unless told otherwise
 PLANNER_MAX_NODES = 10_000_000  # the most positions a planner may be asked to expand per move
 PLAY_MAX_MOVES = 2_000  # moves `cardz play` makes with a planner before calling the game unfinished

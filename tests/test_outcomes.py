@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,21 @@ def test_max_outcomes_at_and_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> 
     assert len(outcomes(game, v, tap, limit=n)) == n - 1  # the cap holds a limit too
 
 
+def test_max_outcome_runs_at_and_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    import plugins.cardz_deck.counts as counts
+
+    doc = copy.deepcopy(ACES_KING)
+    doc["depots"][0]["draw"]["count"] = 2
+    game = game_of(doc)
+    v = view(game, game.deal(1))
+    runs = 1 + 2 + 3  # the root, two first cards, three complete sequences
+    monkeypatch.setattr(counts, "MAX_OUTCOME_RUNS", runs)
+    assert len(outcomes(game, v, _tap(game, v))) == 3
+    monkeypatch.setattr(counts, "MAX_OUTCOME_RUNS", runs - 1)
+    with pytest.raises(CardzError, match="sample outcomes instead"):
+        outcomes(game, v, _tap(game, v))
+
+
 def test_a_move_revealing_nothing_has_one_outcome() -> None:
     game = game_of(SMALL)
     seat = Seat(game, game.deal(5))
@@ -139,7 +155,8 @@ def _listable(game: Any, v: Any, move: Any, rng: random.Random) -> bool:
     several from a small pool (a best-first listing of k cards from a pool of n runs the move
     about n**(k-1) times before the first complete outcome)."""
     probe = sample_outcome(game, v, move, rng)
-    return len(probe.revealed) <= 1 or sum(sum(p) for p in v.pools) <= 8
+    k = len(probe.revealed)
+    return k <= 1 or math.perm(sum(sum(p) for p in probe.view.pools) + k, k - 1) <= 100
 
 
 def _replay(game: Any, seed: int, steps: int, rng: random.Random) -> int:

@@ -27,6 +27,7 @@ from cardz_core.limits import PLANNER_DEFAULT_NODES
 from cardz_core.planners.base import (Budget, Clock, children, empty_spaces, hidden_cards,
                                       home_cards, roles, terminal_value)
 from cardz_core.planners.usual import Visited, move_score
+from cardz_core.view import sample_outcome
 
 HOME_WEIGHT = 100.0
 HIDDEN_WEIGHT = 30.0
@@ -36,7 +37,7 @@ FEED_WEIGHT = 4.0  # per card still in the stock, waste or a reserve
 CHANCE_SAMPLES = 3  # outcomes drawn for a root move that turns up unknown cards
 WIDTH = 5  # moves searched below the root, the best by usual's score
 MAX_DEPTH = 6
-DISCOUNT = 0.999  # a win sooner is worth a little more than the same win later
+STEP_COST = 0.5  # each move costs a little: the same gain sooner is worth more
 
 
 def default_value(game: Any, v: State) -> float:
@@ -130,19 +131,25 @@ class ExpectimaxPlanner:
             value = None
             r = roles(game)
             # every move's outcome first (one sampled world below the root), then only the
-            # ``width`` most promising by usual's score are searched deeper
+            # ``width`` most promising by usual's score are searched deeper; a move that turns
+            # up unknown cards is valued where it lands: searching on from one sampled card
+            # would favour the moves whose sample happened to be lucky
             branches = []
             for move in game.legal_moves(v):
                 if r.pointless(v, move):
                     continue
-                kids = children(game, v, move, rng, 1)
+                o = sample_outcome(game, v, move, rng)
                 clock.nodes += 1
-                k = kids[0][1]
-                if k.piles != v.piles:  # a futile tap is not worth searching
-                    branches.append((move_score(game, v, k, move), len(branches), k))
+                if o.view.piles != v.piles:  # a futile tap is not worth searching
+                    branches.append((move_score(game, v, o.view, move), len(branches), o))
             branches.sort(key=lambda b: (-b[0], b[1]))
-            for _, _, k in branches[:self.width]:
-                q = DISCOUNT * self._value(game, k, depth - 1, table, clock, rng)
+            for _, _, o in branches[:self.width]:
+                if o.revealed:
+                    end = terminal_value(o.view.status)
+                    q = end if end is not None else self.leaf(o.view)
+                else:
+                    q = self._value(game, o.view, depth - 1, table, clock, rng)
+                q -= STEP_COST
                 if value is None or q > value:
                     value = q
             if value is None:

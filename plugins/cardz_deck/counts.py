@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from cardz_core.engine.state import State
-from cardz_core.limits import MAX_OUTCOMES
+from cardz_core.limits import MAX_OUTCOME_RUNS, MAX_OUTCOMES
 from cardz_core.problems import CardzError
 from cardz_core.view import Outcome, Outcomes, Reveal, canonical, deck_info, pool_counts
 
@@ -52,8 +52,14 @@ class CountsDeck:
         found: list[Outcome] = []
         kept = Fraction(0)
         cap = MAX_OUTCOMES if limit is None else min(limit, MAX_OUTCOMES)
+        runs = 0
         while heap and len(found) < cap:
             neg, seq = heapq.heappop(heap)
+            runs += 1
+            if runs > MAX_OUTCOME_RUNS:
+                raise CardzError(f"listing this move's outcomes in order would play it more than "
+                                 f"{MAX_OUTCOME_RUNS} times (it turns up {len(seq)} or more "
+                                 "unknown cards): sample outcomes instead")
 
             def choose(pool: int, row: list[int], seq: tuple[int, ...] = seq) -> int:
                 i = len(reveal.faces)
