@@ -797,6 +797,18 @@ class Game:
 
         return board_document(self, state)
 
+    def view(self, state: State, memory: Any = None) -> State:
+        """The player's view of ``state`` (``cardz_core.view.view``; ``memory`` a ``Memory``)."""
+        from cardz_core.view import view
+
+        return view(self, state, memory)
+
+    def outcomes(self, view: State, move: Move, limit: int | None = None) -> Any:
+        """What ``move`` may lead to on a view (``cardz_core.view.outcomes``)."""
+        from cardz_core.view import outcomes
+
+        return outcomes(self, view, move, limit)
+
     def load_board(self, doc: Any) -> State:
         from cardz_core.engine.documents import load_board
 
