@@ -23,7 +23,7 @@ from typing import Any, Hashable, Iterable
 import attrs
 
 from cardz_core.cards import SUIT_COLOR
-from cardz_core.spec.model import AcceptRule, Condition, Depot, Expr, GameSpec, Pattern, Step
+from cardz_core.spec.model import AcceptRule, Condition, Expr, GameSpec, Pattern, Step
 
 # Builtin kinds whose meaning the analysis knows; anything else switches pruning off.
 _KNOWN_CONDITIONS = frozenset({"allCardsIn", "allCardsFaceUp", "depotsEmpty", "depotsNonEmpty",
