@@ -316,10 +316,6 @@ def canonical(game: Any, v: State, counts: list[list[int]] | None = None) -> Sta
     return _assemble(info, v, list(v.piles), counts)
 
 
-def is_view(state: State) -> bool:
-    return state.pools is not None
-
-
 class Outcome(NamedTuple):
     """One way a move on a view can turn out: its probability, the cards revealed (card ids of the
     view, in the order revealed) and the view it leads to."""

@@ -1,6 +1,6 @@
 """Planners: legal play on every bundled game, fairness, gating, budgets, the hint and play commands.
 
-Each planner plays ``DEALS`` deals of every bundled game, ``MOVES`` moves at most: 1 deal and 40
+Each planner plays ``DEALS`` deals of every bundled game, ``MOVES`` moves at most: 1 deal and 20
 moves by default (expectimax with a small node budget), 50 deals and 300 moves with CARDZ_LONG=1.
 """
 
@@ -29,8 +29,9 @@ from test_view import RULESETS, SMALL, bundled, game_of
 
 LONG = os.environ.get("CARDZ_LONG", "") not in ("", "0")
 DEALS = 50 if LONG else 1
-MOVES = 300 if LONG else 40
-OPTIONS: dict[str, dict[str, Any]] = {"expectimax": {"nodes": 60, "depth": 2, "samples": 2}}
+MOVES = 300 if LONG else 20
+OPTIONS: dict[str, dict[str, Any]] = {"expectimax": {"nodes": 30, "depth": 2, "samples": 2},
+                                      "value": {"samples": 2}}
 
 
 def play(game: Any, name: str, seed: int, moves: int) -> Seat:
