@@ -61,13 +61,18 @@ def win_rate_chart(names: Sequence[str], rates: Sequence[float | None],
     return _svg(width, height, body, title)
 
 
+def nice_step(raw: float) -> float:
+    """The smallest 1, 2 or 5 times a power of ten that is at least ``raw`` (at least 1)."""
+    raw = max(1.0, raw)
+    power = 10 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+
+
 def histogram_bins(values: Sequence[float]) -> tuple[float, float, int]:
     """(low, bin width, bin count) shared by all series: about MAX_BINS bins whose width is a
     whole 1, 2 or 5 times a power of ten, starting at a multiple of the width."""
     lo, hi = min(values), max(values)
-    raw = max(1.0, (hi - lo + 1) / MAX_BINS)
-    power = 10 ** math.floor(math.log10(raw))
-    width = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    width = nice_step((hi - lo + 1) / MAX_BINS)
     lo = math.floor(lo / width) * width
     return lo, width, int((hi - lo) // width) + 1
 
@@ -88,14 +93,15 @@ def histogram_chart(series: dict[str, Sequence[float]], title: str, xlabel: str)
         for v in vals:
             c[int((v - lo) // bw)] += 1
         counts[name] = c
-    peak = 4 * math.ceil(max(max(c) for c in counts.values()) / 4)  # whole-number gridlines
+    tick = nice_step(max(max(c) for c in counts.values()) / 4)  # four round gridlines or so
+    peak = tick * math.ceil(max(max(c) for c in counts.values()) / tick)
     slot = plot_w / nbins
     bar = slot * 0.9 / max(1, len(series))
-    for tick in range(5):
-        y = top + plot_h * (1 - tick / 4)
+    for k in range(int(peak // tick) + 1):
+        y = top + plot_h * (1 - k * tick / peak)
         body.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}" '
                     f'stroke="#eee"/>')
-        body.append(_text(left - 6, y + 4, f"{peak * tick / 4:.0f}", "end"))
+        body.append(_text(left - 6, y + 4, f"{k * tick:g}", "end"))
     for j, (name, c) in enumerate(counts.items()):
         for k, n in enumerate(c):
             if n:
