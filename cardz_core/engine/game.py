@@ -242,6 +242,9 @@ class Game:
         self.score_fn = None if spec.scoring is None else self.expr(spec.scoring.value, "scoring")
         self.settles = bool(self.auto_send or self.auto_refill or self.triggers or self.flip_uncovered)
         self.staged = spec.compound_moves == "Staged"
+        # card moves that ``_plain_move`` may make without a ``Work``
+        self.plain_drop = tuple(not self.settles and self.land_face[d] == -1
+                                and not self.land_under[d] for d in range(n))
         self.cells = tuple(i for i, t in enumerate(self.types) if t == "Cell")
         self.tableaus = tuple(i for i, t in enumerate(self.types) if t == "Tableau")
         self.aids: dict[str, Callable[[int], Any]] = {}
@@ -578,11 +581,62 @@ class Game:
             why = self.illegal_reason(state, move)
             if why is not None:
                 raise IllegalMove(why)
-        w = self._play(state, move, reveal)
-        out = self._freeze(w, state)
+        out = None
+        if move.index >= 0 and self.plain_drop[move.dst] and not state.rules_off:
+            out = self._plain_move(state, move)
+        if out is None:
+            out = self._freeze(self._play(state, move, reveal), state)
         out.moves = state.moves + 1
         if not out.rules_off:
             out.status = self._judge(out)
+        return out
+
+    def _plain_move(self, state: State, move: Move) -> State | None:
+        """``_play`` and ``_freeze`` of a card move in a game with nothing that settles, onto
+        a target without ``landFace`` or ``landUnder``: the same pile, ``came_from`` and
+        ``declared`` updates as ``Work.set_pile``, ``take`` and ``put`` make, without a
+        ``Work``. None (use ``_play``) when the source's new top is an unknown card to reveal."""
+        s, i, d, declare = move
+        piles = list(state.piles)
+        n = self.n_depots
+        came = list(state.came_from) if state.came_from else [-1] * n
+        decl = list(state.declared) if state.declared else [-1] * n
+        old = piles[s]
+        group, rest = self.ejects[s].split(old, i)
+        if not rest or not old or rest[-1] != old[-1]:
+            decl[s] = -1
+        came[s] = -1
+        if self.auto_flip_top[s] and rest and not rest[-1] & 1:
+            top = rest[-1]
+            if top < 0:
+                return None
+            rest = rest[:-1] + (top | 1,)
+            decl[s] = -1
+        piles[s] = rest
+        old = piles[d]
+        new = old + group
+        if not old or new[-1] != old[-1]:
+            decl[d] = -1
+        piles[d] = new
+        came[d] = s
+        if declare >= 0:
+            decl[d] = declare
+        out = _new_state(State)
+        out.piles = tuple(piles)
+        out.came_from = tuple(came)
+        out.recycles = state.recycles
+        out.redeals = state.redeals
+        out.moves = state.moves
+        out.undos = state.undos
+        out.recycles_total = state.recycles_total
+        out.seed_rank = state.seed_rank
+        out.declared = tuple(decl)
+        out.rules_off = state.rules_off
+        out.auto_moved = state.auto_moved
+        out.status = state.status
+        out.rng = state.rng
+        out.pools = state.pools
+        out._hash = None
         return out
 
     def _play(self, state: State, move: Move, reveal: Reveal | None) -> Work:
