@@ -245,6 +245,11 @@ class Game:
         # card moves that ``_plain_move`` may make without a ``Work``
         self.plain_drop = tuple(not self.settles and self.land_face[d] == -1
                                 and not self.land_under[d] for d in range(n))
+        # draws that ``_plain_draw`` may make without a ``Work``
+        self.plain_draw = tuple(
+            dr is not None and dr.to != d and not self.settles and not self.auto_flip_top[d]
+            and self.land_face[dr.to] != 0 and not self.land_under[dr.to]
+            for d, dr in enumerate(self.draws))
         self.cells = tuple(i for i, t in enumerate(self.types) if t == "Cell")
         self.tableaus = tuple(i for i, t in enumerate(self.types) if t == "Tableau")
         self.aids: dict[str, Callable[[int], Any]] = {}
@@ -582,14 +587,56 @@ class Game:
             if why is not None:
                 raise IllegalMove(why)
         out = None
-        if move.index >= 0 and self.plain_drop[move.dst] and not state.rules_off:
-            out = self._plain_move(state, move)
+        if state.rules_off:
+            pass
+        elif move.index >= 0:
+            if self.plain_drop[move.dst]:
+                out = self._plain_move(state, move)
+        elif self.plain_draw[move.src]:
+            s = move.src
+            plan = self._memo_plans.get(s) if state is self._memo_state else \
+                self._tap_plan(state, s)
+            if plan is not None and plan[0] == _TAP_DRAW:
+                out = self._plain_draw(state, s)
         if out is None:
             out = self._freeze(self._play(state, move, reveal), state)
         out.moves = state.moves + 1
         if not out.rules_off:
             out.status = self._judge(out)
         return out
+
+    def _plain_draw(self, state: State, d: int) -> State | None:
+        """The draw of ``_tap`` (cards one at a time from the stock's top onto ``to``, each
+        turned up) without a ``Work``, for a stock that doesn't flip its own top, onto a
+        target without ``landUnder`` or ``landFace: Down``, in a game with nothing that
+        settles. None (use ``_play``) when a drawn card is an unknown card to reveal."""
+        dr = self.draws[d]
+        to = dr.to
+        piles = list(state.piles)
+        n = self.n_depots
+        came = list(state.came_from) if state.came_from else [-1] * n
+        decl = list(state.declared) if state.declared else [-1] * n
+        pile, dest = piles[d], piles[to]
+        for _ in range(dr.count):
+            if not pile:
+                break
+            c = pile[-1]
+            if not c & 1:
+                if c < 0:
+                    return None
+                c |= 1
+            rest = pile[:-1]
+            if not rest or rest[-1] != pile[-1]:
+                decl[d] = -1
+            pile = rest
+            new = dest + (c,)
+            if not dest or c != dest[-1]:
+                decl[to] = -1
+            dest = new
+            came[to] = d
+        came[d] = -1
+        piles[d], piles[to] = pile, dest
+        return self._plain_state(state, piles, came, decl)
 
     def _plain_move(self, state: State, move: Move) -> State | None:
         """``_play`` and ``_freeze`` of a card move in a game with nothing that settles, onto
@@ -621,6 +668,10 @@ class Game:
         came[d] = s
         if declare >= 0:
             decl[d] = declare
+        return self._plain_state(state, piles, came, decl)
+
+    @staticmethod
+    def _plain_state(state: State, piles: list, came: list, decl: list) -> State:
         out = _new_state(State)
         out.piles = tuple(piles)
         out.came_from = tuple(came)
