@@ -13,8 +13,8 @@ finished; depth 1 always finishes.
 Leaves are valued by the game's ``planner.value`` when it has one; otherwise by measures any game
 has: cards on foundation-role depots, face-down cards of the play area still to turn up, cards
 still waiting in the stock, waste or reserves, empty tableau piles and cells, and mobility (the
-number of legal moves). Like ``usual``, it never plays a move that leads back to a board it has
-been on in this game, and at the root it breaks ties by ``usual``'s score.
+number of legal moves). Like ``usual``, it charges a move back to a board it has been on in this
+game and refuses one past ``MAX_VISITS`` visits; at the root it breaks ties by ``usual``'s score.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from cardz_core.engine.state import State
 from cardz_core.limits import PLANNER_DEFAULT_NODES
 from cardz_core.planners.base import (Budget, Clock, children, empty_spaces, hidden_cards,
                                       home_cards, roles, terminal_value)
-from cardz_core.planners.usual import Visited, move_score
+from cardz_core.planners.usual import MAX_VISITS, REVISIT_COST, Visited, move_score
 from cardz_core.view import sample_outcome
 
 HOME_WEIGHT = 100.0
@@ -88,9 +88,10 @@ class ExpectimaxPlanner:
                 continue
             kids = children(game, view, move, rng, self.samples)
             clock.nodes += len(kids)
-            if all(v in self.visited for _, v in kids):
+            seen = min(self.visited.visits(v) for _, v in kids)
+            if seen >= MAX_VISITS:
                 continue
-            tie = move_score(game, view, kids[0][1], move) * 1e-6
+            tie = move_score(game, view, kids[0][1], move) * 1e-6 - REVISIT_COST * seen
             roots.append((move, tie, kids))
         if not roots:
             return None

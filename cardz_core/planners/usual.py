@@ -4,9 +4,12 @@ Each legal move is tried once on the view (an unknown card it turns up is drawn 
 and scored by what it did: cards sent to a foundation-role depot first, then face-down cards of
 the play area turned up, depots emptied, and a tap on the stock when nothing else helps. A move
 that plays a card from the stock, waste or a reserve into the tableau scores above a tap; one that
-takes a card off a foundation, or one that only shuffles cards between piles, scores below. The planner remembers the boards it has been on in this game and never makes a move that
-leads back to one, which ends pointless shuttles and endless passes through an unchanging stock;
-when every move would, it gives up (answers None).
+takes a card off a foundation, or one that only shuffles cards between piles, scores below.
+
+The planner remembers the boards it has been on in this game: a move back to one costs more each
+time and is not made at all past ``MAX_VISITS`` visits. Passing through an unchanged stock again is
+allowed a few times, since in a draw-3 game a later pass can group the cards differently once the
+tableau has changed; endless shuttles end. When every move is excluded it gives up (None).
 """
 
 from __future__ import annotations
@@ -25,23 +28,25 @@ TAP_SCORE = 1.0
 SHUFFLE_SCORE = -1.0  # a move that changes nothing the measures see
 FEED_SCORE = 5.0  # a card from the stock, waste or a reserve played into the tableau
 CELL_PENALTY = 3.0  # filling a free cell or empty column without gaining anything
+REVISIT_COST = 3.0  # per earlier visit of the board a move leads to
+MAX_VISITS = 3  # a board visited this often is not gone back to
 
 
 class Visited:
-    """Boards (piles only) a planner has been on during one game."""
+    """Boards (piles only) a planner has been on during one game, and how often."""
 
     def __init__(self) -> None:
-        self.boards: set[tuple] = set()
+        self.boards: dict[tuple, int] = {}
         self.last_moves = -1
 
     def note(self, view: State) -> None:
         if view.moves < self.last_moves:  # an undo or a new game: start again
             self.boards.clear()
         self.last_moves = view.moves
-        self.boards.add(view.piles)
+        self.boards[view.piles] = self.boards.get(view.piles, 0) + 1
 
-    def __contains__(self, view: State) -> bool:
-        return view.piles in self.boards
+    def visits(self, view: State) -> int:
+        return self.boards.get(view.piles, 0)
 
 
 def move_score(game: Any, before: State, after: State, move: Any) -> float:
@@ -84,9 +89,10 @@ class UsualPlanner:
             if r.pointless(view, move):
                 continue
             after = sample_outcome(game, view, move, rng).view
-            if after in self.visited:
+            seen = self.visited.visits(after)
+            if seen >= MAX_VISITS:
                 continue
-            out.append((move_score(game, view, after, move), i, move))
+            out.append((move_score(game, view, after, move) - REVISIT_COST * seen, i, move))
         out.sort(key=lambda t: (-t[0], t[1]))
         return out
 
