@@ -9,6 +9,7 @@ every choice the reference leaves open, are in docs/engine.md.
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import Any, Callable
 
 from cardz_core.cards import RANK_LETTERS, Card
@@ -218,6 +219,14 @@ class Game:
         self.target_rows = tuple(
             (d, a.on_top, a.on_down, None if a.seed_from_deal else a.on_empty(0), a.empty_only, a)
             for d, a in ((d, self.accepts[d]) for d in self.drop_targets))
+        self.target_row_of: tuple = tuple(
+            next((row for row in self.target_rows if row[0] == d), None) for d in range(n))
+        self._want_piles: tuple | None = None  # what ``_wanted`` last saw, and its tables
+        self._want_seed = 0
+        self._want: dict[int, list[int]] = {}
+        self._want_tabs: list = []
+        self._want_broad_of: dict[int, frozenset[int] | None] = {}
+        self._want_broad: list = []
         self.down_targets = tuple(d for d in self.drop_targets if self.accepts[d].may_take_down)
         self.auto_send = tuple((i, tuple(t for t in self.pattern(d.auto_send) if t != i))
                                for i, d in enumerate(depots) if d.auto_send is not None)
@@ -343,32 +352,7 @@ class Game:
     def _card_moves(self, state: State) -> list[Move]:
         piles = state.piles
         accepts = self.accepts
-        # Per target, the face-up bottom codes it takes now. Small tables are inverted into
-        # ``want`` (code -> targets) so that a pick costs one dict lookup; large tables, tops
-        # whose meaning depends on the board (None) and face-down drops are judged per pick.
-        want: dict[int, list[int]] = {}
-        broad: list[tuple[int, frozenset[int] | None]] = []
-        for d, on_top, on_down, empty_tab, empty_only, acc in self.target_rows:
-            pile = piles[d]
-            if pile:
-                if empty_only:
-                    continue
-                t = pile[-1]
-                tab = on_top.get(t) if t & 1 else on_down
-                if tab is None:
-                    broad.append((d, None))
-                    continue
-            else:
-                tab = empty_tab if empty_tab is not None else acc.on_empty(state.seed_rank)
-            if len(tab) > _BROAD:
-                broad.append((d, tab))
-            else:
-                for c in tab:
-                    got = want.get(c)
-                    if got is None:
-                        want[c] = [d]
-                    else:
-                        got.append(d)
+        want, broad = self._wanted(state)
         moves: list[Move] = []
         add = moves.append
         identity = self.identity
@@ -409,6 +393,72 @@ class Game:
                     else:
                         add(new_move(Move, (s, i, d, -1)))
         return moves
+
+    def _wanted(self, state: State) -> tuple[dict[int, list[int]], list]:
+        """Per target, the face-up bottom codes it takes now. Small tables are inverted into
+        ``want`` (code -> targets in index order) so that a pick costs one dict lookup; large
+        tables and tops whose meaning depends on the board (None) go to ``broad``
+        ((target, table or None), in index order) and are judged per pick, as are face-down
+        drops. A target's table depends on its pile (and the seed rank) alone, so ``want`` and
+        ``broad`` are kept from the last call and only the targets whose pile is not the same
+        object any more are looked at again (piles are shared tuples)."""
+        piles = state.piles
+        prev = self._want_piles
+        self._want_piles = None  # until ``want`` is consistent again
+        if prev is None or self._want_seed != state.seed_rank:
+            want: dict[int, list[int]] = {}
+            tabs: list = [None] * self.n_depots
+            broad_of: dict[int, frozenset[int] | None] = {}
+            changed = self.drop_targets
+            broad_changed = True
+        else:
+            want, tabs, broad_of = self._want, self._want_tabs, self._want_broad_of
+            broad_changed = False
+            if piles is prev:
+                return want, self._want_broad
+            changed = [d for d in self.drop_targets if piles[d] is not prev[d]]
+        rows = self.target_row_of
+        for d in changed:
+            old = tabs[d]
+            if old is not None:
+                for c in old:
+                    got = want[c]
+                    got.remove(d)
+                    if not got:
+                        del want[c]
+                tabs[d] = None
+            if d in broad_of:
+                del broad_of[d]
+                broad_changed = True
+            _d, on_top, on_down, empty_tab, empty_only, acc = rows[d]
+            pile = piles[d]
+            if pile:
+                if empty_only:
+                    continue
+                t = pile[-1]
+                tab = on_top.get(t) if t & 1 else on_down
+                if tab is None:
+                    broad_of[d] = None
+                    broad_changed = True
+                    continue
+            else:
+                tab = empty_tab if empty_tab is not None else acc.on_empty(state.seed_rank)
+            if len(tab) > _BROAD:
+                broad_of[d] = tab
+                broad_changed = True
+            else:
+                tabs[d] = tab
+                for c in tab:
+                    got = want.get(c)
+                    if got is None:
+                        want[c] = [d]
+                    else:
+                        insort(got, d)
+        if broad_changed:
+            self._want_broad = [(d, broad_of[d]) for d in sorted(broad_of)]
+        self._want, self._want_tabs, self._want_broad_of = want, tabs, broad_of
+        self._want_piles, self._want_seed = piles, state.seed_rank
+        return want, self._want_broad
 
     def _group_ok(self, state: State, piles: Any, s: int, group: tuple[int, ...], d: int,
                   acc: Accept, vouched: bool) -> bool:
