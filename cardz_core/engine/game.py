@@ -19,6 +19,7 @@ from cardz_core.engine.eject import LOCKED, Eject
 from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.engine.state import LOST, PLAYING, WON, State
 from cardz_core.engine.work import Reveal, Work
+from cardz_core.expr.env import Env
 from cardz_core.limits import MAX_CASCADE
 from cardz_core.problems import CardzError, Problem
 from cardz_core.registry import Registry, default_registry
@@ -114,8 +115,6 @@ class Game:
         return compile_expr(expr, context, self.spec, self.registry, self_depot=self_name)
 
     def env(self, state: State, **bindings: Any) -> Any:
-        from cardz_core.expr import Env
-
         return Env(state, **bindings)
 
     def self_of(self, step: Step) -> int:
