@@ -218,6 +218,10 @@ class Game:
         self.target_rows = tuple(
             (d, a.on_top, a.on_down, None if a.seed_from_deal else a.on_empty(0), a.empty_only, a)
             for d, a in ((d, self.accepts[d]) for d in self.drop_targets))
+        # moves are made once and listed again (cheaper than a new tuple each listing, and
+        # apply's `move in` the last list then matches by identity first)
+        self.tap_moves = tuple(Move(d, -1, -1) for d in range(n))
+        self.made_moves: dict[int, Move] = {}  # (src * n + dst) * (cards + 1) + index -> Move
         self.target_row_of: tuple = tuple(
             next((row for row in self.target_rows if row[0] == d), None) for d in range(n))
         self._want_piles: tuple | None = None  # what ``_wanted`` last saw, and its tables
@@ -344,7 +348,7 @@ class Game:
             plan = self._tap_plan(state, d)
             if plan is not None:
                 self._memo_plans[d] = plan
-                moves.append(Move(d, -1, -1))
+                moves.append(self.tap_moves[d])
         self._memo_state, self._memo_moves = state, moves
         return moves
 
@@ -356,6 +360,7 @@ class Game:
         add = moves.append
         identity = self.identity
         wget = want.get
+        made, n, stride = self.made_moves, self.n_depots, self.n_cards + 1
         for s, ej, cache in self.source_info:
             pile = piles[s]
             if not pile:
@@ -390,7 +395,13 @@ class Game:
                     if acc.declares_suit and top & 1 and acc.wild(identity[top >> 1]):
                         moves.extend(Move(s, i, d, suit) for suit in range(4))
                     else:
-                        add(new_move(Move, (s, i, d, -1)))
+                        key = (s * n + d) * stride + i
+                        m = made.get(key) if i < stride else None
+                        if m is None:
+                            m = new_move(Move, (s, i, d, -1))
+                            if i < stride:
+                                made[key] = m
+                        add(m)
         return moves
 
     def _wanted(self, state: State) -> tuple[dict[int, list[int]], list]:
