@@ -54,7 +54,8 @@ class Draw:
 
 class Game:
     """A compiled game. Not thread-safe (it remembers the last move list it produced, so that
-    ``apply`` of a listed move need not judge it again); use one per thread or process."""
+    ``apply`` of a listed move need not judge it again, and the target tables of the last
+    board it listed moves for); use one per thread or process."""
 
     def __init__(self, spec: GameSpec, registry: Registry) -> None:
         self.spec = spec
