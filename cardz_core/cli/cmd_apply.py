@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cardz_core.cli.common import open_game, print_json, read_document
+from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
 from cardz_core.engine.documents import board_document, load_board
 from cardz_core.engine.moves import IllegalMove
 from cardz_core.engine.movetext import move_text, parse_move
@@ -19,9 +19,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        description="Apply move M, and everything that follows from it, to "
                                    "board B; print the new board document. Give --move again "
                                    "to apply several moves in turn.")
-    p.add_argument("file", metavar="FILE", help="the .cardz game file")
-    p.add_argument("--board", required=True, metavar="B",
-                   help="board document: a path, - for standard input, or inline JSON")
+    add_game_args(p, board="a true board")
     p.add_argument("--move", required=True, action="append", metavar="M",
                    help="a move in text form (column-3@4>foundation-1, tap stock) or a move "
                         "document (a path, - or inline JSON)")

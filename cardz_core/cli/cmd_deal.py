@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cardz_core.cli.common import open_game, print_json
+from cardz_core.cli.common import add_game_args, open_game, print_json
 from cardz_core.engine.documents import board_document, load_board
 from cardz_core.msdeal import ms_board_document
 from cardz_core.problems import CardzError
@@ -14,7 +14,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("deal", help="print the opening board of a deal",
                        description="Deal a game and print its opening board document "
                                    "(cardz-board/1, see docs/contract.md).")
-    p.add_argument("file", metavar="FILE", help="the .cardz game file")
+    add_game_args(p)
     how = p.add_mutually_exclusive_group(required=True)
     how.add_argument("--seed", type=int, metavar="N", help="the deal's seed, a whole number >= 0")
     how.add_argument("--ms", type=int, metavar="N",

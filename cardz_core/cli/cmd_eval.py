@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cardz_core.cli.common import open_game, print_json, read_document
+from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
 from cardz_core.engine.documents import load_board
 from cardz_core.expr import Env, compile_typed
 from cardz_core.expr.show import to_json, to_text
@@ -17,9 +17,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "cards in card notation, depots by name (see docs/expressions.md). "
                                    "The expression sees the depots and the score facts (moves, "
                                    "undos, recycles, redeals); --depot also lets it name `depot`.")
-    p.add_argument("file", metavar="FILE", help="the .cardz game file")
-    p.add_argument("--board", required=True, metavar="B",
-                   help="board document: a path, - for standard input, or inline JSON")
+    add_game_args(p, board="a true board")
     p.add_argument("expr", metavar="EXPR", help="the rule expression")
     p.add_argument("--depot", metavar="NAME", help="the depot the expression calls `depot`")
     p.add_argument("--json", action="store_true",

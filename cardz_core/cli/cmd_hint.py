@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from cardz_core.cli.cmd_view import view_of_board
-from cardz_core.cli.common import open_game, print_json
+from cardz_core.cli.common import add_game_args, open_game, print_json
 from cardz_core.engine.movetext import move_document, move_text
 from cardz_core.planners import BUILTIN_PLANNERS, DEFAULT_PLANNER, make_planner
 from cardz_core.problems import CardzError
@@ -39,9 +39,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "board B. Planners see only the view: face-down cards stay "
                                    "hidden. A game that offers no planner (planner: false, or "
                                    "written with expressions without planner: true) exits 1.")
-    p.add_argument("file", metavar="FILE", help="the .cardz game file")
-    p.add_argument("--board", required=True, metavar="B",
-                   help="board document (a true board or a view): a path, - or inline JSON")
+    add_game_args(p, board="a true board or a view")
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help="seed of the planner's random choices (default 0)")
     add_planner_options(p)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cardz_core.cli.common import open_game, print_json, read_document
+from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
 from cardz_core.engine.documents import load_board
 from cardz_core.engine.movetext import move_document, move_text
 
@@ -13,9 +13,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("moves", help="list the legal moves of a board",
                        description="List the legal moves of board B, one per line in text form "
                                    "(FROM@INDEX>TO, tap DEPOT; see docs/contract.md).")
-    p.add_argument("file", metavar="FILE", help="the .cardz game file")
-    p.add_argument("--board", required=True, metavar="B",
-                   help="board document: a path, - for standard input, or inline JSON")
+    add_game_args(p, board="a true board")
     p.add_argument("--json", action="store_true",
                    help="print a JSON list of move documents, each with its text form")
     p.set_defaults(func=run)

@@ -6,7 +6,7 @@ import argparse
 
 from cardz_core.cli.cmd_apply import read_move
 from cardz_core.cli.cmd_view import view_of_board
-from cardz_core.cli.common import open_game, print_json
+from cardz_core.cli.common import add_game_args, open_game, print_json
 from cardz_core.engine.documents import board_document, card_table
 from cardz_core.engine.movetext import move_text
 from cardz_core.problems import CardzError
@@ -20,9 +20,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "turns up (in order) and the view it leads to; then the "
                                    "coverage, the probability the listed outcomes hold together "
                                    "(1 unless --limit cut the list).")
-    p.add_argument("file", metavar="FILE", help="the .cardz game file")
-    p.add_argument("--board", required=True, metavar="B",
-                   help="board document (a true board or a view): a path, - or inline JSON")
+    add_game_args(p, board="a true board or a view")
     p.add_argument("--move", required=True, metavar="M",
                    help="a move in text form (column-3@4>foundation-1, tap stock) or a document")
     p.add_argument("--limit", type=int, metavar="K", help="list at most K outcomes")

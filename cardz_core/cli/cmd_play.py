@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from cardz_core.cli.cmd_hint import add_planner_options, planner_from_args
-from cardz_core.cli.common import open_game, print_json
+from cardz_core.cli.common import add_game_args, open_game, print_json
 from cardz_core.engine.documents import card_table
 from cardz_core.engine.movetext import move_text, parse_move
 from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
@@ -32,7 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "player sees it, the legal moves numbered. Type a number or "
                                    "a move; u undoes, h asks for a hint, q quits. With --planner "
                                    "P the planner plays the deal out, move by move.")
-    p.add_argument("file", metavar="FILE", help="the .cardz game file")
+    add_game_args(p)
     p.add_argument("--seed", type=int, default=1, metavar="N", help="deal number (default 1)")
     add_planner_options(p)
     p.add_argument("--max-moves", type=int, default=PLAY_MAX_MOVES, metavar="M",

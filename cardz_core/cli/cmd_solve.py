@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cardz_core.cli.common import open_game, print_json, read_document
+from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
 from cardz_core.engine.documents import load_board
 from cardz_core.engine.logs import LogRecorder
 from cardz_core.engine.movetext import move_text
@@ -28,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        description="Search a position with every card known (perfect information). "
                                    "Answers won (with a winning line), lost (proved: every reachable "
                                    "position searched) or unknown (a budget ran out).")
-    p.add_argument("file", metavar="FILE", help="the .cardz game file")
+    add_game_args(p)
     start = p.add_mutually_exclusive_group(required=True)
     start.add_argument("--seed", type=int, metavar="N", help="solve the deal of seed N (>= 0)")
     start.add_argument("--board", metavar="B",

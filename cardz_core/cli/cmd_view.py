@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from cardz_core.cli.common import open_game, print_json, read_document
+from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
 from cardz_core.engine.documents import board_document, load_board
 from cardz_core.view import view
 
@@ -17,9 +17,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "the cards not seen, one object per pool. A board document "
                                    "carries no history, so only what is face-up is known; a "
                                    "board that is already a view is printed as it is.")
-    p.add_argument("file", metavar="FILE", help="the .cardz game file")
-    p.add_argument("--board", required=True, metavar="B",
-                   help="board document: a path, - for standard input, or inline JSON")
+    add_game_args(p, board="a true board or a view")
     p.add_argument("--json", action="store_true",
                    help="print JSON (the view is always a JSON document; accepted for uniformity)")
     p.set_defaults(func=run)

@@ -39,3 +39,13 @@ def open_game(path: str) -> Any:
     if not Path(path).is_file():
         raise CardzError(f"{path}: no such game file")
     return compile(load_game(Path(path), file=path))
+
+
+def add_game_args(parser: Any, board: str | None = None) -> None:
+    """The FILE argument every game command takes, and ``--board`` when ``board`` says what
+    boards it accepts ("a true board or a view", ...)."""
+    parser.add_argument("file", metavar="FILE", help="the .cardz game file")
+    if board is not None:
+        parser.add_argument("--board", required=True, metavar="B",
+                            help=f"board document ({board}): a path, - for standard input, "
+                                 "or inline JSON")
