@@ -435,3 +435,13 @@ def test_planner_and_redeal_when():
 def test_json_that_is_not_an_object(text):
     path, message = only_error(text)
     assert path == "" and "expected the game object" in message
+
+
+def test_build_reports_every_bad_field_at_once():
+    spec, problems = load({"name": "X", "depots": [
+        {"name": "stock", "type": "Stock"},
+        {"name": "waste", "type": "Waste",
+         "acceptRule": {"build": {"direction": "Sideways", "step": 13}}}]})
+    assert spec is None
+    assert sorted(p.path for p in problems) == ["/depots/1/acceptRule/build/direction",
+                                                "/depots/1/acceptRule/build/step"]

@@ -64,10 +64,11 @@ def read_build(ctx: Ctx, value: Any, ptr: str) -> Build | None:
     if as_object(ctx, value, ptr, "a build object like {\"direction\": \"Down\"}") is None:
         return None
     obj = Obj(ctx, value, ptr, BUILD, "build")
-    direction = obj.get("direction")
+    # read every field before giving up, so each problem in the object is reported
+    direction, step, wrap = obj.get("direction"), obj.get("step", 1), obj.get("wrap", False)
     if direction is None:
         return None
-    return Build(direction=direction, step=obj.get("step", 1), wrap=obj.get("wrap", False), ptr=ptr)
+    return Build(direction=direction, step=step, wrap=wrap, ptr=ptr)
 
 
 def read_accept(ctx: Ctx, value: Any, ptr: str, rules: RuleBook | None) -> AcceptRule | None:
