@@ -445,3 +445,13 @@ def test_build_reports_every_bad_field_at_once():
     assert spec is None
     assert sorted(p.path for p in problems) == ["/depots/1/acceptRule/build/direction",
                                                 "/depots/1/acceptRule/build/step"]
+
+
+def test_run_unit_reports_bad_suit_beside_missing_build():
+    spec, problems = load({"name": "X", "depots": [
+        {"name": "stock", "type": "Stock"},
+        {"name": "t", "type": "Tableau",
+         "ejectRule": {"gate": "FaceUp", "unit": {"kind": "Run", "suit": "Purple"}}}]})
+    assert spec is None
+    assert sorted(p.path for p in problems) == ["/depots/1/ejectRule/unit/build",
+                                                "/depots/1/ejectRule/unit/suit"]

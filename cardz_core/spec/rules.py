@@ -138,11 +138,12 @@ def read_unit(ctx: Ctx, value: Any, ptr: str) -> Unit | None:
             if obj.has(key):
                 ctx.error(obj.at(key), f"{key!r} applies only to a Run unit, not {kind}")
         return Unit(kind, ptr=ptr)
+    suit = obj.get("suit", "Any")  # read first, so a bad suit is reported beside a missing build
     if not obj.has("build"):
         ctx.error(join(ptr, "build"), "missing required property 'build' in a Run unit")
         return None
     build = read_build(ctx, obj.raw("build"), obj.at("build"))
-    return Unit("Run", build=build, suit=obj.get("suit", "Any"), ptr=ptr)
+    return Unit("Run", build=build, suit=suit, ptr=ptr)
 
 
 def read_eject(ctx: Ctx, value: Any, ptr: str, rules: RuleBook | None) -> EjectRule | None:
