@@ -455,3 +455,13 @@ def test_run_unit_reports_bad_suit_beside_missing_build():
     assert spec is None
     assert sorted(p.path for p in problems) == ["/depots/1/ejectRule/unit/build",
                                                 "/depots/1/ejectRule/unit/suit"]
+
+
+def test_expression_syntax_is_reported_beside_structural_errors():
+    spec, problems = load({"name": "X", "depotOnly": "yes", "depots": [
+        {"name": "stock", "type": "Stock"}],
+        "scoring": {"value": "count(stock) +"}})
+    assert spec is None
+    by_path = {p.path: p.message for p in problems}
+    assert set(by_path) == {"/depotOnly", "/scoring/value"}
+    assert by_path["/scoring/value"].startswith("column 15:")

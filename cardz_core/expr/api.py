@@ -71,3 +71,15 @@ def check_expr(expr: Any, context: str, spec: Any, registry: Any = None, *,
     except CardzError as exc:
         return exc.problems
     return []
+
+
+def syntax_problems(exprs: Any) -> list[Problem]:
+    """Syntax problems of expressions (``Expr``s), without type-checking: for a file whose
+    structure is broken, where names can't be resolved yet. Same messages as ``check_expr``."""
+    problems = []
+    for expr in exprs:
+        try:
+            parse(expr.text)
+        except ExprSyntaxError as exc:
+            problems.append(Problem(expr.ptr, f"column {exc.column}: {exc.message}"))
+    return problems

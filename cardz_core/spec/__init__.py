@@ -1,8 +1,8 @@
 """Loading `.cardz` game files: ``load`` (spec and problems) and ``load_game`` (spec or CardzError).
 
 Reading is one pass that collects every problem: JSON, structure, types, ranges, references.
-Once that pass finds no error, the expressions are type-checked by ``cardz_core.expr.check_spec``
-(when that module provides it).
+Once that pass finds no error, the expressions are type-checked by ``cardz_core.expr.check_spec``;
+on a file with structural errors, only their syntax is checked (``syntax_problems``).
 """
 
 from __future__ import annotations
@@ -26,14 +26,24 @@ __all__ = ["load", "load_game", "GameSpec"]
 _WRAPPER_KEYS = {k.lower() for k in WRAPPER}
 
 
+def _expr_module() -> Any:
+    try:
+        return importlib.import_module("cardz_core.expr")
+    except ImportError:
+        return None
+
+
 def _expression_problems(spec: GameSpec, registry: Registry) -> list[Problem]:
     """Problems from ``cardz_core.expr.check_spec``; none while that module does not provide it."""
-    try:
-        module = importlib.import_module("cardz_core.expr")
-    except ImportError:
-        return []
-    check = getattr(module, "check_spec", None)
+    check = getattr(_expr_module(), "check_spec", None)
     return list(check(spec, registry)) if callable(check) else []
+
+
+def _syntax_problems(ctx: Ctx) -> list[Problem]:
+    """On a file with structural errors the expressions can't be type-checked (their names may
+    point nowhere), but their syntax can: report that too, so one pass shows every problem."""
+    check = getattr(_expr_module(), "syntax_problems", None)
+    return list(check(ctx.exprs)) if callable(check) else []
 
 
 def _unique(problems: list[Problem]) -> list[Problem]:
@@ -70,7 +80,9 @@ def load(source: Path | str | dict, *, registry: Registry | None = None, lenient
     problems = _unique(ctx.problems)
     if spec is not None and not ctx.failed:
         found = _expression_problems(spec, registry)
-        problems = _unique(problems + [p if p.file else attrs.evolve(p, file=file) for p in found])
+    else:
+        found = _syntax_problems(ctx)
+    problems = _unique(problems + [p if p.file else attrs.evolve(p, file=file) for p in found])
     if any(p.severity == ERROR for p in problems):
         spec = None
     return spec, problems

@@ -33,6 +33,7 @@ class Ctx:
         # False when some depot has no usable name: an unknown name may then be that depot's,
         # so references are not reported as unknown (the depot's own problem is)
         self.names_complete = True
+        self.exprs: list[Expr] = []  # every expression read, for a syntax pass on a broken file
 
     def error(self, ptr: str, message: str) -> None:
         self.problems.append(Problem(ptr, message, ERROR, self.file))
@@ -224,7 +225,9 @@ def as_expr(ctx: Ctx, value: Any, ptr: str) -> Expr | None:
         ctx.error(ptr, f"the rule expression is {len(value)} characters long; "
                        f"the limit is {MAX_EXPR_CHARS}")
         return None
-    return Expr(value, ptr)
+    expr = Expr(value, ptr)
+    ctx.exprs.append(expr)
+    return expr
 
 
 def as_items(ctx: Ctx, value: Any, ptr: str, read: Callable[[Ctx, Any, str], Any],
