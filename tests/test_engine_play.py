@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from cardz_core.cards import format_card, parse_card, unknown_code
-from cardz_core.engine import LOST, PLAYING, WON, IllegalMove, Move, State, compile
+from cardz_core.cards import unknown_code
+from cardz_core.engine import LOST, PLAYING, WON, IllegalMove, Move, compile
 from cardz_core.spec import load_game
+from engine_helpers import board, pile
 
 RULESETS = sorted((Path(__file__).resolve().parent.parent / "rulesets").glob("*.cardz"))
 
@@ -109,28 +110,6 @@ KLONDIKE_DRAW3 = {
 
 def load(source) -> object:
     return compile(load_game(source))
-
-
-def board(g, piles: dict, **fields) -> State:
-    used: set[int] = set()
-    out = [()] * g.n_depots
-    for name, cards in piles.items():
-        codes = []
-        for text in cards:
-            card, up = parse_card(text)
-            cid = next(i for i, c in enumerate(g.identity) if c == card and i not in used)
-            used.add(cid)
-            codes.append(cid << 1 | up)
-        out[g.depot_index[name]] = tuple(codes)
-    n = g.n_depots
-    state = State(tuple(out), (-1,) * n, (0,) * n, declared=(-1,) * n)
-    for key, value in fields.items():
-        setattr(state, key, value)
-    return state
-
-
-def pile(g, state, name) -> list[str]:
-    return [format_card(g.identity[c >> 1], bool(c & 1)) for c in state.piles[g.depot_index[name]]]
 
 
 def mv(g, src: str, index: int, dst: str) -> Move:
