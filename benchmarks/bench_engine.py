@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import json
 import pstats
 import random
 import sys
@@ -34,37 +33,8 @@ from cardz_core.spec import load_game  # noqa: E402
 
 RULESET = ROOT / "rulesets" / "klondike_draw3.cardz"
 
-# Used when rulesets/klondike_draw3.cardz is not there: standard Klondike, three cards a draw,
-# unlimited recycles; only the top of the waste plays.
-KLONDIKE_DRAW3 = {
-    "name": "Klondike (draw 3, benchmark)",
-    "family": "Klondike",
-    "depotOnly": True,
-    "rules": {
-        "foundation": {"seed": "Ace", "build": {"direction": "Up"}, "suit": "Same", "single": True},
-        "column": {"seed": "King", "build": {"direction": "Down"}, "suit": "AlternateColor"},
-    },
-    "depots": [
-        {"name": "stock", "type": "Stock", "col": 0, "row": 0,
-         "draw": {"to": "waste", "count": 3, "recycle": True},
-         "landFace": "Down", "acceptRule": "none", "ejectRule": "locked"},
-        {"name": "waste", "type": "Waste", "col": 1, "row": 0,
-         "acceptRule": "none", "ejectRule": "topOnly"},
-        {"name": "foundation", "type": "Foundation", "col": 3, "row": 0, "repeat": 4,
-         "acceptRule": "$foundation", "ejectRule": "topOnly"},
-        {"name": "column", "type": "Tableau", "col": 0, "row": 1, "repeat": 7,
-         "autoFlipTop": True, "acceptRule": "$column", "ejectRule": "faceUp"},
-    ],
-    "dealRules": [{"kind": "dealGroup", "to": f"column-{i}", "faceDown": i - 1, "faceUp": 1}
-                  for i in range(1, 8)],
-    "winCondition": {"kind": "allCardsIn", "depots": "Foundation"},
-}
-
-
 def our_game():
-    if RULESET.exists():
-        return compile(load_game(RULESET, file=str(RULESET))), str(RULESET.relative_to(ROOT))
-    return compile(load_game(json.dumps(KLONDIKE_DRAW3))), "embedded Klondike draw 3"
+    return compile(load_game(RULESET, file=str(RULESET))), str(RULESET.relative_to(ROOT))
 
 
 def run_ours(game, games: int, max_moves: int, seed: int) -> tuple[int, float]:
