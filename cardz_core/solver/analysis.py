@@ -23,7 +23,7 @@ from typing import Any, Hashable, Iterable
 import attrs
 
 from cardz_core.cards import SUIT_COLOR
-from cardz_core.spec.model import AcceptRule, Condition, Expr, GameSpec, Pattern, Step
+from cardz_core.spec.model import AcceptRule, Condition, GameSpec, Pattern, Step, rule_expressions
 
 # Builtin kinds whose meaning the analysis knows; anything else switches pruning off.
 _KNOWN_CONDITIONS = frozenset({"allCardsIn", "allCardsFaceUp", "depotsEmpty", "depotsNonEmpty",
@@ -49,19 +49,7 @@ def _shape(node: Any) -> Any:
 
 
 def _expr_texts(spec: GameSpec) -> list[str]:
-    found: list[str] = []
-    stack: list[Any] = [spec.depots, spec.deal, spec.redeal, spec.win, spec.loss, spec.redeal_when]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Expr):
-            found.append(node.text)
-        elif attrs.has(type(node)):
-            stack.extend(getattr(node, f.name) for f in attrs.fields(type(node)))
-        elif isinstance(node, (tuple, list)):
-            stack.extend(node)
-        elif isinstance(node, dict):
-            stack.extend(node.values())
-    return found
+    return [e.text for e in rule_expressions(spec)]
 
 
 def _conditions(cond: Condition | None) -> Iterable[Condition]:

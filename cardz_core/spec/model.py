@@ -12,7 +12,7 @@ Ranks are ints 1..13, suits ints 0..3 (see ``cardz_core.cards``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 import attrs
 
@@ -249,18 +249,21 @@ class GameSpec:
         return any(d.triggers or d.actions for d in self.depots) or _has_expr(self)
 
 
-def _has_expr(spec: GameSpec) -> bool:
-    seen: list[object] = list(spec.depots) + list(spec.deal) + list(spec.redeal)
-    seen += [c for c in (spec.win, spec.loss, spec.redeal_when) if c is not None]
-    stack = seen
+def rule_expressions(spec: GameSpec) -> Iterator[Expr]:
+    """Every expression that makes a rule: in depots, deal and redeal steps and the win, loss and
+    redeal conditions (not ``scoring`` or ``planner.value``, which rank boards)."""
+    stack: list[Any] = [spec.depots, spec.deal, spec.redeal, spec.win, spec.loss, spec.redeal_when]
     while stack:
         node = stack.pop()
         if isinstance(node, Expr):
-            return True
-        if attrs.has(type(node)):
+            yield node
+        elif attrs.has(type(node)):
             stack.extend(getattr(node, f.name) for f in attrs.fields(type(node)))
         elif isinstance(node, (tuple, list)):
             stack.extend(node)
         elif isinstance(node, dict):
             stack.extend(node.values())
-    return False
+
+
+def _has_expr(spec: GameSpec) -> bool:
+    return next(rule_expressions(spec), None) is not None
