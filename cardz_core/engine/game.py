@@ -874,6 +874,11 @@ class Game:
     def no_legal_moves(self, state: State) -> bool:
         """``noLegalMoves``: no move counts, where a move onto a ``landUnder`` depot counts
         only if it turns a card face-up."""
+        # a tap always counts: asking the stocks first spares listing every card move in the
+        # common case of a game with a stock (this check runs after every move)
+        for d in self.tappable:
+            if self._tap_plan(state, d) is not None:
+                return False
         for move in self._moves(state):
             if move.index < 0 or not self.land_under[move.dst]:
                 return False
