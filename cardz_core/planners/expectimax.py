@@ -1,43 +1,58 @@
-"""``expectimax``: depth-limited expectimax over views, with chance nodes from the deck model.
+"""``expectimax``: expectimax over views, with the player's choices between two chance events
+searched as one max node.
 
-Max nodes are the player's choices (legal moves on a view); chance nodes are a move's outcomes.
-At the root every move is valued over its outcomes: all of them when a move turns up one card and
-no pool holds more than ``samples`` different cards, otherwise ``samples`` outcomes drawn by the
-counts. Below the root each move is played in one sampled outcome, and only the ``width`` most
-promising moves (by ``usual``'s score) are searched further, which keeps a small budget deep
-enough to see two- and three-move combinations. Values are kept in a transposition table keyed
-by (view, depth left). The search deepens iteratively (depth 1, 2, ...) until the per-move budget
-(positions generated, or seconds) runs out, and plays the best move of the deepest search it
-finished; depth 1 always finishes.
+Until a move turns up an unknown card, everything the player does leads to views known in full.
+So a max node is the set of views reachable from it without turning up an unknown card (its
+*closure*), searched best-first with a transposition table; a move the solver's analysis proves
+safe (a card no other pile could use, onto its foundation) is played there without branching.
+Every move from a view of the closure that turns up unknown cards is a chance node: its outcomes
+by the deck model's counts (all of them when it turns up one card from a pool of at most
+``samples`` different cards, otherwise ``samples`` draws), each valued one chance layer deeper,
+or by the leaf evaluation at the last layer. A view's value is the best of its closure: each view
+by the leaf evaluation, each chance node by its expectation.
+
+Depth counts chance layers. The search deepens iteratively inside the per-move budget (positions
+generated, or seconds): layer 1 values every chance node by its outcomes' leaves; each deeper
+pass searches on below the ``width`` best chance nodes of every closure; the deepest finished pass
+decides. The answer is a line of moves, to the best chance node or to the best view of the
+closure when that beats the view the player is on. Nothing unknown turns up before the line's
+last move, so the planner plays the line out move by move without searching again, then searches
+anew. Each line either turns up a card or ends strictly higher by the leaf evaluation, so play
+cannot go round in circles. When the closure holds nothing better the planner gives up if it
+searched the whole closure (nothing is left to find), and otherwise asks ``usual``.
 
 Leaves are valued by the game's ``planner.value`` when it has one; otherwise by measures any game
 has: cards on foundation-role depots, face-down cards of the play area still to turn up, cards
 still waiting in the stock, waste or reserves, empty tableau piles and cells, and mobility (the
-number of legal moves). Like ``usual``, it charges a move back to a board it has been on in this
-game and refuses one past ``MAX_VISITS`` visits; at the root it breaks ties by ``usual``'s score.
+number of legal moves).
 """
 
 from __future__ import annotations
 
+import heapq
 import random
-from typing import Any, Callable
+from typing import Any, Callable, Hashable
 
-from cardz_core.engine.state import State
+from cardz_core.engine.state import PLAYING, State
 from cardz_core.limits import PLANNER_DEFAULT_NODES
-from cardz_core.planners.base import (Budget, Clock, children, empty_spaces, hidden_cards,
+from cardz_core.planners.base import (WIN_VALUE, Budget, Clock, children, empty_spaces, hidden_cards,
                                       home_cards, roles, terminal_value)
-from cardz_core.planners.usual import MAX_VISITS, REVISIT_COST, Visited, move_score
-from cardz_core.view import sample_outcome
+from cardz_core.planners.usual import UsualPlanner
+from cardz_core.solver.analysis import Analysis
 
-HOME_WEIGHT = 100.0
+HOME_WEIGHT = 40.0
 HIDDEN_WEIGHT = 30.0
 EMPTY_WEIGHT = 10.0
 MOBILITY_WEIGHT = 1.0
 FEED_WEIGHT = 4.0  # per card still in the stock, waste or a reserve
-CHANCE_SAMPLES = 3  # outcomes drawn for a root move that turns up unknown cards
-WIDTH = 5  # moves searched below the root, the best by usual's score
-MAX_DEPTH = 6
-STEP_COST = 0.5  # each move costs a little: the same gain sooner is worth more
+KNOWLEDGE_WEIGHT = 1.0  # per unknown card a chance node turns up: seeing a card is progress
+CHANCE_SAMPLES = 3  # outcomes drawn for a chance node with more different outcomes than this
+WIDTH = 3  # chance nodes per closure searched on in a deeper pass
+MAX_DEPTH = 2  # chance layers
+STEP_COST = 30.0  # per move, in the search order and a chance line's value: the nearest way
+# to turn a card up is preferred, and the search meets near chance nodes before long detours
+TIE_STEP_COST = 0.01  # per move of a line ending in a known view: the same gain sooner
+INNER_SHARE = 8  # an inner closure may generate at most budget / INNER_SHARE positions
 
 
 def default_value(game: Any, v: State) -> float:
@@ -49,8 +64,65 @@ def default_value(game: Any, v: State) -> float:
             + MOBILITY_WEIGHT * len(game.legal_moves(v)))
 
 
+_ANALYSES: dict[int, tuple[Any, Analysis]] = {}
+
+
+def analysis(game: Any) -> Analysis:
+    """The solver's analysis of the game (safe moves, what a position's key needs), made once."""
+    hit = _ANALYSES.get(id(game))
+    if hit is None or hit[0] is not game:
+        hit = _ANALYSES[id(game)] = (game, Analysis(game.spec))
+    return hit[1]
+
+
 class _OutOfBudget(Exception):
     pass
+
+
+class _Unknown(Exception):
+    """Raised by the trial reveal callback: the move would turn up an unknown card."""
+
+
+def _refuse_reveal(pool: int) -> int:
+    raise _Unknown
+
+
+class _Closure:
+    """What one closure search found: the best line (moves from the root, the last one turning
+    up unknown cards if ``chance``), the best line ending in a chance node, whether every view
+    reachable without turning up an unknown card was searched, and the closure's value."""
+
+    __slots__ = ("here", "line", "line_value", "chance", "chance_line", "chance_value",
+                 "complete")
+
+    def __init__(self, here: float) -> None:
+        self.here = here  # the root's own leaf value
+        self.line: tuple = ()
+        self.line_value = float("-inf")
+        self.chance = False
+        self.chance_line: tuple = ()
+        self.chance_value = float("-inf")
+        self.complete = True
+
+    def offer(self, value: float, line: tuple, chance: bool) -> None:
+        if value > self.line_value:
+            self.line_value, self.line, self.chance = value, line, chance
+        if chance and value > self.chance_value:
+            self.chance_line, self.chance_value = line, value
+
+    def choice(self) -> tuple:
+        """The line to play: a win; else the best way to turn a card up (the nearest, as each
+        move costs ``STEP_COST``); else, with nothing left to turn up, the best line when it
+        improves on the root. Empty: nothing to do."""
+        if self.chance_line and self.line_value < WIN_VALUE / 2:
+            return self.chance_line
+        return self.line if self.line_value > self.here else ()
+
+    @property
+    def value(self) -> float:
+        if self.chance_line and self.line_value < WIN_VALUE / 2:
+            return self.chance_value
+        return max(self.here, self.line_value)
 
 
 class ExpectimaxPlanner:
@@ -62,10 +134,16 @@ class ExpectimaxPlanner:
         if nodes is None and seconds is None:
             nodes = PLANNER_DEFAULT_NODES
         self.budget = Budget(nodes, seconds)
-        self.max_depth = depth
-        self.samples = samples
-        self.width = width
-        self.visited = Visited()
+        self.max_depth = max(1, depth)
+        self.samples = max(1, samples)
+        self.width = max(1, width)
+        self.inner_nodes = max(10, (nodes or PLANNER_DEFAULT_NODES) // INNER_SHARE)
+        self.usual = UsualPlanner(game)
+        self.plan: list[tuple[tuple, Any]] = []  # (piles the move is played from, move)
+        an = analysis(game)
+        self.safe = an.safe
+        self.tap = an.tap  # (stock, its draw target) when taps only draw: searched as runs
+        self.an = an
         if game.spec.planner.value is not None:
             from cardz_core.planners.value import value_function
 
@@ -73,87 +151,164 @@ class ExpectimaxPlanner:
         else:
             self.leaf = lambda v: default_value(game, v)
 
+    # ---- the planner interface ---------------------------------------------------------------
     def choose(self, game: Any, view: State, rng: random.Random) -> Any:
-        self.visited.note(view)
-        moves = game.legal_moves(view)
-        if not moves:
+        self.usual.visited.note(view)
+        if self.plan and self.plan[0][0] == view.piles:
+            return self.plan.pop(0)[1]
+        self.plan = []
+        if view.status != PLAYING or not game.legal_moves(view):
             return None
         clock = Clock(self.budget)
-        table: dict[tuple[State, int], float] = {}
-        # the root's chance children are drawn once and shared by every depth
-        roots: list[tuple[Any, float, list[tuple[float, State]]]] = []
-        r = roles(game)
-        for move in moves:
-            if r.pointless(view, move):
-                continue
-            kids = children(game, view, move, rng, self.samples)
-            clock.nodes += len(kids)
-            seen = min(self.visited.visits(v) for _, v in kids)
-            if seen >= MAX_VISITS:
-                continue
-            tie = move_score(game, view, kids[0][1], move) * 1e-6 - REVISIT_COST * seen
-            roots.append((move, tie, kids))
-        if not roots:
-            return None
-        best = self._search(game, roots, 1, table, clock, rng)
+        table: dict[tuple[Hashable, int], _Closure] = {}
+        best = self._closure(game, view, 1, clock, rng, table, None)
         for depth in range(2, self.max_depth + 1):
-            if clock.spent():
-                break
+            if clock.spent() or not best.chance_line:
+                break  # no chance node: a deeper pass would search the same closure
             try:
-                best = self._search(game, roots, depth, table, clock, rng)
+                best = self._closure(game, view, depth, clock, rng, table, None)
             except _OutOfBudget:
                 break
-        return best
+        line = best.choice()
+        if not line:
+            if best.complete:
+                return None  # nothing reachable turns a card up or improves the board
+            return self.usual.choose(game, view, rng)
+        self.plan = self._replay(game, view, line)
+        return self.plan.pop(0)[1]
 
-    def _search(self, game: Any, roots: list, depth: int, table: dict, clock: Clock,
-                rng: random.Random) -> Any:
-        best_move, best_value = None, None
-        for move, tie, kids in roots:
-            value = tie + sum(w * self._value(game, v, depth - 1, table, clock, rng)
-                              for w, v in kids)
-            if best_value is None or value > best_value:
-                best_move, best_value = move, value
-        return best_move
-
-    def _value(self, game: Any, v: State, depth: int, table: dict, clock: Clock,
-               rng: random.Random) -> float:
+    # ---- the search ----------------------------------------------------------------------------
+    def _leaf(self, v: State) -> float:
         end = terminal_value(v.status)
-        if end is not None:
-            return end
-        key = (v, depth)
+        return end if end is not None else self.leaf(v)
+
+    def _key(self, v: State) -> Hashable:
+        an = self.an
+        return (v.piles, v.declared, v.recycles if an.key_recycles else None,
+                v.redeals if an.key_redeals else None,
+                v.came_from if an.key_came_from else None)
+
+    def _closure(self, game: Any, root: State, depth: int, clock: Clock, rng: random.Random,
+                 table: dict, cap: int | None) -> _Closure:
+        """The best line from ``root`` with ``depth`` chance layers left (the root's own value
+        included as the empty line), searched best-first by the leaf value."""
+        key = (self._key(root), depth)
         hit = table.get(key)
         if hit is not None:
             return hit
-        if depth <= 0:
-            value = self.leaf(v)
-        else:
-            if clock.spent():
-                raise _OutOfBudget
-            value = None
-            r = roles(game)
-            # every move's outcome first (one sampled world below the root), then only the
-            # ``width`` most promising by usual's score are searched deeper; a move that turns
-            # up unknown cards is valued where it lands: searching on from one sampled card
-            # would favour the moves whose sample happened to be lucky
-            branches = []
-            for move in game.legal_moves(v):
-                if r.pointless(v, move):
+        best = _Closure(self._leaf(root))
+        if root.status != PLAYING:
+            table[key] = best
+            return best
+        r = roles(game)
+        seen = {self._key(root)}
+        heap: list[tuple[float, int, State, tuple]] = [(-best.here, 0, root, ())]
+        chances: list[tuple[float, int, tuple, State, Any]] = []
+        generated = 0
+        while heap:
+            _, _, v, line = heapq.heappop(heap)
+            moves = game.legal_moves(v)
+            safe = self.safe.find(v, moves) if self.safe is not None else None
+            for steps, u in ((((safe,), v),) if safe is not None
+                             else self._successors(game, v, moves)):
+                move = steps[-1]
+                if len(steps) == 1 and r.pointless(v, move):
                     continue
-                o = sample_outcome(game, v, move, rng)
+                spent = clock.spent()
+                if spent and depth > 1:
+                    raise _OutOfBudget  # a deeper pass that cannot finish is dropped
+                if spent or cap is not None and generated >= cap:
+                    heap.clear()
+                    best.complete = False
+                    break
                 clock.nodes += 1
-                if o.view.piles != v.piles:  # a futile tap is not worth searching
-                    branches.append((move_score(game, v, o.view, move), len(branches), o))
-            branches.sort(key=lambda b: (-b[0], b[1]))
-            for _, _, o in branches[:self.width]:
-                if o.revealed:
-                    end = terminal_value(o.view.status)
-                    q = end if end is not None else self.leaf(o.view)
-                else:
-                    q = self._value(game, o.view, depth - 1, table, clock, rng)
-                q -= STEP_COST
-                if value is None or q > value:
-                    value = q
-            if value is None:
-                value = self.leaf(v)
-        table[key] = value
-        return value
+                generated += 1
+                to = line + steps
+                try:
+                    after = game.apply(u, move, reveal=_refuse_reveal)
+                except _Unknown:
+                    value = self._chance(game, u, move, 1, clock, rng, table)
+                    chances.append((value - STEP_COST * len(to), generated, to, u, move))
+                    continue
+                k = self._key(after)
+                if k in seen:
+                    continue
+                seen.add(k)
+                value = self._leaf(after)
+                best.offer(value - TIE_STEP_COST * len(to), to, False)
+                if after.status == PLAYING:
+                    heapq.heappush(heap, (STEP_COST * len(to) - value, generated, after, to))
+        if depth > 1:
+            # search on below the most promising chance nodes
+            chances.sort(key=lambda c: (-c[0], c[1]))
+            chances[:self.width] = [
+                (self._chance(game, u, move, depth, clock, rng, table) - STEP_COST * len(to), o,
+                 to, u, move)
+                for _, o, to, u, move in chances[:self.width]]
+        for value, _, to, _, _ in chances:
+            best.offer(value, to, True)
+        table[key] = best
+        return best
+
+    def _successors(self, game: Any, v: State, moves: list) -> list[tuple[tuple, State]]:
+        """Each move as a one-move step with the view it is played from; with a stock that only
+        draws, its taps are searched as runs instead: every card move from the stock or its
+        target after one or more taps, and the tap that turns up unknown cards (a chance node),
+        each with the taps before it and the view after them."""
+        if self.tap is None:
+            return [((m,), v) for m in moves]
+        k, w = self.tap
+        out = [((m,), v) for m in moves if not (m.src == k and m.index == -1)]
+        taps: tuple = ()
+        seen = {(v.piles[k], v.piles[w])}
+        while True:
+            tap = next((m for m in moves if m.src == k and m.index == -1), None)
+            if tap is None:
+                break
+            try:
+                after = game.apply(v, tap, reveal=_refuse_reveal)
+            except _Unknown:
+                out.append((taps + (tap,), v))  # the chance node, after the known taps
+                break
+            v = after
+            taps += (tap,)
+            if (v.piles[k], v.piles[w]) in seen:
+                break
+            seen.add((v.piles[k], v.piles[w]))
+            moves = game.legal_moves(v)
+            out.extend((taps + (m,), v) for m in moves if m.index != -1 and m.src in (k, w))
+        return out
+
+    def _chance(self, game: Any, v: State, move: Any, depth: int, clock: Clock,
+                rng: random.Random, table: dict) -> float:
+        """The expected value of a move that turns up unknown cards."""
+        kids = children(game, v, move, rng, self.samples)
+        clock.nodes += len(kids)
+        total = 0.0
+        for weight, child in kids:
+            if depth <= 1:
+                value = self._leaf(child)
+            else:
+                value = self._closure(game, child, depth - 1, clock, rng, table,
+                                      self.inner_nodes).value
+            total += weight * value
+        end = terminal_value(kids[0][1].status)
+        return total if end is not None else total + KNOWLEDGE_WEIGHT * _turned_up(v, kids[0][1])
+
+    @staticmethod
+    def _replay(game: Any, view: State, line: tuple) -> list[tuple[tuple, Any]]:
+        """The line as (piles before, move) pairs; the last move may turn up unknown cards, and
+        nothing is played past it."""
+        plan = []
+        v = view
+        for i, move in enumerate(line):
+            plan.append((v.piles, move))
+            if i + 1 < len(line):
+                v = game.apply(v, move, reveal=_refuse_reveal)
+        return plan
+
+def _turned_up(before: State, after: State) -> int:
+    """How many unknown cards a chance node's outcome turned up (the pools' totals fell)."""
+    if before.pools is None or after.pools is None:
+        return 0
+    return sum(map(sum, before.pools)) - sum(map(sum, after.pools))
