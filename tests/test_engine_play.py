@@ -306,3 +306,20 @@ def test_long_random_play(name, source):
     for seed in range(20):
         for _ in _random_play(g, seed, 500):
             pass
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_moves_from_some_depots_are_the_legal_moves_from_them(path: Path) -> None:
+    game = compile(load_game(path, file=str(path)))
+    rng = random.Random(11)
+    state = game.deal(3)
+    for _ in range(40):
+        moves = game.legal_moves(state)
+        picks = rng.sample(range(game.n_depots), k=min(2, game.n_depots))
+        for depots in ((picks[0],), tuple(picks), tuple(range(game.n_depots))):
+            assert game.moves_from(state, depots) == [m for m in moves if m.src in depots]
+        if not moves:
+            break
+        state = game.apply(state, rng.choice(moves))
+    assert game.moves_from(state.copy(), (0,)) == [m for m in game.legal_moves(state)
+                                                    if m.src == 0]

@@ -352,7 +352,20 @@ class Game:
         self._memo_state, self._memo_moves = state, moves
         return moves
 
-    def _card_moves(self, state: State) -> list[Move]:
+    def moves_from(self, state: State, depots: tuple[int, ...]) -> list[Move]:
+        """The legal moves whose source is one of ``depots``, in ``legal_moves`` order (card
+        moves, then taps): what a search needs when only those piles changed. Not remembered."""
+        if state.status != PLAYING:
+            return []
+        if state.rules_off:
+            return [m for m in self._free_moves(state) if m.src in depots]
+        moves = self._card_moves(state, depots)
+        for d in self.tappable:
+            if d in depots and self._tap_plan(state, d) is not None:
+                moves.append(self.tap_moves[d])
+        return moves
+
+    def _card_moves(self, state: State, only: tuple[int, ...] | None = None) -> list[Move]:
         piles = state.piles
         accepts = self.accepts
         want, broad = self._wanted(state)
@@ -363,7 +376,7 @@ class Game:
         made, n, stride = self.made_moves, self.n_depots, self.n_cards + 1
         for s, ej, cache in self.source_info:
             pile = piles[s]
-            if not pile:
+            if not pile or only is not None and s not in only:
                 continue
             picked = cache.get(pile) if cache is not None else None
             if picked is None:

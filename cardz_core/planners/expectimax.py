@@ -202,12 +202,12 @@ class ExpectimaxPlanner:
             return best
         r = roles(game)
         seen = {self._key(root)}
-        heap: list[tuple[float, int, State, tuple]] = [(-best.here, 0, root, ())]
+        heap: list[tuple[float, int, State, tuple, list]] = [
+            (-best.here, 0, root, (), game.legal_moves(root))]
         chances: list[tuple[float, int, tuple, State, Any]] = []
         generated = 0
         while heap:
-            _, _, v, line = heapq.heappop(heap)
-            moves = game.legal_moves(v)
+            _, _, v, line, moves = heapq.heappop(heap)
             safe = self.safe.find(v, moves) if self.safe is not None else None
             for steps, u in ((((safe,), v),) if safe is not None
                              else self._successors(game, v, moves)):
@@ -237,7 +237,9 @@ class ExpectimaxPlanner:
                 value = self._leaf(after)
                 best.offer(value - TIE_STEP_COST * len(to), to, False)
                 if after.status == PLAYING:
-                    heapq.heappush(heap, (STEP_COST * len(to) - value, generated, after, to))
+                    # listed now, while the engine still remembers them from the leaf value
+                    heapq.heappush(heap, (STEP_COST * len(to) - value, generated, after, to,
+                                          game.legal_moves(after)))
         if depth > 1:
             # search on below the most promising chance nodes
             chances.sort(key=lambda c: (-c[0], c[1]))
@@ -275,8 +277,8 @@ class ExpectimaxPlanner:
             if (v.piles[k], v.piles[w]) in seen:
                 break
             seen.add((v.piles[k], v.piles[w]))
-            moves = game.legal_moves(v)
-            out.extend((taps + (m,), v) for m in moves if m.index != -1 and m.src in (k, w))
+            moves = game.moves_from(v, (k, w))
+            out.extend((taps + (m,), v) for m in moves if m.index != -1)
         return out
 
     def _chance(self, game: Any, v: State, move: Any, depth: int, clock: Clock,
