@@ -123,9 +123,9 @@ class GameProblem:
             if config in seen:
                 break
             seen.add(config)
-            moves = game.legal_moves(t)
+            moves = game.moves_from(t, (k, w))  # only the stock and its target changed
             for m in moves:
-                if m.index != -1 and m.src in (k, w):
+                if m.index != -1:
                     out.append((tuple(taps) + (m,), game.apply(t, m)))
         return out
 
