@@ -196,6 +196,7 @@ class Game:
                              d.loose_order) for i, d in enumerate(depots)]
         self.land_face = tuple({"Up": 1, "Down": 0}.get(d.land_face or "", -1) for d in depots)
         self.land_under = tuple(d.land_under for d in depots)
+        self.any_land_under = any(self.land_under)
         self.auto_flip_top = tuple(d.auto_flip_top for d in depots)
         self.flip_uncovered = tuple(i for i, d in enumerate(depots)
                                     if d.auto_flip_uncovered and d.uncovered_by)
@@ -365,7 +366,10 @@ class Game:
                 moves.append(self.tap_moves[d])
         return moves
 
-    def _card_moves(self, state: State, only: tuple[int, ...] | None = None) -> list[Move]:
+    def _card_moves(self, state: State, only: tuple[int, ...] | None = None,
+                    first: bool = False) -> list[Move]:
+        """The card moves of ``state`` (from the ``only`` depots if given; just the first one
+        found if ``first``)."""
         piles = state.piles
         accepts = self.accepts
         want, broad = self._wanted(state)
@@ -405,6 +409,8 @@ class Game:
                     if not self._group_ok(state, piles, s, group, d, acc, ej.vouched):
                         continue
                     top = group[-1]
+                    if first:
+                        return [Move(s, i, d, -1)]
                     if acc.declares_suit and top & 1 and acc.wild(identity[top >> 1]):
                         moves.extend(Move(s, i, d, suit) for suit in range(4))
                     else:
@@ -892,6 +898,8 @@ class Game:
         for d in self.tappable:
             if self._tap_plan(state, d) is not None:
                 return False
+        if not self.any_land_under and not state.rules_off:
+            return not self._card_moves(state, first=True)  # stop at the first card move
         for move in self._moves(state):
             if move.index < 0 or not self.land_under[move.dst]:
                 return False
