@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -135,3 +136,29 @@ def test_a_node_budget_reaches_the_planners(capsys):
     assert code == 0 and json.loads(out)["planners"]["expectimax"]["moves"]["max"] <= 5
     code, _, err = simulate(capsys, "--planner", "expectimax", "--nodes", "0")
     assert code == 1 and "node budget" in err
+
+
+def test_a_terminal_gets_a_progress_bar_with_the_time_left(tmp_path: Path) -> None:
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    game = Path(__file__).resolve().parent.parent / "rulesets" / "golf.cardz"
+    proc = subprocess.Popen([sys.executable, "-m", "cardz_core.cli.main", "simulate", str(game),
+                             "--games", "30", "--planner", "random", "--workers", "1"],
+                            stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, cwd=tmp_path)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the terminal closed: the command has ended
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    assert proc.wait(timeout=120) == 0
+    text = seen.decode(errors="replace")
+    assert "simulating" in text and "left" in text and "/30" in text
