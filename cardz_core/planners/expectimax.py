@@ -1,25 +1,24 @@
 """``expectimax``: expectimax over views, with the player's choices between two chance events
-searched as one max node.
+searched as one max node (docs/planners.md).
 
 Until a move turns up an unknown card, everything the player does leads to views known in full.
 So a max node is the set of views reachable from it without turning up an unknown card (its
 *closure*), searched best-first with a transposition table; a move the solver's analysis proves
-safe (a card no other pile could use, onto its foundation) is played there without branching.
-Every move from a view of the closure that turns up unknown cards is a chance node: its outcomes
-by the deck model's counts (all of them when it turns up one card from a pool of at most
-``samples`` different cards, otherwise ``samples`` draws), each valued one chance layer deeper,
-or by the leaf evaluation at the last layer. A view's value is the best of its closure: each view
-by the leaf evaluation, each chance node by its expectation.
+safe (a card no other pile could use, onto its foundation) is played there without branching, and
+a stock that only draws is searched as tap runs (each card playable after some taps is one
+successor). Every move from a view of the closure that turns up unknown cards is a chance node:
+its outcomes by the deck model's counts (all of them when it turns up one card from a pool of at
+most ``samples`` different cards, otherwise ``samples`` draws), each valued by the leaf
+evaluation, or in a deeper pass (iterative deepening, ``depth`` chance layers, inside the per-move
+budget) by the closure of the outcome for the ``width`` best chance nodes of each closure.
 
-Depth counts chance layers. The search deepens iteratively inside the per-move budget (positions
-generated, or seconds): layer 1 values every chance node by its outcomes' leaves; each deeper
-pass searches on below the ``width`` best chance nodes of every closure; the deepest finished pass
-decides. The answer is a line of moves, to the best chance node or to the best view of the
-closure when that beats the view the player is on. Nothing unknown turns up before the line's
-last move, so the planner plays the line out move by move without searching again, then searches
-anew. Each line either turns up a card or ends strictly higher by the leaf evaluation, so play
-cannot go round in circles. When the closure holds nothing better the planner gives up if it
-searched the whole closure (nothing is left to find), and otherwise asks ``usual``.
+The answer is a line of moves: a win; else the best line to a chance node, each move of it costing
+``STEP_COST`` (the nearest way to turn a card up is preferred); else, with no chance node in reach,
+the best line to a known view better than the current one. A closure's value follows the same
+order. Nothing unknown turns up before the line's last move, so the planner plays the line out
+move by move without searching again, then searches anew. Each line turns up a card or raises the
+leaf value, so play cannot go round in circles. When nothing is worth doing it gives up if it
+searched the whole closure (it proved there is nothing to find), and otherwise asks ``usual``.
 
 Leaves are valued by the game's ``planner.value`` when it has one; otherwise by measures any game
 has: cards on foundation-role depots, face-down cards of the play area still to turn up, cards
