@@ -34,8 +34,8 @@ from typing import Any, Callable, Hashable
 
 from cardz_core.engine.state import PLAYING, State
 from cardz_core.limits import PLANNER_DEFAULT_NODES
-from cardz_core.planners.base import (WIN_VALUE, Budget, Clock, children, empty_spaces, hidden_cards,
-                                      home_cards, roles, terminal_value)
+from cardz_core.planners.base import (WIN_VALUE, Budget, Clock, children, empty_spaces,
+                                      hidden_cards, home_cards, roles, terminal_value)
 from cardz_core.planners.usual import UsualPlanner
 from cardz_core.solver.analysis import Analysis
 
