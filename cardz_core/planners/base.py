@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol, TypeVar
 
 import attrs
 
 from cardz_core.engine.state import LOST, WON, State
 from cardz_core.limits import PLANNER_MAX_NODES
 from cardz_core.problems import CardzError
+
+T = TypeVar("T")
 
 WIN_VALUE = 1_000_000.0
 LOSS_VALUE = -1_000_000.0
@@ -85,15 +87,20 @@ class Roles:
         return g is not None and g == self.swap_group[move.dst] and not state.piles[move.dst]
 
 
-_ROLES: dict[int, tuple[Any, Roles]] = {}
+_PER_GAME: dict[tuple[int, Callable[[Any], Any]], tuple[Any, Any]] = {}
+
+
+def per_game(game: Any, make: Callable[[Any], T]) -> T:
+    """``make(game)``, made once per compiled game (kept while the game lives in this process)."""
+    key = (id(game), make)
+    hit = _PER_GAME.get(key)
+    if hit is None or hit[0] is not game:
+        hit = _PER_GAME[key] = (game, make(game))
+    return hit[1]
 
 
 def roles(game: Any) -> Roles:
-    hit = _ROLES.get(id(game))
-    if hit is None or hit[0] is not game:
-        hit = (game, Roles(game))
-        _ROLES[id(game)] = hit
-    return hit[1]
+    return per_game(game, Roles)
 
 
 def home_cards(r: Roles, v: State) -> int:

@@ -35,7 +35,8 @@ from typing import Any, Callable, Hashable
 from cardz_core.engine.state import PLAYING, State
 from cardz_core.limits import PLANNER_DEFAULT_NODES
 from cardz_core.planners.base import (WIN_VALUE, Budget, Clock, children, empty_spaces,
-                                      hidden_cards, home_cards, roles, terminal_value)
+                                      hidden_cards, home_cards, per_game, roles,
+                                      terminal_value)
 from cardz_core.planners.usual import UsualPlanner
 from cardz_core.solver.analysis import Analysis
 
@@ -63,15 +64,9 @@ def default_value(game: Any, v: State) -> float:
             + MOBILITY_WEIGHT * len(game.legal_moves(v)))
 
 
-_ANALYSES: dict[int, tuple[Any, Analysis]] = {}
-
-
-def analysis(game: Any) -> Analysis:
-    """The solver's analysis of the game (safe moves, what a position's key needs), made once."""
-    hit = _ANALYSES.get(id(game))
-    if hit is None or hit[0] is not game:
-        hit = _ANALYSES[id(game)] = (game, Analysis(game.spec))
-    return hit[1]
+def _analysis(game: Any) -> Analysis:
+    """The solver's analysis of the game: safe moves, tap runs, what a position's key needs."""
+    return Analysis(game.spec)
 
 
 class _OutOfBudget(Exception):
@@ -139,7 +134,7 @@ class ExpectimaxPlanner:
         self.inner_nodes = max(10, (nodes or PLANNER_DEFAULT_NODES) // INNER_SHARE)
         self.usual = UsualPlanner(game)
         self.plan: list[tuple[tuple, Any]] = []  # (piles the move is played from, move)
-        an = analysis(game)
+        an = per_game(game, _analysis)
         self.safe = an.safe
         self.tap = an.tap  # (stock, its draw target) when taps only draw: searched as runs
         self.an = an
