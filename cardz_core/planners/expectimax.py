@@ -28,6 +28,7 @@ number of legal moves).
 
 from __future__ import annotations
 
+import functools
 import heapq
 import random
 from typing import Any, Callable, Hashable
@@ -39,6 +40,7 @@ from cardz_core.planners.base import (WIN_VALUE, Budget, Clock, children, empty_
                                       terminal_value)
 from cardz_core.planners.usual import UsualPlanner
 from cardz_core.solver.analysis import Analysis
+from cardz_core.solver.problem import tap_run
 
 HOME_WEIGHT = 40.0
 HIDDEN_WEIGHT = 30.0
@@ -253,26 +255,15 @@ class ExpectimaxPlanner:
         each with the taps before it and the view after them."""
         if self.tap is None:
             return [((m,), v) for m in moves]
-        k, w = self.tap
+        k = self.tap[0]
         out = [((m,), v) for m in moves if not (m.src == k and m.index == -1)]
         taps: tuple = ()
-        seen = {(v.piles[k], v.piles[w])}
-        while True:
-            tap = next((m for m in moves if m.src == k and m.index == -1), None)
-            if tap is None:
-                break
-            try:
-                after = game.apply(v, tap, reveal=_refuse_reveal)
-            except _Unknown:
-                out.append((taps + (tap,), v))  # the chance node, after the known taps
-                break
-            v = after
-            taps += (tap,)
-            if (v.piles[k], v.piles[w]) in seen:
-                break
-            seen.add((v.piles[k], v.piles[w]))
-            moves = game.moves_from(v, (k, w))
-            out.extend((taps + (m,), v) for m in moves if m.index != -1)
+        apply = functools.partial(game.apply, reveal=_refuse_reveal)
+        try:
+            for taps, _, v, after in tap_run(game, v, self.tap, moves, apply):
+                out.extend((taps + (m,), v) for m in after if m.index != -1)
+        except _Unknown:
+            out.append((taps + (game.tap_moves[k],), v))  # the chance node, after known taps
         return out
 
     def _chance(self, game: Any, v: State, move: Any, depth: int, clock: Clock,

@@ -3,7 +3,7 @@ transposition key, and a priority that orders siblings (speed only, never the an
 
 from __future__ import annotations
 
-from typing import Any, Hashable, NamedTuple, Sequence
+from typing import Any, Callable, Hashable, Iterator, NamedTuple, Sequence
 
 from cardz_core.solver.analysis import Analysis, _relation
 
@@ -26,6 +26,35 @@ class Weights(NamedTuple):
 # short try of each cuts the long tail of a depth-first search.
 ORDERINGS = (Weights(100, 20, 30, 10, 5, 10), Weights(100, 20, 60, 10, 5, 3),
              Weights(100, 20, 30, 20, 0, 30))
+
+
+def tap_run(game: Any, state: Any, tap: tuple[int, int], moves: list[Any],
+            apply: Callable[[Any, Any], Any], keyed: bool = False
+            ) -> Iterator[tuple[tuple[Any, ...], Any, Any, list[Any]]]:
+    """Tap the stock ``tap[0]`` (which draws to ``tap[1]``) again and again from ``state``, whose
+    legal moves are ``moves``: after each tap, (the taps so far, the position before the last
+    tap, the position after it, its moves from the stock and its target). Ends when the stock
+    cannot be tapped, or after the tap that brings the stock and its target (and the stock's
+    recycles if ``keyed``) back to a configuration already passed, which is yielded with no moves.
+    ``apply`` plays a tap; whatever it raises ends the run and reaches the caller."""
+    k, w = tap
+    seen = {(state.piles[k], state.piles[w], state.recycles if keyed else None)}
+    taps: tuple[Any, ...] = ()
+    t = state
+    while True:
+        tap_move = next((m for m in moves if m.src == k and m.index == -1), None)
+        if tap_move is None:
+            return
+        before, t = t, apply(t, tap_move)
+        taps += (tap_move,)
+        config = (t.piles[k], t.piles[w], t.recycles if keyed else None)
+        repeated = config in seen
+        seen.add(config)
+        # only the stock and its target changed; a configuration met before offers nothing new
+        moves = [] if repeated else game.moves_from(t, (k, w))
+        yield taps, before, t, moves
+        if repeated:
+            return
 
 
 class GameProblem:
@@ -102,31 +131,16 @@ class GameProblem:
 
         A tap that changes any other pile (automatic moves still pending after the opening
         deal) ends the run, and the position it leads to is kept as an ordinary successor."""
-        k, w = self.an.tap  # type: ignore[misc]
         game = self.game
         out: list[tuple[Sequence[Any], Any]] = []
-        taps: list[Any] = []
-        keyed = self.an.key_recycles
-        seen = {(state.piles[k], state.piles[w], state.recycles if keyed else None)}
-        t = state
-        while True:
-            tap_move = next((m for m in moves if m.src == k and m.index == -1), None)
-            if tap_move is None:
-                break
-            before = t
-            t = game.apply(t, tap_move)
-            taps.append(tap_move)
+        for taps, before, t, after_moves in tap_run(game, state, self.an.tap, moves, game.apply,
+                                                    self.an.key_recycles):
             if any(t.piles[i] != before.piles[i] for i in self.untapped):
-                out.append((tuple(taps), t))
+                out.append((taps, t))
                 break
-            config = (t.piles[k], t.piles[w], t.recycles if keyed else None)
-            if config in seen:
-                break
-            seen.add(config)
-            moves = game.moves_from(t, (k, w))  # only the stock and its target changed
-            for m in moves:
+            for m in after_moves:
                 if m.index != -1:
-                    out.append((tuple(taps) + (m,), game.apply(t, m)))
+                    out.append((taps + (m,), game.apply(t, m)))
         return out
 
     def priority(self, state: Any) -> float:
