@@ -84,41 +84,44 @@ def _refuse_reveal(pool: int) -> int:
 
 
 class _Closure:
-    """What one closure search found: the best line (moves from the root, the last one turning
-    up unknown cards if ``chance``), the best line ending in a chance node, whether every view
-    reachable without turning up an unknown card was searched, and the closure's value."""
+    """What one closure search found: the best line (moves from the root) and the best line
+    ending in a chance node (its last move turns up unknown cards), with their values, and
+    whether every view reachable without turning up an unknown card was searched."""
 
-    __slots__ = ("here", "line", "line_value", "chance", "chance_line", "chance_value",
-                 "complete")
+    __slots__ = ("here", "line", "line_value", "chance_line", "chance_value", "complete")
 
     def __init__(self, here: float) -> None:
         self.here = here  # the root's own leaf value
         self.line: tuple = ()
         self.line_value = float("-inf")
-        self.chance = False
         self.chance_line: tuple = ()
         self.chance_value = float("-inf")
         self.complete = True
 
     def offer(self, value: float, line: tuple, chance: bool) -> None:
         if value > self.line_value:
-            self.line_value, self.line, self.chance = value, line, chance
+            self.line_value, self.line = value, line
         if chance and value > self.chance_value:
             self.chance_line, self.chance_value = line, value
+
+    @property
+    def _to_chance(self) -> bool:
+        """Whether play goes on by turning a card up: a chance node is in reach and no win."""
+        return bool(self.chance_line) and self.line_value < WIN_VALUE / 2
 
     def choice(self) -> tuple:
         """The line to play: a win; else the best way to turn a card up (the nearest, as each
         move costs ``STEP_COST``); else, with nothing left to turn up, the best line when it
         improves on the root. Empty: nothing to do."""
-        if self.chance_line and self.line_value < WIN_VALUE / 2:
+        if self._to_chance:
             return self.chance_line
         return self.line if self.line_value > self.here else ()
 
     @property
     def value(self) -> float:
-        if self.chance_line and self.line_value < WIN_VALUE / 2:
-            return self.chance_value
-        return max(self.here, self.line_value)
+        """The closure's value, in the order ``choice`` plays (the root itself counts as a line
+        to a known view)."""
+        return self.chance_value if self._to_chance else max(self.here, self.line_value)
 
 
 class ExpectimaxPlanner:
