@@ -14,9 +14,11 @@ from typing import Any
 
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
 from cardz_core.problems import CardzError
+from cardz_core.engine.state import WON
 from cardz_core.solver.analysis import Analysis
+from cardz_core.solver.oneway import OneWay, search_oneway
 from cardz_core.solver.problem import ORDERINGS, GameProblem
-from cardz_core.solver.search import RESULT_UNKNOWN, search
+from cardz_core.solver.search import RESULT_UNKNOWN, RESULT_WON, search
 
 PROBE_SHARE = 20  # each short try gets this fraction of the budgets
 PROBE_MIN_STATES = 500  # budgets too small for short tries go whole to the first order
@@ -51,6 +53,10 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     and never exceeds ``max_states``."""
     check_budget(max_states, timeout)
     an = analysis if analysis is not None else Analysis(game.spec)
+    if an.oneway is None:
+        an.oneway = OneWay(an)
+    if an.oneway.reason is None and an.oneway.fits(state) is None:
+        return _solve_oneway(an, game, state, max_states, timeout)
     start = time.perf_counter()
     spent = 0
     plan = [(w, True) for w in ORDERINGS] + [(ORDERINGS[0], False)]
@@ -76,6 +82,14 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
         ("states" if spent >= max_states else "seconds")
     return SolveResult(result, found.line if found is not None else [], spent,
                        time.perf_counter() - start, stopped, list(an.notes))
+
+
+def _solve_oneway(an: Analysis, game: Any, state: Any, max_states: int, timeout: float) -> SolveResult:
+    found = search_oneway(an.oneway, game, state, max_states=max_states, timeout=timeout)
+    if found.result == RESULT_WON and game.status(replay(game, state, found.line)) != WON:
+        raise AssertionError("the one-way search's line does not win in the engine")
+    return SolveResult(found.result, found.line, found.states, found.seconds, found.stopped_by,
+                       list(an.notes))
 
 
 def replay(game: Any, state: Any, line: list[Any]) -> Any:

@@ -106,6 +106,7 @@ class Analysis:
         self._singles_of = _getter(singles)
         self._class_getters = tuple(_getter(list(c)) for c in self.classes)
         self._undeclared = (-1,) * self.n
+        self.oneway: Any = None  # a solver.oneway.OneWay, made by the solver on first use
 
     # ---- depot patterns -------------------------------------------------------------------
     def matches(self, pattern: Pattern | None) -> frozenset[int]:

@@ -1,0 +1,231 @@
+"""One-way games (Golf, Black Hole...): a compact, exact model searched with restarts.
+
+In a one-way game every move sends one card to a single foundation that never gives a card
+back: the top card of a pile that takes nothing by hand, or the next card of a stock that is
+gone through once. A position is then fully described by each pile's height, the stock's height
+and the foundation's top card, and no move can be undone, so the positions form a directed
+acyclic graph. ``OneWay`` checks a rule set for that shape (the argument is in docs/solver.md,
+"One-way games"); ``search_oneway`` searches a deal of it.
+
+Because the graph is acyclic, a position whose search finished without a win is lost for good.
+Depth-first search in these games has a long tail that depends on the order moves are tried, so
+the search restarts with a growing budget and another order, keeping every position already
+proved lost; a restart repeats only the unfinished path. Any try that runs out of positions
+proves ``lost``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Callable
+
+from cardz_core.engine.moves import Move
+from cardz_core.solver.analysis import Analysis, _relation
+from cardz_core.solver.search import RESULT_LOST, RESULT_UNKNOWN, RESULT_WON, SearchResult
+
+FIRST_TRY_STATES = 2_000  # positions the first try may expand; each later try gets more
+TRY_GROWTH = 1.5  # budget factor from one try to the next
+# The sibling orders the tries cycle through: (weight of the pile's height, weight of the moves
+# open after the move). Tried on Black Hole seeds 0-15 and Golf seeds 0-11; speed only.
+ORDERS = ((3, 1), (0, 1), (1, 0))
+ORDER_SEED = 20261130  # tie-breaks after the first try are drawn from this fixed seed
+
+
+class OneWay:
+    """Whether a rule set is one-way, and the per-game tables its search reads.
+
+    ``reason`` is None when it is; otherwise it says what stops it (and ``solve`` uses the
+    general search)."""
+
+    def __init__(self, an: Analysis) -> None:
+        self.reason = self._why_not(an)
+        if self.reason is not None:
+            an.notes.append(f"not a one-way game: {self.reason}")
+            return
+        an.notes.append("one-way game: positions are pile heights, stock height and the "
+                        "foundation's top card; restarts keep the positions proved lost")
+        spec = an.spec
+        rule = spec.depots[self.home].accept
+        cards = list(zip(an.ranks, an.suits))
+        # Cards that take the same cards onto them are one foundation top to the search.
+        rows: dict[tuple[bool, ...], int] = {}
+        self.top_class = tuple(
+            rows.setdefault(tuple(_relation(rule, below, above) for above in cards), c)
+            for c, below in enumerate(cards))
+        self.takes = tuple(frozenset(a for a, above in enumerate(cards) if _relation(rule, below, above))
+                           for below in cards)
+
+    def _why_not(self, an: Analysis) -> str | None:
+        spec = an.spec
+        if not an.plain or not an.known:
+            return "rule expressions, triggers, actions or plugin conditions"
+        if spec.redeal or spec.redeal_when is not None:
+            return "the game has redeals"
+        if spec.loss is not None and spec.loss.kind != "noLegalMoves":
+            return "a loss condition other than noLegalMoves"
+        win = spec.win
+        if win is None or win.kind not in ("allCardsIn", "depotsEmpty"):
+            return "the win is not allCardsIn or depotsEmpty"
+        open_ = [i for i, d in enumerate(spec.depots) if not d.accept.rejects_all]
+        if len(open_) != 1:
+            return "not exactly one depot takes cards by hand"
+        self.home = home = open_[0]
+        f = spec.depots[home]
+        a = f.accept
+        if f.eject.gate != "Locked" or f.draw is not None or f.land_face == "Down":
+            return f"{f.name} gives cards back, draws or takes them face down"
+        if (a.empty_only or a.min_count > 1 or a.when is not None or a.wild_rank is not None
+                or a.wild_joker or a.wild_declares != "none" or a.allow_face_down):
+            return f"{f.name} takes groups, wild or face-down cards, or asks an expression"
+        self.stock = -1
+        for i, d in enumerate(spec.depots):
+            if d.auto_send is not None or d.auto_refill is not None or d.land_under:
+                return f"{d.name} moves cards automatically or takes them underneath"
+            if d.uncovered_by or d.uncovered_by_any:
+                return f"{d.name} is uncovered by other depots"
+            if i == home:
+                continue
+            if d.draw is not None:
+                if self.stock >= 0:
+                    return "more than one stock"
+                if (an.index.get(d.draw.to) != home or d.draw.count != 1
+                        or (d.draw.recycle and d.draw.max_recycles != 0)):
+                    return f"{d.name} does not draw one card at a time to {f.name}, once through"
+                self.stock = i
+            elif d.eject.gate not in ("TopOnly", "Locked") or (
+                    d.eject.unit is not None and d.eject.unit.kind != "Single"):
+                return f"{d.name} gives more than its top card"
+        self.piles = tuple(i for i in range(an.n) if i != home and i != self.stock)
+        self.takers = frozenset(an.matches(a.accept_from)) if a.accept_from is not None else None
+        self.loose = tuple(i for i in self.piles if spec.depots[i].eject.gate != "Locked"
+                           and (self.takers is None or i in self.takers))
+        depots = an.matches(win.args.get("depots"))
+        # the depots that must be empty to win
+        self.to_empty = (frozenset(range(an.n)) - depots) if win.kind == "allCardsIn" else depots
+        return None
+
+    def fits(self, state: Any) -> str | None:
+        """Why this position is outside the model (the general search then takes it), or None."""
+        piles = state.piles
+        if state.rules_off:
+            return "the rules are off"
+        if not piles[self.home] or not piles[self.home][-1] & 1:
+            return "the foundation is empty or its top is face down"
+        if any(not c & 1 for i in self.piles for c in piles[i]):
+            return "a pile holds a face-down card"
+        return None
+
+
+def search_oneway(ow: OneWay, game: Any, state: Any, *, max_states: int, timeout: float,
+                  clock: Callable[[], float] = time.perf_counter) -> SearchResult[Any]:
+    """Search ``state`` (which ``ow.fits``) for a win; ``line`` holds engine moves.
+
+    ``states`` counts positions expanded over all tries together and never exceeds
+    ``max_states``; the clock is read before each expansion."""
+    start = clock()
+    deadline = start + timeout
+    piles = state.piles
+    loose = ow.loose
+    cards = tuple(tuple(c >> 1 for c in piles[i]) for i in loose)  # bottom first
+    stock = tuple(c >> 1 for c in piles[ow.stock]) if ow.stock >= 0 else ()
+    n = len(loose)
+    takes, top_class = ow.takes, ow.top_class
+    # won when these are empty: the loose piles among them, and the stock; a locked pile that
+    # must be empty and is not, or the foundation itself, can never be emptied
+    must = tuple(j for j, i in enumerate(loose) if i in ow.to_empty)
+    stuck = any(piles[i] for i in ow.to_empty if i not in loose and i != ow.stock)
+    stock_must = ow.stock in ow.to_empty
+
+    def won(h: tuple[int, ...], s: int) -> bool:
+        return not stuck and not (stock_must and s) and not any(h[j] for j in must)
+
+    root = (tuple(len(p) for p in cards), len(stock), top_class[piles[ow.home][-1] >> 1])
+    lost: set[tuple[tuple[int, ...], int, int]] = set()
+    spent = 1  # the start
+
+    def result(kind: str, line: list[Any], stopped: str | None = None) -> SearchResult[Any]:
+        return SearchResult(kind, line, spent, clock() - start, stopped)
+
+    if won(root[0], root[1]):
+        return result(RESULT_WON, [])
+    rng = random.Random(ORDER_SEED)
+    budget = FIRST_TRY_STATES
+    tries = 0
+    while True:
+        w_height, w_open = ORDERS[tries % len(ORDERS)]
+        tie = [j / n for j in range(n)] if tries == 0 else [rng.random() for _ in range(n)]
+        tries += 1
+        cap = spent + min(budget, max_states - spent)
+        seen = {root}
+        # frames: [position, the step to it, its children best last (None until expanded)];
+        # a step is a loose pile's number, or -1 for a tap
+        frames: list[list[Any]] = [[root, -1, None]]
+        stopped = None
+        while frames:
+            frame = frames[-1]
+            if frame[2] is None:
+                h, s, top = frame[0]
+                tops = [cards[j][h[j] - 1] if h[j] else -1 for j in range(n)]
+                ranked = []
+                for j in range(n):
+                    c = tops[j]
+                    if c < 0 or c not in takes[top]:
+                        continue
+                    hj = h[j] - 1
+                    child = (h[:j] + (hj,) + h[j + 1:], s, top_class[c])
+                    if child in seen or child in lost:
+                        continue
+                    if won(child[0], s):
+                        return result(RESULT_WON, _line(ow, loose, frames, j))
+                    below = cards[j][hj - 1] if hj else -1
+                    opened = sum(1 for k in range(n) if (below if k == j else tops[k]) in takes[c])
+                    ranked.append((w_height * h[j] + w_open * opened + tie[j], j, child))
+                if s:
+                    c = stock[s - 1]
+                    child = (h, s - 1, top_class[c])
+                    if child not in seen and child not in lost:
+                        if won(h, s - 1):
+                            return result(RESULT_WON, _line(ow, loose, frames, -1))
+                        ranked.append((-1.0, -1, child))
+                ranked.sort()
+                frame[2] = ranked
+            children = frame[2]
+            # a child may have been reached another way since its parent was expanded
+            while children and (children[-1][2] in seen or children[-1][2] in lost):
+                children.pop()
+            if not children:
+                frames.pop()
+                continue
+            if spent >= cap:
+                stopped = "states"
+                break
+            if clock() > deadline:
+                stopped = "seconds"
+                break
+            _, step, child = children.pop()
+            seen.add(child)
+            spent += 1
+            frames.append([child, step, None])
+        if stopped is None:
+            return result(RESULT_LOST, [])
+        # Every expanded position off the current path was searched to the end: lost.
+        on_path = {f[0] for f in frames}
+        lost |= seen - on_path
+        if stopped == "seconds" or spent >= max_states:
+            return result(RESULT_UNKNOWN, [], "seconds" if stopped == "seconds" else "states")
+        budget = max(budget + 1, int(budget * TRY_GROWTH))
+
+
+def _line(ow: OneWay, loose: tuple[int, ...], frames: list[list[Any]], last: int) -> list[Any]:
+    """The engine moves along the current path, then ``last``."""
+    line = []
+    steps = [f[1] for f in frames[1:]] + [last]
+    h = list(frames[0][0][0])
+    for step in steps:
+        if step < 0:
+            line.append(Move(ow.stock, -1, -1))
+        else:
+            h[step] -= 1
+            line.append(Move(loose[step], h[step], ow.home))
+    return line
