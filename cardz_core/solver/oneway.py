@@ -140,14 +140,26 @@ def search_oneway(ow: OneWay, game: Any, state: Any, *, max_states: int, timeout
     def won(h: tuple[int, ...], s: int) -> bool:
         return not stuck and not (stock_must and s) and not any(h[j] for j in must)
 
-    root = (tuple(len(p) for p in cards), len(stock), top_class[piles[ow.home][-1] >> 1])
-    lost: set[tuple[tuple[int, ...], int, int]] = set()
+    # A position is (heights, stock height, class of the foundation's top), recorded as one int:
+    # each height in its own bit field, then the stock height and the top class.
+    width = max([len(p) for p in cards] + [1]).bit_length()
+    unit = [1 << (width * j) for j in range(n)]
+    n_stock, n_classes = len(stock) + 1, len(top_class)
+
+    def code(hp: int, s: int, top: int) -> int:
+        return (hp * n_stock + s) * n_classes + top
+
+    heights0 = tuple(len(p) for p in cards)
+    hp0 = sum(h * u for h, u in zip(heights0, unit))
+    root_top = top_class[piles[ow.home][-1] >> 1]
+    root = code(hp0, len(stock), root_top)
+    lost: set[int] = set()
     spent = 1  # the start
 
     def result(kind: str, line: list[Any], stopped: str | None = None) -> SearchResult[Any]:
         return SearchResult(kind, line, spent, clock() - start, stopped)
 
-    if won(root[0], root[1]):
+    if won(heights0, len(stock)):
         return result(RESULT_WON, [])
     rng = random.Random(ORDER_SEED)
     budget = FIRST_TRY_STATES
@@ -158,14 +170,15 @@ def search_oneway(ow: OneWay, game: Any, state: Any, *, max_states: int, timeout
         tries += 1
         cap = spent + min(budget, max_states - spent)
         seen = {root}
-        # frames: [position, the step to it, its children best last (None until expanded)];
-        # a step is a loose pile's number, or -1 for a tap
-        frames: list[list[Any]] = [[root, -1, None]]
+        # frames: [code, heights, packed heights, stock height, top class, the step to it,
+        # its children best last (None until expanded)]; a step is a loose pile's number, or
+        # -1 for a tap. A child is (rank, step, code, heights, packed heights, stock, top).
+        frames: list[list[Any]] = [[root, heights0, hp0, len(stock), root_top, -1, None]]
         stopped = None
         while frames:
             frame = frames[-1]
-            if frame[2] is None:
-                h, s, top = frame[0]
+            if frame[6] is None:
+                _, h, hp, s, top, _, _ = frame
                 tops = [cards[j][h[j] - 1] if h[j] else -1 for j in range(n)]
                 ranked = []
                 for j in range(n):
@@ -173,24 +186,27 @@ def search_oneway(ow: OneWay, game: Any, state: Any, *, max_states: int, timeout
                     if c < 0 or c not in takes[top]:
                         continue
                     hj = h[j] - 1
-                    child = (h[:j] + (hj,) + h[j + 1:], s, top_class[c])
+                    cls = top_class[c]
+                    child = code(hp - unit[j], s, cls)
                     if child in seen or child in lost:
                         continue
-                    if won(child[0], s):
+                    ch = h[:j] + (hj,) + h[j + 1:]
+                    if won(ch, s):
                         return result(RESULT_WON, _line(ow, loose, frames, j))
                     below = cards[j][hj - 1] if hj else -1
                     opened = sum(1 for k in range(n) if (below if k == j else tops[k]) in takes[c])
-                    ranked.append((w_height * h[j] + w_open * opened + tie[j], j, child))
+                    ranked.append((w_height * h[j] + w_open * opened + tie[j], j, child, ch,
+                                   hp - unit[j], s, cls))
                 if s:
-                    c = stock[s - 1]
-                    child = (h, s - 1, top_class[c])
+                    cls = top_class[stock[s - 1]]
+                    child = code(hp, s - 1, cls)
                     if child not in seen and child not in lost:
                         if won(h, s - 1):
                             return result(RESULT_WON, _line(ow, loose, frames, -1))
-                        ranked.append((-1.0, -1, child))
-                ranked.sort()
-                frame[2] = ranked
-            children = frame[2]
+                        ranked.append((-1.0, -1, child, h, hp, s - 1, cls))
+                ranked.sort(key=_rank)
+                frame[6] = ranked
+            children = frame[6]
             # a child may have been reached another way since its parent was expanded
             while children and (children[-1][2] in seen or children[-1][2] in lost):
                 children.pop()
@@ -203,25 +219,28 @@ def search_oneway(ow: OneWay, game: Any, state: Any, *, max_states: int, timeout
             if clock() > deadline:
                 stopped = "seconds"
                 break
-            _, step, child = children.pop()
+            _, step, child, ch, chp, cs, ctop = children.pop()
             seen.add(child)
             spent += 1
-            frames.append([child, step, None])
+            frames.append([child, ch, chp, cs, ctop, step, None])
         if stopped is None:
             return result(RESULT_LOST, [])
         # Every expanded position off the current path was searched to the end: lost.
-        on_path = {f[0] for f in frames}
-        lost |= seen - on_path
+        lost |= seen - {f[0] for f in frames}
         if stopped == "seconds" or spent >= max_states:
-            return result(RESULT_UNKNOWN, [], "seconds" if stopped == "seconds" else "states")
+            return result(RESULT_UNKNOWN, [], stopped)
         budget = max(budget + 1, int(budget * TRY_GROWTH))
+
+
+def _rank(child: tuple[Any, ...]) -> tuple[float, int]:
+    return child[0], child[1]
 
 
 def _line(ow: OneWay, loose: tuple[int, ...], frames: list[list[Any]], last: int) -> list[Any]:
     """The engine moves along the current path, then ``last``."""
     line = []
-    steps = [f[1] for f in frames[1:]] + [last]
-    h = list(frames[0][0][0])
+    steps = [f[5] for f in frames[1:]] + [last]
+    h = list(frames[0][1])
     for step in steps:
         if step < 0:
             line.append(Move(ow.stock, -1, -1))
