@@ -17,7 +17,7 @@ from cardz_core.problems import CardzError
 from cardz_core.engine.state import WON
 from cardz_core.solver.analysis import Analysis
 from cardz_core.solver.oneway import OneWay, search_oneway
-from cardz_core.solver.problem import ORDERINGS, GameProblem
+from cardz_core.solver.problem import FACE_DOWN_ORDERINGS, ORDERINGS, GameProblem
 from cardz_core.solver.search import RESULT_UNKNOWN, RESULT_WON, search
 
 PROBE_SHARE = 20  # each short try gets this fraction of the budgets
@@ -47,7 +47,8 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     the per-game tables across many deals.
 
     A depth-first search's time has a long tail that depends on the order it tries moves, so
-    each sibling order of ``ORDERINGS`` first gets a short try (1/PROBE_SHARE of each budget),
+    each sibling order of ``ORDERINGS`` (and ``FACE_DOWN_ORDERINGS`` when cards lie face-down
+    outside the stocks) first gets a short try (1/PROBE_SHARE of each budget),
     then the first order gets what is left. Every try is a complete search of its own: a try that
     runs out of positions proves ``lost``. ``states`` counts the positions of all tries together,
     and never exceeds ``max_states``."""
@@ -59,7 +60,11 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
         return _solve_oneway(an, game, state, max_states, timeout)
     start = time.perf_counter()
     spent = 0
-    plan = [(w, True) for w in ORDERINGS] + [(ORDERINGS[0], False)]
+    spec = game.spec
+    hidden = any(not c & 1 for i, p in enumerate(state.piles) if spec.depots[i].draw is None
+                 for c in p)
+    orders = ORDERINGS + FACE_DOWN_ORDERINGS if hidden else ORDERINGS
+    plan = [(w, True) for w in orders] + [(ORDERINGS[0], False)]
     found = None
     for weights, probe in plan:
         left_states = max_states - spent

@@ -26,6 +26,10 @@ class Weights(NamedTuple):
 # short try of each cuts the long tail of a depth-first search.
 ORDERINGS = (Weights(100, 20, 30, 10, 5, 10), Weights(100, 20, 60, 10, 5, 3),
              Weights(100, 20, 30, 20, 0, 30))
+# Orders that value turning cards up above sending them home, tried as well when cards lie
+# face-down outside the stocks (Klondike, Canfield). Of 12 Klondike draw-1 deals the orders above
+# left unknown after about 300,000 positions, these won 3 within 100,000 (speed only).
+FACE_DOWN_ORDERINGS = (Weights(50, 100, 10, 0, 20, 10), Weights(20, 100, 30, 10, 5, 10))
 
 
 def tap_run(game: Any, state: Any, tap: tuple[int, int], moves: list[Any],
