@@ -1,6 +1,6 @@
 """How winnable is a game with every card known: the solver over a range of deals.
 
-    python3 benchmarks/bench_winnability.py FILE [--seeds A-B | --ms A-B] [--timeout S]
+    python3 benchmarks/bench_winnability.py FILE [--seeds LIST | --ms LIST] [--timeout S]
         [--max-states K] [--time-box S] [--out ROWS.jsonl] [--json]
 
 For each deal (``Game.deal(seed)``, or Microsoft FreeCell deal numbers with ``--ms``) it runs
@@ -32,17 +32,21 @@ from cardz_core.sim.stats import wilson_interval  # noqa: E402
 from cardz_core.solver.analysis import Analysis  # noqa: E402
 
 
-def span(text: str) -> range:
-    a, _, b = text.partition("-")
-    return range(int(a), int(b or a) + 1)
+def span(text: str) -> list[int]:
+    """Deal numbers from "A-B", "A" or a comma-separated list of those ("3,5,8-10")."""
+    deals: list[int] = []
+    for part in text.split(","):
+        a, _, b = part.partition("-")
+        deals.extend(range(int(a), int(b or a) + 1))
+    return deals
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file")
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--seeds", type=span, default=span("0-99"), help="deal seeds A-B (default 0-99)")
-    which.add_argument("--ms", type=span, help="Microsoft FreeCell deal numbers A-B")
+    which.add_argument("--seeds", type=span, default=span("0-99"), help="deal seeds A-B, or a list such as 3,5,8-10 (default 0-99)")
+    which.add_argument("--ms", type=span, help="Microsoft FreeCell deal numbers, as for --seeds")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per deal (default 10)")
     p.add_argument("--max-states", type=int, default=200_000, help="positions per deal (default 200000)")
     p.add_argument("--time-box", type=float, default=None, help="start no deal after S seconds")
