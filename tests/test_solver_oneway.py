@@ -1,12 +1,13 @@
 """The one-way model (Golf, Black Hole...): which rule sets it takes, agreement with a plain
-exhaustive search even when every try is cut short, budgets, and positions it leaves to the
-general search."""
+exhaustive search even when every try is cut short (20 late positions per real game, 200 with
+CARDZ_LONG=1), budgets, and positions it leaves to the general search."""
 
 from __future__ import annotations
 
 import copy
 import functools
 import itertools
+import os
 import random
 
 import pytest
@@ -20,7 +21,8 @@ from cardz_core.solver.analysis import Analysis
 from cardz_core.solver.oneway import OneWay, search_oneway
 
 CARDS_LEFT = 18  # real deals are played down to this many cards outside the foundation
-POSITIONS = 20  # positions per real game
+LONG = os.environ.get("CARDZ_LONG", "") not in ("", "0")
+POSITIONS = 200 if LONG else 20  # positions per real game (CARDZ_LONG=1 for the long run)
 
 
 def one_way(game):
@@ -64,7 +66,7 @@ def agree(game, positions):
     for i, s in enumerate(positions):
         assert ow.fits(s) is None
         r = search_oneway(ow, game, s, max_states=1_000_000, timeout=60)
-        assert r.result == plain_answer(game, s), f"position {i}"
+        assert r.result == plain_answer(game, s, limit=2_000_000), f"position {i}"
         if r.result == "won":
             assert game.status(replay(game, s, r.line)) == WON
         answers.append(r.result)
