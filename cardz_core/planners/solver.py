@@ -93,8 +93,9 @@ def _solve_oneway(an: Analysis, game: Any, state: Any, max_states: int, timeout:
     found = search_oneway(an.oneway, game, state, max_states=max_states, timeout=timeout)
     if found.result == RESULT_WON and game.status(replay(game, state, found.line)) != WON:
         raise AssertionError("the one-way search's line does not win in the engine")
+    # the general search's reductions are not used here: only the model's note applies
     return SolveResult(found.result, found.line, found.states, found.seconds, found.stopped_by,
-                       list(an.notes))
+                       [an.oneway.note])
 
 
 def replay(game: Any, state: Any, line: list[Any]) -> Any:

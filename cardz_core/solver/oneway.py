@@ -43,8 +43,9 @@ class OneWay:
         if self.reason is not None:
             an.notes.append(f"not a one-way game: {self.reason}")
             return
-        an.notes.append("one-way game: positions are pile heights, stock height and the "
-                        "foundation's top card; restarts keep the positions proved lost")
+        self.note = ("one-way game: positions are pile heights, stock height and the "
+                     "foundation's top card; restarts keep the positions proved lost")
+        an.notes.append(self.note)
         spec = an.spec
         rule = spec.depots[self.home].accept
         cards = list(zip(an.ranks, an.suits))
