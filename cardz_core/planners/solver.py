@@ -12,9 +12,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardz_core.engine.state import WON
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
 from cardz_core.problems import CardzError
-from cardz_core.engine.state import WON
 from cardz_core.solver.analysis import Analysis
 from cardz_core.solver.oneway import OneWay, search_oneway
 from cardz_core.solver.problem import FACE_DOWN_ORDERINGS, ORDERINGS, GameProblem
