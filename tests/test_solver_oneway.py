@@ -41,7 +41,7 @@ def midgame(game, seed):
     rng = random.Random(seed)
     s = game.deal(seed)
     ow = one_way(game)
-    line = iter(search_oneway(ow, game, s, max_states=50_000, timeout=60).line)
+    line = iter(search_oneway(ow, s, max_states=50_000, timeout=60).line)
 
     def in_play(s):
         return sum(len(p) for p in s.piles) - len(s.piles[ow.home])
@@ -65,7 +65,7 @@ def agree(game, positions):
     answers = []
     for i, s in enumerate(positions):
         assert ow.fits(s) is None
-        r = search_oneway(ow, game, s, max_states=1_000_000, timeout=60)
+        r = search_oneway(ow, s, max_states=1_000_000, timeout=60)
         assert r.result == plain_answer(game, s, limit=2_000_000), f"position {i}"
         if r.result == "won":
             assert game.status(replay(game, s, r.line)) == WON
@@ -108,22 +108,22 @@ def test_state_budget_is_exact_across_restarts(monkeypatch):
     ow = one_way(g)
     for seed in range(60):
         s = midgame(g, seed)
-        full = search_oneway(ow, g, s, max_states=1_000_000, timeout=60)
+        full = search_oneway(ow, s, max_states=1_000_000, timeout=60)
         if full.result == "lost" and full.states > 10:
             break
     else:
         pytest.fail("no lost position with a search of some size among the seeds")
-    assert search_oneway(ow, g, s, max_states=full.states, timeout=60).result == "lost"
-    cut = search_oneway(ow, g, s, max_states=full.states - 1, timeout=60)
+    assert search_oneway(ow, s, max_states=full.states, timeout=60).result == "lost"
+    cut = search_oneway(ow, s, max_states=full.states - 1, timeout=60)
     assert (cut.result, cut.stopped_by, cut.states) == ("unknown", "states", full.states - 1)
-    one = search_oneway(ow, g, s, max_states=1, timeout=60)
+    one = search_oneway(ow, s, max_states=1, timeout=60)
     assert (one.result, one.states) == ("unknown", 1)
 
 
 def test_time_budget_stops_the_search():
     g = open_game("rulesets/black_hole.cardz")
     ticks = itertools.count()
-    r = search_oneway(one_way(g), g, g.deal(2), max_states=1_000_000, timeout=50,
+    r = search_oneway(one_way(g), g.deal(2), max_states=1_000_000, timeout=50,
                       clock=lambda: next(ticks))
     assert r.result == "unknown" and r.stopped_by == "seconds" and r.states < 60
 

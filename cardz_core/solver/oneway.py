@@ -98,9 +98,9 @@ class OneWay:
                     d.eject.unit is not None and d.eject.unit.kind != "Single"):
                 return f"{d.name} gives more than its top card"
         self.piles = tuple(i for i in range(an.n) if i != home and i != self.stock)
-        self.takers = frozenset(an.matches(a.accept_from)) if a.accept_from is not None else None
+        takers = an.matches(a.accept_from) if a.accept_from is not None else None
         self.loose = tuple(i for i in self.piles if spec.depots[i].eject.gate != "Locked"
-                           and (self.takers is None or i in self.takers))
+                           and (takers is None or i in takers))
         depots = an.matches(win.args.get("depots"))
         # the depots that must be empty to win
         self.to_empty = (frozenset(range(an.n)) - depots) if win.kind == "allCardsIn" else depots
@@ -118,7 +118,7 @@ class OneWay:
         return None
 
 
-def search_oneway(ow: OneWay, game: Any, state: Any, *, max_states: int, timeout: float,
+def search_oneway(ow: OneWay, state: Any, *, max_states: int, timeout: float,
                   clock: Callable[[], float] = time.perf_counter) -> SearchResult[Any]:
     """Search ``state`` (which ``ow.fits``) for a win; ``line`` holds engine moves.
 
