@@ -86,3 +86,61 @@ def test_tap_runs_need_a_waste_that_refuses_drops():
     doc["depots"][1]["acceptRule"] = {"single": True}
     an = Analysis(make(doc).spec)
     assert an.tap is None and any("taps searched one at a time" in n for n in an.notes)
+
+
+def tap_orbit(game, state, tap):
+    """The positions repeated taps lead to from ``state`` (itself first), until one repeats."""
+    orbit, seen = [state], {state.piles}
+    while True:
+        moves = [m for m in game.legal_moves(orbit[-1]) if m.src == tap and m.index == -1]
+        if not moves:
+            return orbit
+        t = game.apply(orbit[-1], moves[0])
+        if t.piles in seen:
+            return orbit
+        seen.add(t.piles)
+        orbit.append(t)
+
+
+def test_the_stock_ring_merges_exactly_the_configurations_taps_cycle_between():
+    # Two positions get one key only when taps lead from each to the other (docs/solver.md,
+    # section 5): on the ring, the target holds whole draws; after a card has left the target
+    # and before the next recycle, each configuration is its own.
+    import random
+
+    from cardz_core.cli.common import open_game
+
+    checked = {True: 0, False: 0}
+    for path, count in (("rulesets/klondike.cardz", 1), ("rulesets/klondike_draw3.cardz", 3)):
+        g = open_game(path)
+        an = Analysis(g.spec)
+        assert an.cycle == (an.tap[0], an.tap[1], count)
+        rng = random.Random(7)
+        for seed in range(6):
+            s = g.deal(seed)
+            for _ in range(40):
+                moves = g.legal_moves(s)
+                if not moves or g.status(s) != 0:
+                    break
+                s = g.apply(s, rng.choice(moves))
+                orbit = tap_orbit(g, s, an.tap[0])
+                for q in orbit[1:]:
+                    back = any(t.piles == s.piles for t in tap_orbit(g, q, an.tap[0]))
+                    assert (an.key(q) == an.key(s)) == back
+                    checked[back] += 1
+    assert checked[True] > 100 and checked[False] > 100  # both kinds of pair were met
+
+
+def test_no_ring_without_unlimited_recycles_or_with_cards_drawn_face_down():
+    assert Analysis(make(VARIANTS["klondike-draw-2-once"]).spec).cycle is None
+    doc = copy.deepcopy(VARIANTS["klondike-draw-3"])
+    assert Analysis(make(doc).spec).cycle is not None
+    doc["depots"][1]["landFace"] = "Down"
+    assert Analysis(make(doc).spec).cycle is None
+
+
+def test_a_recycled_target_is_no_sink_even_when_locked():
+    doc = copy.deepcopy(VARIANTS["klondike-draw-1"])
+    doc["depots"][1]["ejectRule"] = "locked"  # the waste gives cards back only by recycling
+    an = Analysis(make(doc).spec)
+    assert 1 not in an.sinks

@@ -114,6 +114,8 @@ VARIANTS = {
     "no-cell": game_doc(cells=0),
     "klondike-draw-1": game_doc(cells=0, columns=2, seed="Five", ranks=("Ace", "Two", "Three", "Four", "Five"),
                                 stock={"to": "waste", "count": 1, "recycle": True}, face_down=1, face_up=1),
+    "klondike-draw-3": game_doc(cells=0, columns=2, seed="Five", ranks=("Ace", "Two", "Three", "Four", "Five"),
+                                stock={"to": "waste", "count": 3, "recycle": True}, face_down=1, face_up=1),
     "klondike-draw-2-once": game_doc(cells=0, columns=2, seed="Five",
                                      ranks=("Ace", "Two", "Three", "Four", "Five"), face_down=1, face_up=1,
                                      stock={"to": "waste", "count": 2, "recycle": True, "maxRecycles": 1}),

@@ -98,6 +98,7 @@ class Analysis:
         if not self.plain:
             self.notes.append("rule expressions, triggers or actions: no symmetry, safe moves or tap runs")
         self.tap = self._tap_run() if self.plain and kinds_known else None
+        self.cycle = self._stock_cycle()
         self.safe = SafeMoves(self) if self.plain and kinds_known else None
         if self.safe is not None and not self.safe.enabled:
             self.safe = None
@@ -204,6 +205,23 @@ class Analysis:
                           f"from {spec.depots[k].name} or {spec.depots[w].name}")
         return k, w
 
+    def _stock_cycle(self) -> tuple[int, int, int] | None:
+        """(stock, target, draw count) when taps alone cycle the stock and its target through a
+        fixed ring of configurations (docs/solver.md, section 5): the key then writes every
+        configuration on the ring as the one with the target empty."""
+        if self.tap is None or self.key_recycles:
+            return None
+        k, w = self.tap
+        stock, target = self.spec.depots[k], self.spec.depots[w]
+        draw = stock.draw
+        assert draw is not None
+        if (not draw.recycle or stock.auto_flip_top or stock.auto_flip_uncovered
+                or target.land_face == "Down"):
+            return None
+        self.notes.append(f"{stock.name} and {target.name} keyed by the ring of configurations "
+                          f"taps cycle through")
+        return k, w, draw.count
+
     def _automatic_touches(self, *depots: int) -> bool:
         for i, d in enumerate(self.spec.depots):
             for pat in (d.auto_send, d.auto_refill):
@@ -223,6 +241,9 @@ class Analysis:
         for step in spec.redeal:
             named |= self._step_depots(step)
         whole = self.win_set if self.safe is not None and self.win_set else frozenset()
+        # a recycle takes a draw target's cards back into its stock, whatever its eject rule
+        named |= {self.index.get(d.draw.to, -1) for d in spec.depots
+                  if d.draw is not None and d.draw.recycle}
         found = tuple(i for i, d in enumerate(spec.depots)
                       if d.eject.gate == "Locked" and d.draw is None and not d.land_under
                       and i not in named and i not in whole)
@@ -233,6 +254,8 @@ class Analysis:
     # ---- the transposition key ------------------------------------------------------------
     def key(self, state: Any) -> Hashable:
         piles = state.piles
+        if self.cycle is not None and not state.rules_off:
+            piles = self._ring_start(piles)
         cmap = self.code_map
         if cmap is not None:
             piles = tuple([tuple([cmap[c] for c in p]) for p in piles])
@@ -255,6 +278,31 @@ class Analysis:
                 (state.moves, state.undos, state.recycles_total) if self.key_moves else None,
                 state.came_from if self.key_came_from else None,
                 state.seed_rank, state.rules_off, state.status, state.rng, state.pools)
+
+
+    def _ring_start(self, piles: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+        """``piles`` with the stock and its target at the start of their ring (every card in the
+        stock, face-down, in the order the next recycle leaves them) when they are on the ring:
+        the target holds whole draws (or the stock is empty), stock cards face-down and target
+        cards face-up. Off the ring (after a card left the target, before the next recycle),
+        unchanged."""
+        k, w, count = self.cycle  # type: ignore[misc]
+        waste = piles[w]
+        if not waste:
+            return piles
+        stock = piles[k]
+        if stock and len(waste) % count:
+            return piles
+        for c in stock:
+            if c & 1:
+                return piles
+        for c in waste:
+            if not c & 1:
+                return piles
+        out = list(piles)
+        out[k] = stock + tuple([c ^ 1 for c in reversed(waste)])
+        out[w] = ()
+        return tuple(out)
 
 
 def _getter(indices: list[int]) -> Any:
