@@ -144,3 +144,41 @@ def test_a_recycled_target_is_no_sink_even_when_locked():
     doc["depots"][1]["ejectRule"] = "locked"  # the waste gives cards back only by recycling
     an = Analysis(make(doc).spec)
     assert 1 not in an.sinks
+
+
+def test_lazy_stock_children_build_on_every_stock_card_they_take():
+    import random
+
+    from cardz_core.cli.common import open_game
+    from cardz_core.solver.problem import GameProblem
+
+    g = open_game("rulesets/klondike.cardz")
+    problem = GameProblem(g)
+    waste, home = problem.ring_target, problem.an.win_set
+    chains = 0
+    rng = random.Random(3)
+    for seed in range(4):
+        s = g.deal(seed)
+        for _ in range(30):
+            moves = g.legal_moves(s)
+            if not moves or g.status(s) != 0:
+                break
+            for line, _child in problem.successors(s):
+                for i, m in enumerate(line):
+                    if m.src == waste and m.dst not in home:  # a stock card to a column ...
+                        # ... is followed at once (after taps) by a card onto it
+                        nxt = next(n for n in line[i + 1:] if n.index >= 0)
+                        assert nxt.dst == m.dst
+                        chains += nxt.src == waste
+            s = g.apply(s, rng.choice(moves))
+    assert chains > 0  # stock cards onto stock cards were met
+
+
+def test_lazy_stock_needs_one_card_per_draw_and_columns_open_to_the_waste():
+    assert Analysis(make(VARIANTS["klondike-draw-1"]).spec).lazy_stock
+    an = Analysis(make(VARIANTS["klondike-draw-3"]).spec)
+    assert not an.lazy_stock and any("draws 3 cards at a time" in n for n in an.notes)
+    doc = copy.deepcopy(VARIANTS["klondike-draw-1"])
+    doc["depots"][-1]["acceptRule"]["acceptFrom"] = "Tableau"
+    an = Analysis(make(doc).spec)
+    assert not an.lazy_stock and any("refuses cards from waste" in n for n in an.notes)

@@ -102,6 +102,7 @@ class Analysis:
         self.safe = SafeMoves(self) if self.plain and kinds_known else None
         if self.safe is not None and not self.safe.enabled:
             self.safe = None
+        self.lazy_stock = self._lazy_stock()
         singles = [i for i in range(self.n) if not any(i in c for c in self.classes)]
         self.sinks = self._sinks() if self.plain and kinds_known else ()
         self._singles_of = _getter(singles)
@@ -221,6 +222,34 @@ class Analysis:
         self.notes.append(f"{stock.name} and {target.name} keyed by the ring of configurations "
                           f"taps cycle through")
         return k, w, draw.count
+
+    def _lazy_stock(self) -> bool:
+        """Whether a card taken from the stock's target to a depot other than a foundation need
+        only be taken just before a card is placed on it (docs/solver.md, section 5): one card
+        per draw round a ring, so every stock card can be had at any time, and the safe-move
+        conditions, so nothing but building on it makes a card's place off the ring count."""
+        if self.cycle is None or self.safe is None:
+            return False
+        k, w, count = self.cycle
+        why = None
+        if count != 1:
+            why = f"{self.spec.depots[k].name} draws {count} cards at a time"
+        else:
+            for i, d in enumerate(self.spec.depots):
+                if i in (k, w) or d.accept.rejects_all:
+                    continue
+                if d.accept.accept_from is not None and w not in self.matches(d.accept.accept_from):
+                    why = f"{d.name} refuses cards from {self.spec.depots[w].name}"
+                elif d.land_face == "Down":
+                    why = f"{d.name} takes cards face-down"
+                if why:
+                    break
+        if why:
+            self.notes.append(f"no lazy stock (stock cards are taken whenever they can be): {why}")
+            return False
+        self.notes.append(f"lazy stock: cards taken from {self.spec.depots[w].name} to anywhere but "
+                          f"a foundation only just before a card is placed on them")
+        return True
 
     def _automatic_touches(self, *depots: int) -> bool:
         for i, d in enumerate(self.spec.depots):

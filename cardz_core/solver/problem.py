@@ -77,6 +77,8 @@ class GameProblem:
         self.others = tuple(i for i in range(an.n) if i not in self.draws and i not in home)
         self.open = tuple(i for i in self.others if not spec.depots[i].accept.rejects_all)
         self.untapped = tuple(i for i in range(an.n) if an.tap is None or i not in an.tap)
+        self.lazy = an.lazy_stock
+        self.ring_target = an.tap[1] if an.tap is not None else -1
         # The next card each foundation takes, when safe moves found them building in one suit.
         self.by_card = {(r, s): i for i, (r, s) in enumerate(zip(an.ranks, an.suits))}
         self.steps: dict[int, int] = {}
@@ -125,13 +127,38 @@ class GameProblem:
         for m in moves:
             if tap is not None and m.src == tap[0] and m.index == -1:
                 continue
-            out.append(((m,), game.apply(state, m)))
+            self._child(out, (m,), state, m)
         if tap is not None:
             out.extend(self._tap_runs(state, moves))
         return out
 
-    def _tap_runs(self, state: Any, moves: list[Any]) -> list[tuple[Sequence[Any], Any]]:
-        """Each move from the stock or its target after one or more taps, with those taps.
+    def _child(self, out: list[tuple[Sequence[Any], Any]], line: tuple[Any, ...], state: Any,
+               m: Any) -> None:
+        """Add the child ``m`` makes of ``state`` (``line`` ending in ``m``), or, for a stock
+        card taken off the ring to a depot outside the foundations (lazy stock), the children of
+        the moves onto it that may follow."""
+        child = self.game.apply(state, m)
+        if self.lazy and m.src == self.ring_target and m.dst not in self.an.win_set:
+            out.extend(self._followed(line, child, m.dst))
+        else:
+            out.append((line, child))
+
+    def _followed(self, line: tuple[Any, ...], state: Any, d: int) -> list[tuple[Sequence[Any], Any]]:
+        """``line`` took a stock card to ``d`` (reaching ``state``): each move next onto that
+        card, a card from a column ending the line and another stock card continuing it."""
+        moves = self.game.legal_moves(state)
+        out: list[tuple[Sequence[Any], Any]] = []
+        for m in moves:
+            if m.dst == d and m.index != -1:
+                self._child(out, line + (m,), state, m)
+        for more, child in self._tap_runs(state, moves, d):
+            out.append((line + tuple(more), child))
+        return out
+
+    def _tap_runs(self, state: Any, moves: list[Any], onto: int | None = None
+                  ) -> list[tuple[Sequence[Any], Any]]:
+        """Each move from the stock or its target after one or more taps, with those taps (only
+        the moves onto depot ``onto`` when given).
 
         A tap that changes any other pile (automatic moves still pending after the opening
         deal) ends the run, and the position it leads to is kept as an ordinary successor."""
@@ -140,11 +167,12 @@ class GameProblem:
         for taps, before, t, after_moves in tap_run(game, state, self.an.tap, moves, game.apply,
                                                     self.an.key_recycles):
             if any(t.piles[i] != before.piles[i] for i in self.untapped):
-                out.append((taps, t))
+                if onto is None:  # only the dealt position can be unsettled, never a chain's
+                    out.append((taps, t))
                 break
             for m in after_moves:
-                if m.index != -1:
-                    out.append((taps + (m,), game.apply(t, m)))
+                if m.index != -1 and (onto is None or m.dst == onto):
+                    self._child(out, taps + (m,), t, m)
         return out
 
     def priority(self, state: Any) -> float:
