@@ -79,6 +79,7 @@ class GameProblem:
         self.untapped = tuple(i for i in range(an.n) if an.tap is None or i not in an.tap)
         self.lazy = an.lazy_stock
         self.ring_target = an.tap[1] if an.tap is not None else -1
+        self.free: set[int] = set()  # see successors
         # The next card each foundation takes, when safe moves found them building in one suit.
         self.by_card = {(r, s): i for i, (r, s) in enumerate(zip(an.ranks, an.suits))}
         self.steps: dict[int, int] = {}
@@ -101,6 +102,12 @@ class GameProblem:
                     b * self.n_cards + a for b, cb in enumerate(cards) for a, ca in enumerate(cards)
                     if a != b and _relation(rule, cb, ca))
             self.fits[i] = tables[rule]
+        # Lazy stock: per depot and card, the cards the depot's building rule puts on that card.
+        self.onto: dict[int, tuple[tuple[int, ...], ...]] = {}
+        if self.lazy:
+            n = self.n_cards
+            for i, fits in self.fits.items():
+                self.onto[i] = tuple(tuple(a for a in range(n) if b * n + a in fits) for b in range(n))
 
     # Weights of the sibling order (tried on Microsoft FreeCell deals 1-60; speed only).
     W_HOME, W_FACE_DOWN, W_EMPTY, W_DEPTH, W_DISORDER = 100, 20, 30, 10, 5
@@ -124,6 +131,12 @@ class GameProblem:
                 return [((m,), game.apply(state, m))]
         tap = self.an.tap
         out: list[tuple[Sequence[Any], Any]] = []
+        if self.lazy:
+            # cards that could be placed on a stock card taken now: on the ring, or face-up
+            # outside the foundations (more than can, which only costs time)
+            home = self.an.win_set
+            self.free = {c >> 1 for i, p in enumerate(state.piles) if i not in home for c in p
+                         if c & 1 or i in tap}
         for m in moves:
             if tap is not None and m.src == tap[0] and m.index == -1:
                 continue
@@ -132,16 +145,29 @@ class GameProblem:
             out.extend(self._tap_runs(state, moves))
         return out
 
+    def _may_follow(self, card: int, d: int, ring: bool, state: Any) -> bool:
+        """Whether some card could be placed on ``card`` on depot ``d`` (from the ring only, if
+        ``ring``): False only when none can."""
+        onto = self.onto.get(d)
+        if onto is None:
+            return True
+        if ring:
+            k, w = self.an.tap
+            there = {c >> 1 for c in state.piles[k] + state.piles[w]}
+            return any(a in there for a in onto[card])
+        free = self.free
+        return any(a in free for a in onto[card])
+
     def _child(self, out: list[tuple[Sequence[Any], Any]], line: tuple[Any, ...], state: Any,
                m: Any) -> None:
         """Add the child ``m`` makes of ``state`` (``line`` ending in ``m``), or, for a stock
         card taken off the ring to a depot outside the foundations (lazy stock), the children of
         the moves onto it that may follow."""
-        child = self.game.apply(state, m)
         if self.lazy and m.src == self.ring_target and m.dst not in self.an.win_set:
-            out.extend(self._followed(line, child, m.dst))
+            if self._may_follow(state.piles[m.src][-1] >> 1, m.dst, False, state):
+                out.extend(self._followed(line, self.game.apply(state, m), m.dst))
         else:
-            out.append((line, child))
+            out.append((line, self.game.apply(state, m)))
 
     def _followed(self, line: tuple[Any, ...], state: Any, d: int) -> list[tuple[Sequence[Any], Any]]:
         """``line`` took a stock card to ``d`` (reaching ``state``): each move next onto that
@@ -151,8 +177,9 @@ class GameProblem:
         for m in moves:
             if m.dst == d and m.index != -1:
                 self._child(out, line + (m,), state, m)
-        for more, child in self._tap_runs(state, moves, d):
-            out.append((line + tuple(more), child))
+        if self._may_follow(state.piles[d][-1] >> 1, d, True, state):
+            for more, child in self._tap_runs(state, moves, d):
+                out.append((line + tuple(more), child))
         return out
 
     def _tap_runs(self, state: Any, moves: list[Any], onto: int | None = None
