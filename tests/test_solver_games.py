@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from collections import deque
 
 import pytest
@@ -143,11 +144,15 @@ VARIANTS = {
 }
 
 
+LONG = os.environ.get("CARDZ_LONG", "") not in ("", "0")
+SEEDS = 200 if LONG else 25  # deals per variant (CARDZ_LONG=1 for the long run)
+
+
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_agrees_with_plain_exhaustive_search(name):
     g = make(VARIANTS[name])
     answers = []
-    for seed in range(25):
+    for seed in range(SEEDS):
         s = g.deal(seed)
         r = solve(g, s, max_states=100_000, timeout=60)
         assert r.result == plain_answer(g, s), f"seed {seed}"
