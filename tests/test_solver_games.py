@@ -273,3 +273,40 @@ def test_lazy_stock_proves_a_klondike_deal_lost_in_few_positions():
     g = open_game("rulesets/klondike.cardz")
     r = solve(g, g.deal(7), max_states=2_000, timeout=600)
     assert r.result == "lost"
+
+
+def test_a_streamlined_try_wins_a_draw_3_deal_and_never_proves_a_loss():
+    """Klondike draw 3, deal 67: the lazy-stock try (not exact with three cards a draw) wins it
+    within 20,000 positions, where the exact tries do not. Its `lost` is never the answer: on
+    the small draw-3 variant it says lost for deals that can be won, and solve still wins them
+    (test_agrees_with_plain_exhaustive_search)."""
+    g = open_game("rulesets/klondike_draw3.cardz")
+    s = g.deal(67)
+    an = Analysis(g.spec)
+    assert an.lazy_streamline and not an.lazy_stock
+    r = solve(g, s, max_states=20_000, timeout=600, analysis=an)
+    assert r.result == "won" and g.status(replay(g, s, r.line)) == WON
+    an.lazy_streamline = False
+    assert solve(g, s, max_states=20_000, timeout=600, analysis=an).result == "unknown"
+
+
+def test_a_streamlined_loss_is_not_reported(monkeypatch):
+    import cardz_core.planners.solver as solver_module
+    from cardz_core.solver.search import SearchResult, search
+
+    g = make(VARIANTS["klondike-draw-3"])
+    s = g.deal(0)  # won, but the streamlined search finds no win
+    tries = []
+
+    def searched(problem, root, **budgets):
+        streamlined = problem.lazy and not problem.an.lazy_stock
+        found = search(problem, root, **budgets)
+        tries.append((streamlined, found.result))
+        if not streamlined and len(tries) < 6:  # the short exact tries: pretend they ran out
+            return SearchResult("unknown", [], found.states, found.seconds, "states")
+        return found
+
+    monkeypatch.setattr(solver_module, "search", searched)
+    r = solve(g, s, max_states=100_000, timeout=60)
+    assert (True, "lost") in tries  # the streamlined try said lost ...
+    assert r.result == "won" and g.status(replay(g, s, r.line)) == WON  # ... and was not believed

@@ -50,8 +50,9 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     each sibling order of ``ORDERINGS`` (and ``FACE_DOWN_ORDERINGS`` when cards lie face-down
     outside the stocks) first gets a short try (1/PROBE_SHARE of each budget),
     then the first order gets what is left. Every try is a complete search of its own: a try that
-    runs out of positions proves ``lost``. ``states`` counts the positions of all tries together,
-    and never exceeds ``max_states``."""
+    runs out of positions proves ``lost``; except a streamlined try (lazy stock where it is not
+    exact: ``Analysis.lazy_streamline``), made before the last, whose answer counts only if won.
+    ``states`` counts the positions of all tries together, and never exceeds ``max_states``."""
     check_budget(max_states, timeout)
     an = analysis if analysis is not None else Analysis(game.spec)
     if an.oneway is None:
@@ -64,9 +65,14 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     hidden = any(not c & 1 for i, p in enumerate(state.piles) if spec.depots[i].draw is None
                  for c in p)
     orders = ORDERINGS + FACE_DOWN_ORDERINGS if hidden else ORDERINGS
-    plan = [(w, True) for w in orders] + [(ORDERINGS[0], False)]
+    # (order, short try, streamlined): a streamlined try (lazy stock where it is not exact,
+    # docs/solver.md) can miss wins, so only its ``won`` counts
+    plan = [(w, True, False) for w in orders]
+    if an.lazy_streamline:
+        plan.append((ORDERINGS[0], True, True))
+    plan.append((ORDERINGS[0], False, False))
     found = None
-    for weights, probe in plan:
+    for weights, probe, streamline in plan:
         left_states = max_states - spent
         left_time = timeout - (time.perf_counter() - start)
         if probe:
@@ -78,8 +84,12 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
         states, seconds = min(states, left_states), min(seconds, left_time)
         if states < 1 or seconds <= 0:
             break
-        found = search(GameProblem(game, an, weights), state, max_states=states, timeout=seconds)
+        found = search(GameProblem(game, an, weights, streamline), state, max_states=states,
+                       timeout=seconds)
         spent += found.states
+        if streamline and found.result != RESULT_WON:
+            found = None
+            continue
         if found.result != RESULT_UNKNOWN:
             break
     result = found.result if found is not None else RESULT_UNKNOWN

@@ -228,22 +228,24 @@ class Analysis:
         only be taken just before a card is placed on it (docs/solver.md, section 5): one card
         per draw round a ring, so every stock card can be had at any time, and the safe-move
         conditions, so nothing but building on it makes a card's place off the ring count."""
+        self.lazy_streamline = False
         if self.cycle is None or self.safe is None:
             return False
         k, w, count = self.cycle
         why = None
-        if count != 1:
-            why = f"{self.spec.depots[k].name} draws {count} cards at a time"
-        else:
-            for i, d in enumerate(self.spec.depots):
-                if i in (k, w) or d.accept.rejects_all:
-                    continue
-                if d.accept.accept_from is not None and w not in self.matches(d.accept.accept_from):
-                    why = f"{d.name} refuses cards from {self.spec.depots[w].name}"
-                elif d.land_face == "Down":
-                    why = f"{d.name} takes cards face-down"
-                if why:
-                    break
+        for i, d in enumerate(self.spec.depots):
+            if i in (k, w) or d.accept.rejects_all:
+                continue
+            if d.accept.accept_from is not None and w not in self.matches(d.accept.accept_from):
+                why = f"{d.name} refuses cards from {self.spec.depots[w].name}"
+            elif d.land_face == "Down":
+                why = f"{d.name} takes cards face-down"
+            if why:
+                break
+        if why is None and count != 1:
+            # taking a card changes which cards later draws turn up: a short incomplete try only
+            why = f"{self.spec.depots[k].name} draws {count} cards at a time (tried briefly, for wins only)"
+            self.lazy_streamline = True
         if why:
             self.notes.append(f"no lazy stock (stock cards are taken whenever they can be): {why}")
             return False

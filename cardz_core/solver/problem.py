@@ -63,7 +63,9 @@ def tap_run(game: Any, state: Any, tap: tuple[int, int], moves: list[Any],
 
 class GameProblem:
     def __init__(self, game: Any, analysis: Analysis | None = None,
-                 weights: "Weights | None" = None) -> None:
+                 weights: "Weights | None" = None, streamline: bool = False) -> None:
+        """``streamline``: take stock cards lazily even where that is not exact (only for
+        ``Analysis.lazy_streamline`` games, and a search that can then only answer won)."""
         self.game = game
         self.w = weights or ORDERINGS[0]
         self.an = analysis if analysis is not None else Analysis(game.spec)
@@ -77,7 +79,7 @@ class GameProblem:
         self.others = tuple(i for i in range(an.n) if i not in self.draws and i not in home)
         self.open = tuple(i for i in self.others if not spec.depots[i].accept.rejects_all)
         self.untapped = tuple(i for i in range(an.n) if an.tap is None or i not in an.tap)
-        self.lazy = an.lazy_stock
+        self.lazy = an.lazy_stock or (streamline and an.lazy_streamline)
         self.ring_target = an.tap[1] if an.tap is not None else -1
         self.free: set[int] = set()  # see successors
         # The next card each foundation takes, when safe moves found them building in one suit.
