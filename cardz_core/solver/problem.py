@@ -81,7 +81,11 @@ class GameProblem:
         self.untapped = tuple(i for i in range(an.n) if an.tap is None or i not in an.tap)
         self.lazy = an.lazy_stock or (streamline and an.lazy_streamline)
         self.ring_target = an.tap[1] if an.tap is not None else -1
-        self.free: set[int] = set()  # see successors
+        # lazy stock, per position (see successors): cards on the ring, cards free to move
+        # elsewhere, and which stock cards a line of takes could go on from
+        self.ring_cards: set[int] = set()
+        self.free: set[int] = set()
+        self.chains: dict[tuple[int, int], bool] = {}
         # The next card each foundation takes, when safe moves found them building in one suit.
         self.by_card = {(r, s): i for i, (r, s) in enumerate(zip(an.ranks, an.suits))}
         self.steps: dict[int, int] = {}
@@ -134,11 +138,13 @@ class GameProblem:
         tap = self.an.tap
         out: list[tuple[Sequence[Any], Any]] = []
         if self.lazy:
-            # cards that could be placed on a stock card taken now: on the ring, or face-up
-            # outside the foundations (more than can, which only costs time)
-            home = self.an.win_set
-            self.free = {c >> 1 for i, p in enumerate(state.piles) if i not in home for c in p
-                         if c & 1 or i in tap}
+            # where the cards that could go onto a stock card taken now are: face-up outside the
+            # foundations and the ring (no depot takes face-down cards here), or on the ring
+            home, piles = self.an.win_set, state.piles
+            self.ring_cards = {c >> 1 for i in tap for c in piles[i]}
+            self.free = {c >> 1 for i, p in enumerate(piles) if i not in home and i not in tap
+                         for c in p if c & 1}
+            self.chains = {}
         for m in moves:
             if tap is not None and m.src == tap[0] and m.index == -1:
                 continue
@@ -147,18 +153,25 @@ class GameProblem:
             out.extend(self._tap_runs(state, moves))
         return out
 
-    def _may_follow(self, card: int, d: int, ring: bool, state: Any) -> bool:
-        """Whether some card could be placed on ``card`` on depot ``d`` (from the ring only, if
-        ``ring``): False only when none can."""
+    def _may_follow(self, card: int, d: int, ring_only: bool = False) -> bool:
+        """Whether a line of lazy-stock moves could go on from ``card``, just taken to depot
+        ``d``: a card from outside the ring placed on it, or (only this, if ``ring_only``) a
+        stock card that could itself be followed so. False only when none can; the tables are
+        those of the position ``successors`` was asked for, which a line changes only by taking
+        stock cards to ``d``."""
         onto = self.onto.get(d)
         if onto is None:
             return True
-        if ring:
-            k, w = self.an.tap
-            there = {c >> 1 for c in state.piles[k] + state.piles[w]}
-            return any(a in there for a in onto[card])
-        free = self.free
-        return any(a in free for a in onto[card])
+        for a in onto[card]:
+            if not ring_only and a in self.free:
+                return True
+            if a in self.ring_cards:
+                known = self.chains.get((d, a))
+                if known is None:
+                    known = self.chains[(d, a)] = self._may_follow(a, d)
+                if known:
+                    return True
+        return False
 
     def _child(self, out: list[tuple[Sequence[Any], Any]], line: tuple[Any, ...], state: Any,
                m: Any) -> None:
@@ -166,7 +179,7 @@ class GameProblem:
         card taken off the ring to a depot outside the foundations (lazy stock), the children of
         the moves onto it that may follow."""
         if self.lazy and m.src == self.ring_target and m.dst not in self.an.win_set:
-            if self._may_follow(state.piles[m.src][-1] >> 1, m.dst, False, state):
+            if self._may_follow(state.piles[m.src][-1] >> 1, m.dst):
                 out.extend(self._followed(line, self.game.apply(state, m), m.dst))
         else:
             out.append((line, self.game.apply(state, m)))
@@ -179,7 +192,7 @@ class GameProblem:
         for m in moves:
             if m.dst == d and m.index != -1:
                 self._child(out, line + (m,), state, m)
-        if self._may_follow(state.piles[d][-1] >> 1, d, True, state):
+        if self._may_follow(state.piles[d][-1] >> 1, d, ring_only=True):
             for more, child in self._tap_runs(state, moves, d):
                 out.append((line + tuple(more), child))
         return out
