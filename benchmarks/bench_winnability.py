@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     analysis = Analysis(game.spec)
     deals = args.ms if args.ms is not None else args.seeds
     rows = []
+    notes: dict[str, None] = {}  # the reductions the deals were searched with, in order met
     start = time.perf_counter()
     out = args.out.open("w") if args.out else None
     for n in deals:
@@ -70,12 +71,13 @@ def main(argv: list[str] | None = None) -> int:
         row = {"deal": n, "result": r.result, "states": r.states, "seconds": round(r.seconds, 4),
                "moves": len(r.line) if r.result == "won" else None}
         rows.append(row)
+        notes.update(dict.fromkeys(r.notes))
         if out:
             out.write(json.dumps(row) + "\n")
             out.flush()
     if out:
         out.close()
-    summary = summarise(game.spec.name, rows, args, analysis.notes)
+    summary = summarise(game.spec.name, rows, args, list(notes))
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
