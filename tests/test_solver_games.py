@@ -310,3 +310,15 @@ def test_a_streamlined_loss_is_not_reported(monkeypatch):
     r = solve(g, s, max_states=100_000, timeout=60)
     assert (True, "lost") in tries  # the streamlined try said lost ...
     assert r.result == "won" and g.status(replay(g, s, r.line)) == WON  # ... and was not believed
+
+
+def test_lazy_stock_with_columns_building_up_or_down():
+    # cards that can go on each other both ways: the look-ahead for a line of takes must end
+    doc = copy.deepcopy(VARIANTS["klondike-draw-1-long"])
+    doc["depots"][-1]["acceptRule"]["build"]["direction"] = "Either"
+    g = make(doc)
+    assert Analysis(g.spec).lazy_stock
+    for seed in range(10):
+        s = g.deal(seed)
+        r = solve(g, s, max_states=100_000, timeout=60)
+        assert r.result == plain_answer(g, s), f"seed {seed}"

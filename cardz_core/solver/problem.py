@@ -168,6 +168,7 @@ class GameProblem:
             if a in self.ring_cards:
                 known = self.chains.get((d, a))
                 if known is None:
+                    self.chains[(d, a)] = True  # while asked (builds up or down loop): maybe
                     known = self.chains[(d, a)] = self._may_follow(a, d)
                 if known:
                     return True
