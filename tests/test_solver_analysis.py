@@ -88,6 +88,21 @@ def test_tap_runs_need_a_waste_that_refuses_drops():
     assert an.tap is None and any("taps searched one at a time" in n for n in an.notes)
 
 
+def random_walk(game, *, deals, moves, seed):
+    """Positions of random play from deals 0.. (each still playing), ``moves`` at most per deal."""
+    import random
+
+    rng = random.Random(seed)
+    for n in range(deals):
+        s = game.deal(n)
+        for _ in range(moves):
+            legal = game.legal_moves(s)
+            if not legal or game.status(s) != 0:
+                break
+            yield s
+            s = game.apply(s, rng.choice(legal))
+
+
 def tap_orbit(game, state, tap):
     """The positions repeated taps lead to from ``state`` (itself first), until one repeats."""
     orbit, seen = [state], {state.piles}
@@ -106,8 +121,6 @@ def test_the_stock_ring_merges_exactly_the_configurations_taps_cycle_between():
     # Two positions get one key only when taps lead from each to the other (docs/solver.md,
     # section 5): on the ring, the target holds whole draws; after a card has left the target
     # and before the next recycle, each configuration is its own.
-    import random
-
     from cardz_core.cli.common import open_game
 
     checked = {True: 0, False: 0}
@@ -115,19 +128,12 @@ def test_the_stock_ring_merges_exactly_the_configurations_taps_cycle_between():
         g = open_game(path)
         an = Analysis(g.spec)
         assert an.cycle == (an.tap[0], an.tap[1], count)
-        rng = random.Random(7)
-        for seed in range(6):
-            s = g.deal(seed)
-            for _ in range(40):
-                moves = g.legal_moves(s)
-                if not moves or g.status(s) != 0:
-                    break
-                s = g.apply(s, rng.choice(moves))
-                orbit = tap_orbit(g, s, an.tap[0])
-                for q in orbit[1:]:
-                    back = any(t.piles == s.piles for t in tap_orbit(g, q, an.tap[0]))
-                    assert (an.key(q) == an.key(s)) == back
-                    checked[back] += 1
+        for s in random_walk(g, deals=6, moves=40, seed=7):
+            orbit = tap_orbit(g, s, an.tap[0])
+            for q in orbit[1:]:
+                back = any(t.piles == s.piles for t in tap_orbit(g, q, an.tap[0]))
+                assert (an.key(q) == an.key(s)) == back
+                checked[back] += 1
     assert checked[True] > 100 and checked[False] > 100  # both kinds of pair were met
 
 
@@ -147,8 +153,6 @@ def test_a_recycled_target_is_no_sink_even_when_locked():
 
 
 def test_lazy_stock_children_build_on_every_stock_card_they_take():
-    import random
-
     from cardz_core.cli.common import open_game
     from cardz_core.solver.problem import GameProblem
 
@@ -156,21 +160,14 @@ def test_lazy_stock_children_build_on_every_stock_card_they_take():
     problem = GameProblem(g)
     waste, home = problem.ring_target, problem.an.win_set
     chains = 0
-    rng = random.Random(3)
-    for seed in range(4):
-        s = g.deal(seed)
-        for _ in range(30):
-            moves = g.legal_moves(s)
-            if not moves or g.status(s) != 0:
-                break
-            for line, _child in problem.successors(s):
-                for i, m in enumerate(line):
-                    if m.src == waste and m.dst not in home:  # a stock card to a column ...
-                        # ... is followed at once (after taps) by a card onto it
-                        nxt = next(n for n in line[i + 1:] if n.index >= 0)
-                        assert nxt.dst == m.dst
-                        chains += nxt.src == waste
-            s = g.apply(s, rng.choice(moves))
+    for s in random_walk(g, deals=4, moves=30, seed=3):
+        for line, _child in problem.successors(s):
+            for i, m in enumerate(line):
+                if m.src == waste and m.dst not in home:  # a stock card to a column ...
+                    # ... is followed at once (after taps) by a card onto it
+                    nxt = next(n for n in line[i + 1:] if n.index >= 0)
+                    assert nxt.dst == m.dst
+                    chains += nxt.src == waste
     assert chains > 0  # stock cards onto stock cards were met
 
 
