@@ -102,7 +102,7 @@ class Analysis:
         self.safe = SafeMoves(self) if self.plain and kinds_known else None
         if self.safe is not None and not self.safe.enabled:
             self.safe = None
-        self.lazy_stock = self._lazy_stock()
+        self.lazy_stock, self.lazy_streamline = self._lazy_stock()
         singles = [i for i in range(self.n) if not any(i in c for c in self.classes)]
         self.sinks = self._sinks() if self.plain and kinds_known else ()
         self._singles_of = _getter(singles)
@@ -223,14 +223,14 @@ class Analysis:
                           f"taps cycle through")
         return k, w, draw.count
 
-    def _lazy_stock(self) -> bool:
+    def _lazy_stock(self) -> tuple[bool, bool]:
         """Whether a card taken from the stock's target to a depot other than a foundation need
         only be taken just before a card is placed on it (docs/solver.md, section 5): one card
         per draw round a ring, so every stock card can be had at any time, and the safe-move
-        conditions, so nothing but building on it makes a card's place off the ring count."""
-        self.lazy_streamline = False
+        conditions, so nothing but building on it makes a card's place off the ring count. Then
+        whether only the draw count stands in the way (a streamlined try, for wins only)."""
         if self.cycle is None or self.safe is None:
-            return False
+            return False, False
         k, w, count = self.cycle
         why = None
         for i, d in enumerate(self.spec.depots):
@@ -242,16 +242,16 @@ class Analysis:
                 why = f"{d.name} takes cards face-down"
             if why:
                 break
-        if why is None and count != 1:
+        streamline = why is None and count != 1
+        if streamline:
             # taking a card changes which cards later draws turn up: a short incomplete try only
             why = f"{self.spec.depots[k].name} draws {count} cards at a time (tried briefly, for wins only)"
-            self.lazy_streamline = True
         if why:
             self.notes.append(f"no lazy stock (stock cards are taken whenever they can be): {why}")
-            return False
+            return False, streamline
         self.notes.append(f"lazy stock: cards taken from {self.spec.depots[w].name} to anywhere but "
                           f"a foundation only just before a card is placed on them")
-        return True
+        return True, False
 
     def _automatic_touches(self, *depots: int) -> bool:
         for i, d in enumerate(self.spec.depots):
@@ -309,7 +309,6 @@ class Analysis:
                 (state.moves, state.undos, state.recycles_total) if self.key_moves else None,
                 state.came_from if self.key_came_from else None,
                 state.seed_rank, state.rules_off, state.status, state.rng, state.pools)
-
 
     def _ring_start(self, piles: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
         """``piles`` with the stock and its target at the start of their ring (every card in the
