@@ -124,3 +124,61 @@ def test_agrees_with_breadth_first_reachability(case):
         assert walk(g, 0, r.line) in g.won
     else:
         assert r.states == len(reachable(g, 0))
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.integers(2, 12).flatmap(lambda n: st.tuples(
+    st.just(n),
+    st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n),
+    st.sets(st.integers(1, n - 1), max_size=2),
+    st.integers(1, 4))))
+def test_searches_cut_short_leave_only_true_proofs_of_loss(case):
+    """Searches of a few positions each, sharing what they proved lost, in varying sibling
+    orders: every position they record as lost can reach no win, and the series ends with the
+    right answer (cycles and children met twice included). As in ``solve``, a search that
+    proved less than half its positions lost is followed by one with twice the budget."""
+    n, pairs, won, budget = case
+    edges: dict[int, list[tuple[str, int]]] = {}
+    for a, b in pairs:
+        edges.setdefault(a, []).append((f"{a}>{b}#{len(edges.get(a, []))}", b))
+    g = Graph(edges, won=won)
+    lost: set = set()
+    for attempt in range(100):
+        g.priority = lambda m, attempt=attempt: (m * 7 + attempt * 3) % 5  # type: ignore[method-assign]
+        before = len(lost)
+        r = search(g, 0, max_states=budget, timeout=60, lost=lost)
+        if 2 * (len(lost) - before) < r.states:
+            budget *= 2
+        for k in lost:
+            assert not reachable(g, k) & g.won
+        if r.result != "unknown":
+            break
+    winnable = bool(reachable(g, 0) & g.won)
+    assert r.result == ("won" if winnable else "lost")
+    if not winnable:
+        assert 0 in lost
+
+
+def test_a_position_that_returns_to_an_open_one_is_not_proved_lost():
+    # 0 -> 1 -> 0 is searched first; 1 is finished before 0's other child 3 leads to the win 4,
+    # so 1 must not be recorded lost: it reaches the win through 0
+    g = Graph({0: [("a", 1), ("m", 3)], 1: [("b", 0)], 3: [("c", 4)]}, won=[4])
+    lost: set = set()
+    assert search(g, 0, max_states=100, timeout=10, lost=lost).result == "won"
+    assert g.expanded[:2] == [0, 1] and lost == set()
+
+
+def test_a_search_that_does_not_record_leaves_the_proofs_alone():
+    g = Graph({0: [("a", 1)], 1: [("b", 2)]})
+    lost = {5}
+    assert search(g, 0, max_states=10, timeout=10, lost=lost, record=False).result == "lost"
+    assert lost == {5}
+    assert search(g, 0, max_states=10, timeout=10, lost=lost).result == "lost"
+    assert lost == {0, 1, 2, 5}
+
+
+def test_positions_known_lost_are_not_searched_again():
+    # 0 -> 1 -> 2 -> 1 (a cycle) and 0 -> 3; with 1 known lost only 0 and 3 are searched
+    g = Graph({0: [("a", 1), ("b", 3)], 1: [("c", 2)], 2: [("d", 1)]})
+    r = search(g, 0, max_states=10, timeout=10, lost={1})
+    assert r.result == "lost" and r.states == 2 and g.expanded == [0, 3]

@@ -8,9 +8,10 @@ ran out. How the search prunes, and why each pruning keeps the answer exact: doc
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from cardz_core.engine.state import WON
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
@@ -46,13 +47,17 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     """Search ``state`` of ``game`` (a compiled ``Game``) for a win. Pass ``analysis`` to reuse
     the per-game tables across many deals.
 
-    A depth-first search's time has a long tail that depends on the order it tries moves, so
-    each sibling order of ``ORDERINGS`` (and ``FACE_DOWN_ORDERINGS`` when cards lie face-down
-    outside the stocks) first gets a short try (1/PROBE_SHARE of each budget),
-    then the first order gets what is left. Every try is a complete search of its own: a try that
-    runs out of positions proves ``lost``; except a streamlined try (lazy stock where it is not
-    exact: ``Analysis.lazy_streamline``), made before the last, whose answer counts only if won.
-    ``states`` counts the positions of all tries together, and never exceeds ``max_states``."""
+    A depth-first search's time has a long tail that depends on the order it tries moves, so the
+    search is a series of short tries (1/PROBE_SHARE of each budget), each with another sibling
+    order: those of ``ORDERINGS`` (and ``FACE_DOWN_ORDERINGS`` when cards lie face-down outside
+    the stocks), then the same again with random noise, until a try answers or the budgets are
+    spent. The tries share the positions proved lost, so the series is one search cut into
+    pieces, and a series that runs out of positions proves ``lost``. Where a try's work does not
+    carry over (less than half its positions proved lost), the next try gets twice its budget.
+    After the first round comes a streamlined try (lazy stock where it is not exact:
+    ``Analysis.lazy_streamline``), which only uses the positions proved lost and counts only if
+    it wins. ``states`` counts the positions of all tries together, and never exceeds
+    ``max_states``."""
     check_budget(max_states, timeout)
     an = analysis if analysis is not None else Analysis(game.spec)
     if an.oneway is None:
@@ -65,38 +70,40 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     hidden = any(not c & 1 for i, p in enumerate(state.piles) if spec.depots[i].draw is None
                  for c in p)
     orders = ORDERINGS + FACE_DOWN_ORDERINGS if hidden else ORDERINGS
-    # (order, short try, streamlined): a streamlined try (lazy stock where it is not exact,
-    # docs/solver.md) can miss wins, so only its ``won`` counts
-    plan = [(w, True, False) for w in orders]
-    if an.lazy_streamline:
-        plan.append((ORDERINGS[0], True, True))
-    plan.append((ORDERINGS[0], False, False))
+    size_states, size_seconds = max_states // PROBE_SHARE, timeout / PROBE_SHARE
+    if size_states < PROBE_MIN_STATES:  # too small to cut: one try with everything
+        size_states, size_seconds = max_states, timeout
     found = None
-    for weights, probe, streamline in plan:
-        left_states = max_states - spent
-        left_time = timeout - (time.perf_counter() - start)
-        if probe:
-            states, seconds = max_states // PROBE_SHARE, timeout / PROBE_SHARE
-            if states < PROBE_MIN_STATES:
-                continue
-        else:
-            states, seconds = left_states, left_time
-        states, seconds = min(states, left_states), min(seconds, left_time)
+    lost: set = set()  # positions proved lost by the tries so far (docs/solver.md, section 7)
+    for weights, streamline, noise in _tries(orders, an.lazy_streamline):
+        states = min(size_states, max_states - spent)
+        seconds = min(size_seconds, timeout - (time.perf_counter() - start))
         if states < 1 or seconds <= 0:
             break
-        found = search(GameProblem(game, an, weights, streamline), state, max_states=states,
-                       timeout=seconds)
+        before = len(lost)
+        found = search(GameProblem(game, an, weights, streamline, noise), state,
+                       max_states=states, timeout=seconds, lost=lost, record=not streamline)
         spent += found.states
-        if streamline and found.result != RESULT_WON:
-            found = None
-            continue
-        if found.result != RESULT_UNKNOWN:
+        if found.result == RESULT_WON or (found.result != RESULT_UNKNOWN and not streamline):
             break
+        if streamline:
+            found = None
+        elif 2 * (len(lost) - before) < found.states:
+            size_states, size_seconds = 2 * size_states, 2 * size_seconds
     result = found.result if found is not None else RESULT_UNKNOWN
     stopped = None if result != RESULT_UNKNOWN else \
         ("states" if spent >= max_states else "seconds")
     return SolveResult(result, found.line if found is not None else [], spent,
                        time.perf_counter() - start, stopped, list(an.notes))
+
+
+def _tries(orders: tuple[Any, ...], streamlined: bool) -> Iterator[tuple[Any, bool, int]]:
+    """(weights, streamlined, noise seed) for each try in turn: the orders without noise, the
+    streamlined try if there is one, then the orders again and again with new noise."""
+    for i in itertools.count():
+        if i == len(orders) and streamlined:
+            yield ORDERINGS[0], True, 0
+        yield orders[i % len(orders)], False, i // len(orders)
 
 
 def _solve_oneway(an: Analysis, game: Any, state: Any, max_states: int, timeout: float) -> SolveResult:

@@ -46,65 +46,122 @@ class SearchResult(Generic[M]):
 
 
 def search(problem: Problem[S, M], root: S, *, max_states: int, timeout: float,
-           clock: Callable[[], float] = time.perf_counter) -> SearchResult[M]:
+           clock: Callable[[], float] = time.perf_counter, lost: set[Hashable] | None = None,
+           record: bool = True) -> SearchResult[M]:
     """Search from ``root`` until a won position, exhaustion, or a budget runs out.
 
     ``max_states`` bounds the positions recorded (never exceeded: a position that would be one
     too many makes the answer ``unknown``); ``timeout`` bounds the seconds, checked before each
     child is made, so the overrun is at most one successor computation.
+
+    ``lost`` holds keys of positions proved lost, by earlier searches of the same problem: they
+    are skipped. The search adds each position it proves lost (``record``), so that a search cut
+    short by a budget still leaves its proofs to the next (docs/solver.md, section 7). A
+    position is proved lost when the strongly connected component of the move graph it lies in
+    (Tarjan's algorithm) has been searched to the end: then every position reachable from it
+    has been searched without meeting a won one.
     """
     if max_states < 1:
         raise ValueError("max_states must be at least 1")
     start = clock()
     deadline = start + timeout
-    seen: set[Hashable] = {problem.key(root)}
+    if lost is None:
+        lost = set()
+    closed = lost if record else set(lost)  # positions proved lost, those known before included
+    root_key = problem.key(root)
+    # positions recorded by this search (its budget), with their priorities
+    seen: dict[Hashable, float] = {root_key: 0.0}
 
     def done(result: str, line: list[M], stopped_by: str | None = None) -> SearchResult[M]:
         return SearchResult(result, line, len(seen), clock() - start, stopped_by)
 
+    if root_key in closed:
+        return done(RESULT_LOST, [])
     status = problem.status(root)
     if status == WON:
         return done(RESULT_WON, [])
     if status == LOST:
+        closed.add(root_key)
         return done(RESULT_LOST, [])
-    # Each frame: the moves that reached the position, and its unexpanded children, best last.
+    # Tarjan's bookkeeping: the order in which positions were expanded, for those whose component
+    # is not finished yet, and those positions in that order.
+    order: dict[Hashable, int] = {}
+    open_keys: list[Hashable] = []
+    # The path: each position with its key, the lowest order it reaches, its moves from its
+    # parent and its children not yet expanded, best last (None until it is expanded).
     path: list[Sequence[M]] = []
-    frames: list[list[tuple[Sequence[M], S]] | None] = [None]
     nodes: list[S] = [root]
+    keys: list[Hashable] = [root_key]
+    lows: list[int] = [0]
+    frames: list[list[tuple[Sequence[M], S, Hashable]] | None] = [None]
     while frames:
         if clock() > deadline:
             return done(RESULT_UNKNOWN, [], "seconds")
         children = frames[-1]
         if children is None:
-            children = []
-            ranked: list[tuple[float, int, Sequence[M], S]] = []
+            here = len(order)
+            order[keys[-1]] = lows[-1] = here
+            open_keys.append(keys[-1])
+            low = here
+            ranked: list[tuple[float, int, Sequence[M], S, Hashable]] = []
             for moves, child in problem.successors(nodes[-1]):
                 if clock() > deadline:
                     return done(RESULT_UNKNOWN, [], "seconds")
                 k = problem.key(child)
-                if k in seen:
+                if k in closed:
                     continue
-                if len(seen) >= max_states:
-                    return done(RESULT_UNKNOWN, [], "states")
-                seen.add(k)
-                status = problem.status(child)
-                if status == WON:
-                    return done(RESULT_WON, _flatten(path) + list(moves))
-                if status == LOST:
+                at = order.get(k)
+                if at is not None:  # expanded, its component still open: this one reaches it
+                    if at < low:
+                        low = at
                     continue
-                ranked.append((problem.priority(child), -len(ranked), moves, child))
+                rank = seen.get(k)
+                if rank is None:  # new; else met as a child elsewhere and not yet expanded
+                    if len(seen) >= max_states:
+                        return done(RESULT_UNKNOWN, [], "states")
+                    status = problem.status(child)
+                    if status == WON:
+                        return done(RESULT_WON, _flatten(path) + list(moves))
+                    if status == LOST:
+                        seen[k] = 0.0
+                        closed.add(k)
+                        continue
+                    rank = seen[k] = problem.priority(child)
+                ranked.append((rank, -len(ranked), moves, child, k))
             ranked.sort(key=lambda r: (r[0], r[1]))  # best last; ties keep the successor order
-            children = [(r[2], r[3]) for r in ranked]
+            children = [(r[2], r[3], r[4]) for r in ranked]
             frames[-1] = children
-        if not children:
+            lows[-1] = low
+        # the next child not expanded meanwhile below a sibling
+        while children:
+            moves, child, k = children.pop()
+            if k in closed:
+                continue
+            at = order.get(k)
+            if at is None:
+                break
+            if at < lows[-1]:
+                lows[-1] = at
+        else:
+            key, low = keys.pop(), lows.pop()
+            if low == order[key]:  # the root of a component searched to the end: all lost
+                while True:
+                    k = open_keys.pop()
+                    del order[k]
+                    closed.add(k)
+                    if k == key:
+                        break
+            elif lows and low < lows[-1]:
+                lows[-1] = low
             frames.pop()
             nodes.pop()
             if path:
                 path.pop()
             continue
-        moves, child = children.pop()
         path.append(moves)
         nodes.append(child)
+        keys.append(k)
+        lows.append(0)
         frames.append(None)
     return done(RESULT_LOST, [])
 
