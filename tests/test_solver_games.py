@@ -19,6 +19,7 @@ from cardz_core.msdeal import deal_ms, ms_columns
 from cardz_core.planners.solver import replay, solve
 from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import Analysis
+from cardz_core.solver.problem import NOISE, ORDERINGS, GameProblem
 from cardz_core.spec import load_game
 
 FOUNDATION = {"seed": "Ace", "build": {"direction": "Up", "step": 1}, "suit": "Same"}
@@ -283,6 +284,42 @@ def test_short_tries_leave_their_proofs_to_the_next():
     g = open_game("rulesets/klondike.cardz")
     r = solve(g, g.deal(188), max_states=13_000, timeout=600)
     assert r.result == "lost" and r.states <= 13_000
+
+
+def test_noisy_orders_are_seeded():
+    g = open_game("rulesets/klondike.cardz")
+    an = Analysis(g.spec)
+    states = [g.deal(seed) for seed in range(5)]
+
+    def ranks(noise):
+        problem = GameProblem(g, an, ORDERINGS[0], noise=noise)
+        return [problem.priority(s) for s in states]
+
+    plain = ranks(0)
+    assert ranks(3) == ranks(3) != ranks(4)
+    assert all(0 <= a - b < NOISE for a, b in zip(ranks(3), plain))
+
+
+def test_a_win_found_by_a_noisy_try_is_the_same_every_time(monkeypatch):
+    """Klondike deal 26 with tries of 1,000 positions: the first try with noise (the sixth) wins
+    it, and solving again gives the same line."""
+    import cardz_core.planners.solver as solver_module
+    from cardz_core.solver.search import search
+
+    tries = []
+
+    def searched(problem, root, **budgets):
+        found = search(problem, root, **budgets)
+        tries.append((problem.noise is not None, found.result))
+        return found
+
+    monkeypatch.setattr(solver_module, "search", searched)
+    g = open_game("rulesets/klondike.cardz")
+    s = g.deal(26)
+    first = solve(g, s, max_states=20_000, timeout=600)
+    assert first.result == "won" and g.status(replay(g, s, first.line)) == WON
+    assert tries[-1] == (True, "won") and len(tries) == 6
+    assert solve(g, s, max_states=20_000, timeout=600).line == first.line
 
 
 def test_a_streamlined_try_wins_a_draw_3_deal_and_never_proves_a_loss():
