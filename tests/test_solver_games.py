@@ -163,6 +163,26 @@ def test_agrees_with_plain_exhaustive_search(name):
     assert "won" in answers and "lost" in answers  # both answers are exercised
 
 
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_agrees_with_plain_exhaustive_search_in_tries_of_5_positions(monkeypatch, name):
+    """The same, with the search cut into tries of 5 positions that keep what they proved lost
+    (docs/solver.md, section 7): most answers come after many tries."""
+    import cardz_core.planners.solver as solver_module
+
+    monkeypatch.setattr(solver_module, "PROBE_SHARE", 100_000 // 5)
+    monkeypatch.setattr(solver_module, "PROBE_MIN_STATES", 1)
+    g = make(VARIANTS[name])
+    after_tries = 0
+    for seed in range(SEEDS):
+        s = g.deal(seed)
+        r = solve(g, s, max_states=100_000, timeout=60)
+        assert r.result == plain_answer(g, s), f"seed {seed}"
+        if r.result == "won":
+            assert g.status(replay(g, s, r.line)) == WON
+        after_tries += r.states > 5
+    assert after_tries >= SEEDS // 5
+
+
 def test_every_variant_prunes_something():
     notes = {name: " ".join(Analysis(make(doc).spec).notes) for name, doc in VARIANTS.items()}
     assert all("interchangeable" in n for n in notes.values())
