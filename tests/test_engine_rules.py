@@ -384,6 +384,22 @@ def test_staged_compound_moves_limit():
     assert g.staged_limit(s.piles, g.depot_index["col-4"]) == 2
 
 
+def test_staged_moves_park_only_on_empty_depots_that_take_any_card():
+    kings = {"name": "col", "type": "Tableau", "repeat": 5, "ejectRule": "faceUp",
+             "acceptRule": {"seed": "King", "build": {"direction": "Down"}}}
+    picky = {"name": "cell", "type": "Cell", "repeat": 2,
+             "acceptRule": {"emptyOnly": True, "single": True, "when": "card.value < 5"}}
+    free = {"name": "spare", "type": "Cell", "acceptRule": {"emptyOnly": True, "single": True}}
+    g = game([STOCK, kings, picky, free], compoundMoves="Staged")
+    run = ["9S", "8S", "7S"]
+    s = board(g, {"col-1": run, "col-2": ["10H"], "col-3": ["9H"], "col-4": [], "col-5": []})
+    # Seahaven Towers: an empty column that takes only Kings cannot hold the middle of the run,
+    # nor can a cell that judges what it takes; only the spare cell counts: (1 + 1) * 2^0
+    assert g.staged_limit(s.piles, g.depot_index["col-2"]) == 2
+    assert "col-1@1>col-3" in moves(g, s) and "col-1@0>col-2" not in moves(g, s)
+    assert g.illegal_reason(s, mv(g, "col-1", 0, "col-2")) == "only 2 cards can move at once now"
+
+
 def test_no_move_onto_its_own_depot():
     g = game(two("any"))
     s = board(g, {"a": ["AS"], "b": ["2S"]})

@@ -38,6 +38,14 @@ class _Revealed(Exception):
     """Raised by a trial run's reveal callback: the run would turn an unknown card up."""
 
 
+def _parks_any_card(rule: Any) -> bool:
+    """Whether an empty depot with accept rule ``rule`` takes any card from any depot, as a
+    place to park part of a staged run must. A ``when`` could refuse, so it does not count."""
+    return not (rule.rejects_all or rule.seed is not None or rule.seed_none or rule.seed_from_deal
+                or rule.rank_is is not None or rule.accept_from is not None or rule.min_count > 1
+                or rule.when is not None)
+
+
 def _trial_reveal(pool: int) -> int:
     raise _Revealed
 
@@ -263,8 +271,11 @@ class Game:
             dr is not None and dr.to != d and not self.settles and not self.auto_flip_top[d]
             and self.land_face[dr.to] != 0 and not self.land_under[dr.to]
             for d, dr in enumerate(self.draws))
-        self.cells = tuple(i for i, t in enumerate(self.types) if t == "Cell")
-        self.tableaus = tuple(i for i, t in enumerate(self.types) if t == "Tableau")
+        # the empty depots a Staged move may park cards on: see ``staged_limit``
+        self.cells = tuple(i for i, t in enumerate(self.types)
+                           if t == "Cell" and _parks_any_card(depots[i].accept))
+        self.tableaus = tuple(i for i, t in enumerate(self.types)
+                              if t == "Tableau" and _parks_any_card(depots[i].accept))
         self.aids: dict[str, Callable[[int], Any]] = {}
         for name, value in spec.aids.items():
             aid = self.registry.lookup("aids", name)
@@ -535,7 +546,9 @@ class Game:
 
     def staged_limit(self, piles: Any, dst: int) -> int:
         """``compoundMoves: Staged``: (1 + empty cells) * 2^(empty tableau piles), the target
-        not counted."""
+        not counted. A staged move stands for single-card moves through the empty depots, so
+        only those that take any card when empty count: in Seahaven Towers an empty column
+        that takes only a King cannot hold the middle of a run."""
         cells = sum(1 for c in self.cells if not piles[c] and c != dst)
         cols = sum(1 for t in self.tableaus if not piles[t] and t != dst)
         return (1 + cells) << cols
