@@ -6,7 +6,9 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 from collections import deque
+from pathlib import Path
 
 import pytest
 
@@ -72,11 +74,19 @@ def board(game, **piles):
     return game.load_board(doc)
 
 
-def plain_answer(game, state, limit=200_000):
-    """Breadth-first search over every legal move, keyed by the exact piles: no pruning at all."""
+def plain_answer(game, state, limit=200_000, reads=None):
+    """Breadth-first search over every legal move, keyed by the exact piles and the counters a
+    rule can read: no pruning at all. ``reads`` names the counters the game's expressions
+    mention; None keeps only the recycles, and them only when passes are limited."""
+    limited = any(d.draw is not None and d.draw.max_recycles is not None for d in game.spec.depots)
+    reads = set() if reads is None else reads
+
     def key(s):
-        limited = any(d.draw is not None and d.draw.max_recycles is not None for d in game.spec.depots)
-        return s.piles, s.recycles if limited else None, s.status
+        return (s.piles, s.recycles if limited or "recycles" in reads else None,
+                s.redeals if game.spec.max_redeals is not None or "redeals" in reads else None,
+                (s.moves, s.undos) if {"moves", "undos"} & reads else None,
+                s.came_from if "camefrom" in reads else None,
+                s.seed_rank, s.declared, s.rules_off, s.rng, s.status)
 
     seen, todo = {key(state)}, deque([state])
     while todo:
@@ -93,6 +103,22 @@ def plain_answer(game, state, limit=200_000):
                 todo.append(t)
         assert len(seen) < limit, "the plain search grew too large for a test"
     return "lost"
+
+
+def counters_read(path):
+    """The counters named in a game file's rules (any text but descriptions, names, reasons,
+    and the scoring and planner sections, which rank boards and decide nothing)."""
+    def strings(node):
+        if isinstance(node, dict):
+            return [t for k, v in node.items()
+                    if k not in ("description", "name", "reason", "scoring", "planner")
+                    for t in strings(v)]
+        if isinstance(node, list):
+            return [t for v in node for t in strings(v)]
+        return [node.lower()] if isinstance(node, str) else []
+    text = " ".join(strings(json.loads(path.read_text())))
+    return {c for c in ("recycles", "redeals", "moves", "undos", "camefrom")
+            if re.search(rf"\b{c}\b", text)}
 
 
 def test_known_by_hand():
@@ -388,3 +414,26 @@ def test_lazy_stock_with_columns_building_up_or_down():
         s = g.deal(seed)
         r = solve(g, s, max_states=100_000, timeout=60)
         assert r.result == plain_answer(g, s), f"seed {seed}"
+
+
+BUNDLED = sorted(Path(__file__).resolve().parent.parent.joinpath("rulesets").glob("*.cardz"))
+LONG = os.environ.get("CARDZ_LONG", "") not in ("", "0")
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_every_bundled_game_solves_honestly(path):
+    """Generic over the vocabulary: on every bundled game a small budget is respected, a win
+    replays, and a proved loss is confirmed by a search with no pruning at all."""
+    game = open_game(str(path))
+    budget = 3000 if LONG else 600
+    for seed in (0, 1) if LONG else (0,):
+        start = game.deal(seed)
+        r = solve(game, start, max_states=budget, timeout=5)
+        assert r.states <= budget
+        if r.result == "won":
+            end = start
+            for m in r.line:
+                end = game.apply(end, m)
+            assert game.status(end) == WON
+        elif r.result == "lost":
+            assert plain_answer(game, start, reads=counters_read(path)) == "lost"
