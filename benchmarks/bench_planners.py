@@ -48,7 +48,7 @@ def play_one(path: str, planner: str, seed: int, max_moves: int, options: dict[s
     game = _game(path)
     started = time.perf_counter()
     seat = Seat(game, game.deal(seed))
-    chooser = make_planner(game, planner, force=True, **(options if planner == "expectimax" else {}))
+    chooser = make_planner(game, planner, force=True, **options.get(planner, {}))
     rng = random.Random(seed * 7919 + len(planner))
     while seat.state.status == PLAYING and seat.state.moves < max_moves:
         move = chooser.choose(game, seat.view, rng)
@@ -68,17 +68,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--file", default=str(DEFAULT_FILE), help="game file (default Klondike draw 3)")
     p.add_argument("--games", type=int, default=500, help="deals, seeds 1..N (default 500)")
     p.add_argument("--planners", default="random,usual,expectimax")
-    p.add_argument("--nodes", type=int, default=None, help="expectimax node budget per move")
+    p.add_argument("--nodes", type=int, default=None,
+                   help="node budget per move of expectimax and sampling")
     p.add_argument("--depth", type=int, default=None, help="expectimax depth limit")
     p.add_argument("--samples", type=int, default=None, help="expectimax samples per chance node")
+    p.add_argument("--deals", type=int, default=None, help="deals sampling solves per decision")
     p.add_argument("--max-moves", type=int, default=1000, help="move cap per game")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--json", metavar="OUT", help="also write the summary as JSON to OUT")
     p.add_argument("--rows", metavar="ROWS", help="append each deal's row to ROWS (JSON lines) as "
                                                    "it finishes, so a cut-short run keeps them")
     args = p.parse_args(argv)
-    options = {k: v for k, v in (("nodes", args.nodes), ("depth", args.depth),
-                                 ("samples", args.samples)) if v is not None}
+    given = {"nodes": args.nodes, "depth": args.depth, "samples": args.samples, "deals": args.deals}
+    takes = {"expectimax": ("nodes", "depth", "samples"), "sampling": ("nodes", "deals")}
+    options = {name: {k: given[k] for k in keys if given[k] is not None}
+               for name, keys in takes.items()}
     seeds = list(range(1, args.games + 1))
     chunk = 5
     jobs = [(args.file, name, seeds[i:i + chunk], args.max_moves, options)

@@ -22,4 +22,5 @@ MAX_OUTCOMES = 100_000  # outcomes one `outcomes` call lists (ask for fewer with
 MAX_OUTCOME_RUNS = 200_000  # times one `outcomes` call may play the move while listing
 PLANNER_DEFAULT_NODES = 2_000  # positions `expectimax` expands per move unless told otherwise
 PLANNER_MAX_NODES = 10_000_000  # the most positions a planner may be asked to expand per move
+PLANNER_MAX_DEALS = 1_000  # the most deals the sampling planner may solve per decision
 PLAY_MAX_MOVES = 2_000  # moves `cardz play` makes with a planner before calling the game unfinished

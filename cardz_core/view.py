@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterable, NamedTuple, Protocol, Sequence
 
 import attrs
 
-from cardz_core.cards import Card, code, unknown_code
+from cardz_core.cards import Card, code, unknown_code, unknown_pool
 from cardz_core.engine.state import State
 from cardz_core.problems import CardzError
 
@@ -314,6 +314,37 @@ def canonical(game: Any, v: State, counts: list[list[int]] | None = None) -> Sta
     if counts is None:
         counts = pool_counts(info, v.pools or ())
     return _assemble(info, v, list(v.piles), counts)
+
+
+def sample_deal(v: State, rng: Any) -> State:
+    """A true position the view ``v`` may stand for: its unknown cards dealt from their pools in
+    a uniformly random order, so each is any card its pool holds with the pool's weights (as the
+    counts deck model turns them up one by one). A true position is returned as it is."""
+    if v.pools is None:
+        return v
+    bags = [[card_id for card_id, bit in enumerate(pool) if bit] for pool in v.pools]
+    for bag in bags:
+        rng.shuffle(bag)
+    piles = []
+    for pile in v.piles:
+        if all(c >= 0 for c in pile):
+            piles.append(pile)
+            continue
+        out = []
+        for c in pile:
+            if c < 0:
+                p = unknown_pool(c)
+                if p >= len(bags) or not bags[p]:
+                    raise CardzError(f"the view has more unknown cards of pool {p} than the pool holds")
+                c = code(bags[p].pop(), False)
+            out.append(c)
+        piles.append(tuple(out))
+    if any(bags):
+        raise CardzError("the view's pools hold cards that are on no pile")
+    s = v.copy()
+    s.piles = tuple(piles)
+    s.pools = None
+    return s
 
 
 class Outcome(NamedTuple):

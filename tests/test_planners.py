@@ -1,7 +1,7 @@
 """Planners: legal play on every bundled game, fairness, gating, budgets, the hint and play commands.
 
 Each planner plays ``DEALS`` deals of every bundled game, ``MOVES`` moves at most: 1 deal and 20
-moves by default (expectimax with a small node budget), 50 deals and 300 moves with CARDZ_LONG=1.
+moves by default (expectimax and sampling with small node budgets), 50 deals and 300 moves with CARDZ_LONG=1.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ LONG = os.environ.get("CARDZ_LONG", "") not in ("", "0")
 DEALS = 50 if LONG else 1
 MOVES = 300 if LONG else 20
 OPTIONS: dict[str, dict[str, Any]] = {"expectimax": {"nodes": 30, "depth": 2, "samples": 2},
-                                      "value": {"samples": 2}}
+                                      "value": {"samples": 2}, "sampling": {"nodes": 60, "deals": 2}}
 
 
 def play(game: Any, name: str, seed: int, moves: int) -> Seat:

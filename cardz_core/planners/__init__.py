@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 from cardz_core.planners.base import Budget, Planner, planner_allowed
 from cardz_core.planners.expectimax import ExpectimaxPlanner
+from cardz_core.planners.sampling import SamplingPlanner
 from cardz_core.planners.uniform import RandomPlanner
 from cardz_core.planners.usual import UsualPlanner
 from cardz_core.planners.value import ValuePlanner
@@ -18,6 +19,7 @@ BUILTIN_PLANNERS: dict[str, Callable[..., Planner]] = {
     "usual": UsualPlanner,
     "value": ValuePlanner,
     "expectimax": ExpectimaxPlanner,
+    "sampling": SamplingPlanner,
 }
 UNGATED = frozenset({"random"})  # knows nothing of the game, so `planner: false` does not stop it
 DEFAULT_PLANNER = "usual"

@@ -1,0 +1,114 @@
+"""``sampling``: the perfect-information solver playing on views (docs/planners.md).
+
+Each time it must think, the planner deals ``deals`` true positions the view may stand for
+(``cardz_core.view.sample_deal``: the unknown cards in a random order of their pools) and asks
+the solver (docs/solver.md) for a win in each, with an equal share of the node budget. The first
+moves of the wins found are votes; the move with most votes is played, and after it the rest of
+the winning line of the first sample that chose it, for as long as its moves turn up no unknown
+card (until then the view holds nothing the line did not know). Ties go to the move listed first.
+With no win found (early in a deal the share of the budget is often too small for a proof)
+it asks ``expectimax``, with the same budget, and follows that planner's line while it lasts. A view with no unknown cards is one deal, solved with the
+whole budget: a win is played out to the end, and a proved loss gives up (None).
+
+The solver reads only the sampled deal, never the true one, so the planner is fair; it is the
+classic "perfect-information Monte Carlo" player, which overrates moves that only win when the
+player can see every card (it never chooses to turn a card up to learn it).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cardz_core.engine.moves import IllegalMove
+from cardz_core.engine.state import PLAYING, State
+from cardz_core.limits import PLANNER_DEFAULT_NODES, PLANNER_MAX_DEALS, SOLVE_DEFAULT_STATES
+from cardz_core.planners.base import Budget
+from cardz_core.planners.expectimax import ExpectimaxPlanner
+from cardz_core.planners.solver import solve
+from cardz_core.problems import CardzError
+from cardz_core.view import sample_deal
+
+DEALS = 8  # deals sampled and solved per decision
+NO_TIME_LIMIT = 3600.0  # seconds a sample's solve may take when only nodes bound it
+
+
+class _Revealing(Exception):
+    pass
+
+
+def _refuse_reveal(pool: int) -> int:
+    raise _Revealing
+
+
+class SamplingPlanner:
+    name = "sampling"
+
+    def __init__(self, game: Any, nodes: int | None = None, seconds: float | None = None,
+                 deals: int = DEALS, **_options: Any) -> None:
+        if nodes is None and seconds is None:
+            nodes = PLANNER_DEFAULT_NODES
+        self.budget = Budget(nodes, seconds)
+        if isinstance(deals, bool) or not 1 <= deals <= PLANNER_MAX_DEALS:
+            raise CardzError(f"the sampling planner solves 1 to {PLANNER_MAX_DEALS} deals per "
+                             f"decision, not {deals}")
+        self.deals = deals
+        self.fallback = ExpectimaxPlanner(game, nodes=nodes, seconds=seconds)
+        self.analysis = self.fallback.an  # the solver's per-game tables, made once per game
+        self.plan: list[tuple[tuple, Any]] = []  # (piles the move is played from, move)
+
+    def choose(self, game: Any, view: State, rng: random.Random) -> Any:
+        if self.plan and self.plan[0][0] == view.piles:
+            return self.plan.pop(0)[1]
+        self.plan = []
+        if self.fallback.plan and self.fallback.plan[0][0] == view.piles:
+            return self.fallback.choose(game, view, rng)  # a line it chose is still being played
+        if view.status != PLAYING:
+            return None
+        moves = game.legal_moves(view)
+        if not moves:
+            return None
+        hidden = view.pools is not None and any(map(any, view.pools))
+        n = self.deals if hidden else 1
+        votes: dict[Any, int] = {}
+        lines: dict[Any, list] = {}
+        for _ in range(n):
+            deal = sample_deal(view, rng) if hidden else view
+            found = solve(game, deal, analysis=self.analysis, **self._share(n))
+            if not hidden and found.result == "lost":
+                return None  # every card is known and no line wins
+            if found.result == "won" and found.line and found.line[0] in moves:
+                first = found.line[0]
+                votes[first] = votes.get(first, 0) + 1
+                lines.setdefault(first, found.line)
+        if not votes:
+            return self.fallback.choose(game, view, rng)
+        best = max(moves, key=lambda m: votes.get(m, 0))  # max keeps the first of equals
+        self.plan = self._replay(game, view, lines[best])
+        return self.plan.pop(0)[1]
+
+    def _share(self, n: int) -> dict[str, Any]:
+        """One sample's solver budget: an equal share of the nodes and of the seconds."""
+        b = self.budget
+        return {"max_states": max(1, b.nodes // n) if b.nodes is not None else SOLVE_DEFAULT_STATES,
+                "timeout": b.seconds / n if b.seconds is not None else NO_TIME_LIMIT}
+
+    @staticmethod
+    def _replay(game: Any, view: State, line: list) -> list[tuple[tuple, Any]]:
+        """The line as (piles before, move) pairs up to and including its first move that turns
+        up an unknown card: past it the view knows what the line's deal made up."""
+        plan = []
+        v = view
+        for move in line:
+            try:
+                after = game.apply(v, move, reveal=_refuse_reveal)
+            except _Revealing:
+                plan.append((v.piles, move))
+                break
+            except IllegalMove:  # legal only with the sample's cards: think again there
+                break
+            plan.append((v.piles, move))
+            v = after
+            if v.status != PLAYING:
+                break
+        return plan

@@ -1,0 +1,142 @@
+"""Deals sampled from a view, and the ``sampling`` planner that solves them."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from cardz_core.cli.common import open_game
+from cardz_core.engine import WON
+from cardz_core.limits import PLANNER_MAX_DEALS
+from cardz_core.msdeal import ms_board_document
+from cardz_core.planners import make_planner
+from cardz_core.planners import sampling
+from cardz_core.planners.sampling import SamplingPlanner
+from cardz_core.planners.solver import SolveResult
+from cardz_core.problems import CardzError
+from cardz_core.view import Seat, sample_deal, view
+from test_solver_games import board, game_doc, make
+
+
+def test_a_sampled_deal_is_a_full_board_the_view_stands_for():
+    game = open_game("rulesets/spider.cardz")  # two packs: copies renumbered in views
+    true = game.deal(4)
+    v = view(game, true)
+    rng = random.Random(1)
+    for _ in range(5):
+        deal = sample_deal(v, rng)
+        assert deal.pools is None and all(c >= 0 for pile in deal.piles for c in pile)
+        doc = game.board_document(deal)
+        assert game.board_document(game.load_board(doc)) == doc  # a full deck: every card once
+        again = view(game, deal)
+        assert again.piles == v.piles and again.pools == v.pools
+    assert sample_deal(true, rng) is true
+
+
+def test_unknown_cards_come_in_every_order_equally_often():
+    game = make(game_doc(suits=("Spades",), ranks=("Ace", "Two", "Three"), cells=0, columns=1,
+                         face_down=3, face_up=0))
+    v = view(game, game.deal(0))
+    rng = random.Random(7)
+    orders = Counter(sample_deal(v, rng).piles for _ in range(1200))
+    assert len(orders) == 6 and all(150 <= n <= 250 for n in orders.values())
+
+
+def test_a_view_with_too_few_unseen_cards_is_refused():
+    game = open_game("rulesets/klondike.cardz")
+    v = view(game, game.deal(0))
+    short = v.copy()
+    short.pools = tuple(tuple(0 for _ in pool) for pool in v.pools)
+    with pytest.raises(CardzError, match="more unknown cards of pool 0"):
+        sample_deal(short, random.Random(0))
+
+
+@pytest.mark.parametrize("deals,ok", [(1, True), (PLANNER_MAX_DEALS, True),
+                                      (PLANNER_MAX_DEALS + 1, False), (0, False)])
+def test_deals_per_decision_are_limited(deals, ok):
+    game = open_game("rulesets/klondike.cardz")
+    if ok:
+        assert make_planner(game, "sampling", deals=deals).deals == deals
+    else:
+        with pytest.raises(CardzError, match="1 to 1000 deals"):
+            make_planner(game, "sampling", deals=deals)
+
+
+def test_with_every_card_known_it_solves_once_and_plays_the_win_out(monkeypatch):
+    game = open_game("rulesets/freecell.cardz")
+    seat = Seat(game, game.load_board(ms_board_document(game, 1)))
+    planner = SamplingPlanner(game, nodes=20_000)
+    calls = []
+    real = sampling.solve
+    monkeypatch.setattr(sampling, "solve", lambda *a, **k: calls.append(1) or real(*a, **k))
+    rng = random.Random(0)
+    while seat.state.status == 0:
+        seat.play(planner.choose(game, seat.view, rng))
+    assert seat.state.status == WON and len(calls) == 1
+
+
+def test_with_every_card_known_a_proved_loss_gives_up(monkeypatch):
+    game = make(game_doc(suits=("Spades", "Hearts"), ranks=("Ace", "Two"), cells=1, columns=1))
+    lost = board(game, column_1="AS AH 2S 2H")  # moves left, but one cell cannot free the Aces
+    planner = SamplingPlanner(game, nodes=100)
+    monkeypatch.setattr(planner.fallback, "choose", lambda *a: pytest.fail("no need to ask"))
+    assert game.legal_moves(view(game, lost))
+    assert planner.choose(game, view(game, lost), random.Random(0)) is None
+
+
+def test_the_move_most_samples_win_with_is_played(monkeypatch):
+    game = open_game("rulesets/klondike.cardz")
+    v = view(game, game.deal(7))
+    legal = game.legal_moves(v)
+    firsts = iter([legal[1], legal[2], legal[2], "lost"])
+
+    def fake(game, deal, **budget):
+        first = next(firsts)
+        return SolveResult("lost") if first == "lost" else SolveResult("won", [first])
+
+    monkeypatch.setattr(sampling, "solve", fake)
+    assert SamplingPlanner(game, deals=4).choose(game, v, random.Random(0)) == legal[2]
+
+
+def test_votes_pick_a_winning_first_move_and_the_line_stops_at_a_reveal(monkeypatch):
+    game = open_game("rulesets/klondike.cardz")
+    v = view(game, game.deal(7))
+    firsts = []
+    real = sampling.solve
+
+    def spy(*a, **k):
+        found = real(*a, **k)
+        if found.result == "won":
+            firsts.append(found.line[0])
+        return found
+
+    monkeypatch.setattr(sampling, "solve", spy)
+    planner = SamplingPlanner(game, nodes=40_000, deals=4)
+    move = planner.choose(game, v, random.Random(3))
+    legal = game.legal_moves(v)
+    counts = Counter(firsts)
+    assert counts and move == max(legal, key=lambda m: counts.get(m, 0))
+    # the plan goes on from the view while nothing unknown turns up, and stops at the first reveal
+    line, w = [move] + [m for _, m in planner.plan], v
+    for i, m in enumerate(line):
+        if i:
+            assert planner.plan[i - 1][0] == w.piles
+        try:
+            w = game.apply(w, m, reveal=sampling._refuse_reveal)
+        except sampling._Revealing:
+            assert i == len(line) - 1
+    again = SamplingPlanner(game, nodes=40_000, deals=4)
+    assert again.choose(game, v, random.Random(3)) == move  # the same seed, the same choice
+
+
+def test_without_a_win_in_any_sample_it_asks_expectimax(monkeypatch):
+    game = open_game("rulesets/klondike.cardz")
+    v = view(game, game.deal(7))
+    planner = SamplingPlanner(game, nodes=16, deals=2)  # far too few positions for any win
+    asked = []
+    real = planner.fallback.choose
+    monkeypatch.setattr(planner.fallback, "choose", lambda *a: asked.append(1) or real(*a))
+    move = planner.choose(game, v, random.Random(0))
+    assert asked == [1] and move in game.legal_moves(v)
