@@ -27,6 +27,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.json and args.output == "-":
+        raise CardzError("--json prints a report on standard output, where -o - sends the SVG: "
+                         "give -o a file")
     game = open_game(args.file)
     state = load_board(game, read_document(args.board, "board"))
     drawing = render_svg(game, state)
