@@ -3,6 +3,7 @@
 import json
 import math
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -214,3 +215,14 @@ def test_the_command_refuses_bad_input_and_writes_nothing(tmp_path, capsys):
     nowhere = tmp_path / "missing" / "k.svg"
     assert main(["render", "rulesets/klondike.cardz", "--board", str(good), "-o", str(nowhere)]) == 1
     assert "no such directory" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parent.parent / "rulesets").glob("*.cardz")),
+                         ids=lambda p: p.stem)
+def test_every_bundled_game_draws(path):
+    game = open_game(str(path))
+    state = game.deal(0)
+    drawing = render_svg(game, state)
+    _, cards = _parse(drawing.svg)
+    on_table = sum(len(p) for d, p in zip(game.spec.depots, state.piles) if not d.off_table)
+    assert len(cards) == drawing.cards == on_table
