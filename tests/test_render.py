@@ -217,8 +217,10 @@ def test_the_command_refuses_bad_input_and_writes_nothing(tmp_path, capsys):
     assert "no such directory" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parent.parent / "rulesets").glob("*.cardz")),
-                         ids=lambda p: p.stem)
+BUNDLED = sorted((Path(__file__).resolve().parent.parent / "rulesets").glob("*.cardz"))
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
 def test_every_bundled_game_draws(path):
     game = open_game(str(path))
     state = game.deal(0)
