@@ -13,6 +13,7 @@ from cardz_core.limits import PLANNER_MAX_DEALS
 from cardz_core.msdeal import ms_board_document
 from cardz_core.planners import make_planner
 from cardz_core.planners import sampling
+from cardz_core.planners.base import Unknown, refuse_reveal
 from cardz_core.planners.sampling import SamplingPlanner
 from cardz_core.planners.solver import SolveResult
 from cardz_core.problems import CardzError
@@ -124,8 +125,8 @@ def test_votes_pick_a_winning_first_move_and_the_line_stops_at_a_reveal(monkeypa
         if i:
             assert planner.plan[i - 1][0] == w.piles
         try:
-            w = game.apply(w, m, reveal=sampling._refuse_reveal)
-        except sampling._Revealing:
+            w = game.apply(w, m, reveal=refuse_reveal)
+        except Unknown:
             assert i == len(line) - 1
     again = SamplingPlanner(game, nodes=40_000, deals=4)
     assert again.choose(game, v, random.Random(3)) == move  # the same seed, the same choice

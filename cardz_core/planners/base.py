@@ -90,6 +90,15 @@ class Roles:
 _PER_GAME: dict[tuple[int, Callable[[Any], Any]], tuple[Any, Any]] = {}
 
 
+class Unknown(Exception):
+    """Raised by ``refuse_reveal``: the move would turn up a card the view does not know."""
+
+
+def refuse_reveal(pool: int) -> int:
+    """A ``reveal`` callback for moves played on a view that must not turn up unknown cards."""
+    raise Unknown
+
+
 def per_game(game: Any, make: Callable[[Any], T]) -> T:
     """``make(game)``, made once per compiled game (kept while the game lives in this process)."""
     key = (id(game), make)

@@ -35,8 +35,8 @@ from typing import Any, Callable, Hashable
 
 from cardz_core.engine.state import PLAYING, State
 from cardz_core.limits import PLANNER_DEFAULT_NODES
-from cardz_core.planners.base import (WIN_VALUE, Budget, Clock, children, empty_spaces,
-                                      hidden_cards, home_cards, per_game, roles,
+from cardz_core.planners.base import (WIN_VALUE, Budget, Clock, Unknown, children, empty_spaces,
+                                      hidden_cards, home_cards, per_game, refuse_reveal, roles,
                                       terminal_value)
 from cardz_core.planners.usual import UsualPlanner
 from cardz_core.solver.analysis import Analysis
@@ -73,14 +73,6 @@ def _analysis(game: Any) -> Analysis:
 
 class _OutOfBudget(Exception):
     pass
-
-
-class _Unknown(Exception):
-    """Raised by the trial reveal callback: the move would turn up an unknown card."""
-
-
-def _refuse_reveal(pool: int) -> int:
-    raise _Unknown
 
 
 class _Closure:
@@ -224,8 +216,8 @@ class ExpectimaxPlanner:
                 generated += 1
                 to = line + steps
                 try:
-                    after = game.apply(u, move, reveal=_refuse_reveal)
-                except _Unknown:
+                    after = game.apply(u, move, reveal=refuse_reveal)
+                except Unknown:
                     value = self._chance(game, u, move, 1, clock, rng, table)
                     chances.append((value - STEP_COST * len(to), generated, to, u, move))
                     continue
@@ -261,11 +253,11 @@ class ExpectimaxPlanner:
         k = self.tap[0]
         out = [((m,), v) for m in moves if not (m.src == k and m.index == -1)]
         taps: tuple = ()
-        apply = functools.partial(game.apply, reveal=_refuse_reveal)
+        apply = functools.partial(game.apply, reveal=refuse_reveal)
         try:
             for taps, _, v, after in tap_run(game, v, self.tap, moves, apply):
                 out.extend((taps + (m,), v) for m in after if m.index != -1)
-        except _Unknown:
+        except Unknown:
             out.append((taps + (game.tap_moves[k],), v))  # the chance node, after known taps
         return out
 
@@ -294,7 +286,7 @@ class ExpectimaxPlanner:
         for i, move in enumerate(line):
             plan.append((v.piles, move))
             if i + 1 < len(line):
-                v = game.apply(v, move, reveal=_refuse_reveal)
+                v = game.apply(v, move, reveal=refuse_reveal)
         return plan
 
 def _turned_up(before: State, after: State) -> int:

@@ -23,7 +23,7 @@ from typing import Any
 from cardz_core.engine.moves import IllegalMove
 from cardz_core.engine.state import PLAYING, State
 from cardz_core.limits import PLANNER_DEFAULT_NODES, PLANNER_MAX_DEALS, SOLVE_DEFAULT_STATES
-from cardz_core.planners.base import Budget
+from cardz_core.planners.base import Budget, Unknown, refuse_reveal
 from cardz_core.planners.expectimax import ExpectimaxPlanner
 from cardz_core.planners.solver import solve
 from cardz_core.problems import CardzError
@@ -31,14 +31,6 @@ from cardz_core.view import sample_deal
 
 DEALS = 8  # deals sampled and solved per decision
 NO_TIME_LIMIT = 3600.0  # seconds a sample's solve may take when only nodes bound it
-
-
-class _Revealing(Exception):
-    pass
-
-
-def _refuse_reveal(pool: int) -> int:
-    raise _Revealing
 
 
 class SamplingPlanner:
@@ -101,8 +93,8 @@ class SamplingPlanner:
         v = view
         for move in line:
             try:
-                after = game.apply(v, move, reveal=_refuse_reveal)
-            except _Revealing:
+                after = game.apply(v, move, reveal=refuse_reveal)
+            except Unknown:
                 plan.append((v.piles, move))
                 break
             except IllegalMove:  # legal only with the sample's cards: think again there
