@@ -7,8 +7,9 @@ moves of the wins found are votes; the move with most votes is played, and after
 the winning line of the first sample that chose it, for as long as its moves turn up no unknown
 card (until then the view holds nothing the line did not know). Ties go to the move listed first.
 With no win found (early in a deal the share of the budget is often too small for a proof)
-it asks ``expectimax``, with the same budget, and follows that planner's line while it lasts. A view with no unknown cards is one deal, solved with the
-whole budget: a win is played out to the end, and a proved loss gives up (None).
+it asks ``expectimax``, with the same budget, and follows that planner's line while it lasts.
+A view with no unknown cards is one deal, solved with the whole budget: a win is played out to
+the end, and a proved loss gives up (None).
 
 The solver reads only the sampled deal, never the true one, so the planner is fair; it is the
 classic "perfect-information Monte Carlo" player, which overrates moves that only win when the
