@@ -35,11 +35,24 @@ class Field:
 
 @attrs.frozen
 class DepotType:
-    """A depot type. ``role`` tells planners and reports what the type is for:
-    stock, waste, foundation, tableau, cell, reserve or layout."""
+    """A depot type and the facts about it that the engines, solver, planners and renderer read
+    (they never read the type's name):
+
+    - ``role``: what the type is for: stock, waste, foundation, tableau, cell, reserve or layout
+      (planners and reports).
+    - ``deals_from``: packs without ``to`` are shuffled into the first depot of such a type, and
+      step fields that default to "the stock" mean it.
+    - ``parks``: what an empty depot of the type counts as when a ``Staged`` compound move parks
+      part of a run: ``"cell"`` (a free cell), ``"column"`` (an empty column) or ``""`` (neither).
+    - ``interchangeable``: copies with identical rules may be swapped without changing the game
+      (the solver's symmetry); False for types whose position on the table matters.
+    """
 
     role: str
     default_fan: str = "None"
+    deals_from: bool = False
+    parks: str = ""
+    interchangeable: bool = True
 
 
 @attrs.frozen
@@ -47,24 +60,65 @@ class StepKind:
     """A deal step kind. ``compile(step, game) -> executor``; the executor's signature belongs to
     the engine (documented in docs/plugins.md). ``triggers_only``: allowed only in triggers and
     actions (``compact``). ``needs``: field groups of which one must be complete, e.g.
-    ``(("rank", "suit"), ("joker",))`` for ``place``."""
+    ``(("rank", "suit"), ("joker",))`` for ``place``.
+
+    Facts the engine and solver read instead of the kind's name:
+
+    - ``takes_from``: the names of its depot fields whose depots it takes cards from (``from``);
+      a field that is omitted means the first ``deals_from`` depot when listed in
+      ``stock_default``.
+    - ``lands_on``: the names of its depot fields whose depots it puts cards on (``to``).
+    - ``stock_default``: fields that default to the first ``deals_from`` depot when omitted.
+    - ``from_stock``: it takes its cards from the first ``deals_from`` depot whatever its
+      fields say (``place``).
+    - ``reads``: what else of the position it reads besides the piles of those depots, from
+      ``{"rng", "counters", "expressions"}`` ("rng": it shuffles; "expressions": its fields may
+      hold rule expressions, whose reads their programs declare).
+    - ``moves_cards`` / ``turns_cards`` / ``creates_cards``: whether it moves cards between
+      depots, turns cards over, or puts cards on the table that were not there (``place``).
+    """
 
     fields: dict[str, Field]
     compile: Callable[..., Any] | None = None
     triggers_only: bool = False
     needs: tuple[tuple[str, ...], ...] = ()
+    takes_from: tuple[str, ...] = ()
+    lands_on: tuple[str, ...] = ()
+    stock_default: tuple[str, ...] = ()
+    from_stock: bool = False
+    reads: frozenset[str] = frozenset()
+    moves_cards: bool = True
+    turns_cards: bool = False
+    creates_cards: bool = False
 
 
 @attrs.frozen
 class ConditionKind:
-    """A win, loss or redeal condition kind. ``compile(condition, game) -> fn(state) -> bool``.
-    ``uses``: where it may appear, a subset of {"win", "loss", "redeal"}.
-    ``needs_depot_only``: the game must set ``depotOnly`` (``noLegalMoves``)."""
+    """A win, loss or redeal condition kind. ``compile(condition, game) -> fn(state) -> bool``:
+    the kind carries its own evaluation. ``uses``: where it may appear, a subset of
+    {"win", "loss", "redeal"}. ``needs_depot_only``: the game must set ``depotOnly``.
+
+    Facts the solver and planners read instead of the kind's name:
+
+    - ``empties(condition, game) -> frozenset of depot indices | None``: the condition holds
+      exactly when every card is out of these depots (``allCardsIn`` of D: every depot not in
+      D; ``depotsEmpty`` of D: D). None when it cannot be said so.
+    - ``stalemate``: the condition holds exactly when no move counts (``noLegalMoves``); a
+      searcher may treat it as a dead end rather than as something to read.
+    - ``reads``: what of the position it reads, from ``{"piles", "faces", "moves",
+      "counters", "expressions"}`` ("faces": which cards are face up; "expressions": it holds
+      rule expressions, whose reads their programs declare); ``nested``: its ``of`` field holds
+      sub-conditions, which are read as well.
+    """
 
     fields: dict[str, Field]
     compile: Callable[..., Any] | None = None
     uses: frozenset[str] = frozenset({"win", "loss", "redeal"})
     needs_depot_only: bool = False
+    empties: Callable[..., Any] | None = None
+    stalemate: bool = False
+    reads: frozenset[str] = frozenset({"piles"})
+    nested: bool = False
 
 
 @attrs.frozen

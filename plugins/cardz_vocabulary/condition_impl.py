@@ -21,6 +21,15 @@ def all_cards_in(cond: Condition, game: Any) -> Test:
     return test
 
 
+def all_cards_in_empties(cond: Condition, game: Any) -> frozenset[int]:
+    """``allCardsIn`` of D holds exactly when every depot outside D is empty."""
+    return frozenset(range(game.n_depots)) - frozenset(game.pattern(cond.args["depots"]))
+
+
+def depots_empty_empties(cond: Condition, game: Any) -> frozenset[int]:
+    return frozenset(game.pattern(cond.args["depots"]))
+
+
 def all_cards_face_up(cond: Condition, game: Any) -> Test:
     return lambda state: all(c & 1 for pile in state.piles for c in pile)
 

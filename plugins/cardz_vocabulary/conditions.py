@@ -7,17 +7,21 @@ from plugins.cardz_vocabulary import condition_impl as impl
 
 CONDITION_KINDS = {
     "allCardsIn": ConditionKind({"depots": Field("pattern", required=True)},
-                                compile=impl.all_cards_in),
-    "allCardsFaceUp": ConditionKind({}, compile=impl.all_cards_face_up),
+                                compile=impl.all_cards_in, empties=impl.all_cards_in_empties),
+    "allCardsFaceUp": ConditionKind({}, compile=impl.all_cards_face_up, reads=frozenset({"faces"})),
     "depotsEmpty": ConditionKind({"depots": Field("pattern", required=True)},
-                                 compile=impl.depots_empty),
+                                 compile=impl.depots_empty, empties=impl.depots_empty_empties),
     "depotsNonEmpty": ConditionKind({"depots": Field("pattern", required=True)},
                                     compile=impl.depots_non_empty),
-    "allOf": ConditionKind({"of": Field("conditions", required=True)}, compile=impl.all_of),
-    "anyOf": ConditionKind({"of": Field("conditions", required=True)}, compile=impl.any_of),
-    "expr": ConditionKind({"when": Field("expr", required=True)}, compile=impl.expr),
+    "allOf": ConditionKind({"of": Field("conditions", required=True)}, compile=impl.all_of,
+                           reads=frozenset(), nested=True),
+    "anyOf": ConditionKind({"of": Field("conditions", required=True)}, compile=impl.any_of,
+                           reads=frozenset(), nested=True),
+    "expr": ConditionKind({"when": Field("expr", required=True)}, compile=impl.expr,
+                          reads=frozenset({"expressions"})),
     "noLegalMoves": ConditionKind({}, compile=impl.no_legal_moves, uses=frozenset({"loss"}),
-                                  needs_depot_only=True),
+                                  needs_depot_only=True, stalemate=True,
+                                  reads=frozenset({"piles", "faces", "counters"})),
 }
 
 

@@ -4,11 +4,11 @@ from cardz_core.hookspecs import hookimpl
 from cardz_core.kinds import DepotType
 
 DEPOT_TYPES = {
-    "Stock": DepotType("stock"),
+    "Stock": DepotType("stock", deals_from=True),
     "Waste": DepotType("waste"),
     "Foundation": DepotType("foundation"),
-    "Tableau": DepotType("tableau", default_fan="Down"),
-    "Cell": DepotType("cell"),
+    "Tableau": DepotType("tableau", default_fan="Down", parks="column"),
+    "Cell": DepotType("cell", parks="cell"),
     "Reserve": DepotType("reserve"),
     "Layout": DepotType("layout"),
 }

@@ -13,30 +13,35 @@ STEP_KINDS = {
         "roundRobin": Field("bool", default=False),
         "from": Field("depot"),  # None: the first stock
         "when": Field("expr"),
-    }, compile=step_impl.deal_group),
+    }, compile=step_impl.deal_group, takes_from=("from",), lands_on=("to",),
+        stock_default=("from",), reads=frozenset({"expressions"}), turns_cards=True),
     "move": StepKind({
         "from": Field("depot", required=True),
         "to": Field("depot", required=True),
         "count": Field("numexpr", default=1, minimum=0),
         "under": Field("bool", default=False),
-    }, compile=step_impl.move),
-    "flipTop": StepKind({"depot": Field("depot", required=True)}, compile=step_impl.flip_top),
+    }, compile=step_impl.move, takes_from=("from",), lands_on=("to",), reads=frozenset({"expressions"})),
+    "flipTop": StepKind({"depot": Field("depot", required=True)}, compile=step_impl.flip_top,
+                        reads=frozenset({"expressions"}), moves_cards=False, turns_cards=True),
     "place": StepKind({
         "rank": Field("rank"),
         "suit": Field("suit"),
         "joker": Field("bool", default=False),
         "to": Field("depot", required=True),
-    }, compile=step_impl.place, needs=(("rank", "suit"), ("joker",))),
+    }, compile=step_impl.place, needs=(("rank", "suit"), ("joker",)), lands_on=("to",),
+        from_stock=True, reads=frozenset({"expressions"}), turns_cards=True),
     "gather": StepKind({
         "from": Field("depots", required=True),
         "to": Field("depot", required=True),
         "when": Field("expr"),
-    }, compile=step_impl.gather),
-    "shuffle": StepKind({"depot": Field("depot", required=True)}, compile=step_impl.shuffle),
+    }, compile=step_impl.gather, takes_from=("from",), lands_on=("to",), reads=frozenset({"expressions"})),
+    "shuffle": StepKind({"depot": Field("depot", required=True)}, compile=step_impl.shuffle,
+                        reads=frozenset({"rng", "expressions"}), moves_cards=False),
     "compact": StepKind({
         "group": Field("group", required=True),
         "from": Field("depot"),
-    }, compile=step_impl.compact, triggers_only=True),
+    }, compile=step_impl.compact, triggers_only=True, takes_from=("group", "from"),
+        lands_on=("group",), reads=frozenset({"expressions"}), turns_cards=True),
 }
 
 
