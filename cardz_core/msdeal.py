@@ -48,17 +48,16 @@ def ms_board_document(game: Any, deal: int) -> dict[str, Any]:
     """A board document of ``game`` holding Microsoft deal ``deal``.
 
     The game must be laid out like FreeCell: one standard 52-card deck and exactly eight
-    ``Tableau`` depots, which receive the columns in file order. Every other depot starts empty.
+    depots of the tableau role, which receive the columns in file order. Every other depot starts empty.
     Other fields (counters and the like) come from the game's own opening board, so the document
     is one ``Game.load_board`` accepts.
     """
-    spec = game.spec
-    tableaux = [d.name for d in spec.depots if d.type == "Tableau"]
-    cards = sorted(str(c.card) for c in spec.cards)
+    tableaux = [name for name, role in zip(game.depot_names, game.roles) if role == "tableau"]
+    cards = sorted(str(card) for card in game.identity)
     standard = sorted(RANK_LETTERS[r] + SUIT_LETTERS[s] for r in range(1, 14) for s in range(4))
     if len(tableaux) != MS_COLUMNS or cards != standard:
         raise CardzError(f"Microsoft deals need one 52-card deck and {MS_COLUMNS} Tableau depots; "
-                         f"{spec.name!r} has {len(spec.cards)} cards and {len(tableaux)} Tableau depots")
+                         f"{game.spec.name!r} has {game.n_cards} cards and {len(tableaux)} Tableau depots")
     doc = game.board_document(game.deal(0))
     depots = {name: [] for name in doc["depots"]}
     for name, column in zip(tableaux, ms_columns(deal)):

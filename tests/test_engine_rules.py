@@ -664,9 +664,9 @@ def test_no_legal_moves_loss_and_the_land_under_rule():
                       "ejectRule": "topOnly", "autoFlipTop": True}],
              depotOnly=True, lossCondition={"kind": "noLegalMoves"})
     revealing = board(g, {"h-1": ["~AS", "2S"], "h-2": ["3S"]})
-    assert g.no_legal_moves(revealing) is False  # h-1's top leaving turns AS up
+    assert g.loss(revealing) is False  # h-1's top leaving turns AS up
     cycling = board(g, {"h-1": ["AS", "2S"], "h-2": ["3S"]})
-    assert g.no_legal_moves(cycling) is True
+    assert g.loss(cycling) is True
     assert g._judge(cycling) == LOST
     s = board(g, {"h-1": ["AS", "2S", "4S"], "h-2": ["3S"]})
     lost = g.apply(s, mv(g, "h-1", 2, "h-2"))

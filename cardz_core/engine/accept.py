@@ -12,7 +12,7 @@ Two forms of the same rule, kept in step by the tests:
 What comes *after* a card on a pile (``Below``) is one of: ``("card", Card)`` a printed card;
 ``("down",)`` a face-down card, unreadable; ``("free",)`` anything may follow; ``("suit", s)``
 a called suit; ``("set", frozenset[Card])`` a transparent wild read as any of these cards;
-``("empty",)`` the empty depot, where the seed decides.
+``("bare",)`` the empty depot, where the seed decides.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 IDENTITIES = tuple(Card(r, s) for s in range(4) for r in range(1, 14))
 FREE = ("free",)
 DOWN = ("down",)
-EMPTY = ("empty",)
+EMPTY = ("bare",)
 
 
 class Accept:
@@ -90,7 +90,7 @@ class Accept:
     def fits(self, below: tuple, card: Card, seed_rank: int) -> bool:
         """Whether the face-up ``card`` may lie directly on ``below``."""
         kind = below[0]
-        if kind == "empty":
+        if kind == "bare":
             return self._seed_ok(card, seed_rank)
         if self.wild(card):
             return True
@@ -108,7 +108,7 @@ class Accept:
         """Whether a face-down card may lie on ``below``: it can't be read, so it passes only
         checks that read nothing, unless ``allowFaceDown`` skips the checks on what it is."""
         kind = below[0]
-        if kind == "empty":
+        if kind == "bare":
             if self.rule.seed_none or (self.seed_from_deal and seed_rank == 0):
                 return False
             return self.allow_down or (self.rule.seed is None and not self.seed_from_deal
@@ -239,7 +239,7 @@ class Accept:
 
     def _refusal(self, below: tuple, card: Card, name: str, k: int, seed_rank: int) -> str:
         what = f"{card}" if k == 0 else f"{card} within the group"
-        if below[0] == "empty":
+        if below[0] == "bare":
             rule = self.rule
             if rule.seed_none or (self.seed_from_deal and seed_rank == 0):
                 return f"{name} can't be started"

@@ -20,6 +20,7 @@ from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.engine.state import LOST, PLAYING, WON, State
 from cardz_core.engine.work import Reveal, Work
 from cardz_core.expr.env import Env
+from cardz_core.kinds import DepotType, StepKind
 from cardz_core.limits import MAX_CASCADE
 from cardz_core.problems import CardzError, Problem
 from cardz_core.registry import Registry, default_registry
@@ -76,7 +77,9 @@ class Game:
         self.identity: tuple[Card, ...] = tuple(dc.card for dc in spec.cards)
         self.n_cards = len(self.identity)
         self.card_value: tuple[int, ...] = tuple(self._value(c) for c in self.identity)
-        self.first_stock = next((i for i, t in enumerate(self.types) if t == "Stock"), -1)
+        self.facts: tuple[DepotType, ...] = tuple(self._depot_type(t) for t in self.types)
+        self.roles: tuple[str, ...] = tuple(f.role for f in self.facts)
+        self.first_stock = next((i for i, f in enumerate(self.facts) if f.deals_from), -1)
         self._interned: dict[frozenset, frozenset] = {}
         self._memo_state: State | None = None
         self._memo_moves: list[Move] = []
@@ -84,6 +87,12 @@ class Game:
         self._compile()
 
     # -- compile-time helpers (also the API step, condition and aid plugins compile against) --
+    def _depot_type(self, name: str) -> DepotType:
+        dtype = self.registry.lookup("depot_types", name)
+        if not isinstance(dtype, DepotType):
+            raise CardzError(f"depot type {name!r} is not registered")
+        return dtype
+
     def _value(self, card: Card) -> int:
         values = {k.upper(): v for k, v in self.spec.values.items()}
         if card.joker:
@@ -272,10 +281,10 @@ class Game:
             and self.land_face[dr.to] != 0 and not self.land_under[dr.to]
             for d, dr in enumerate(self.draws))
         # the empty depots a Staged move may park cards on: see ``staged_limit``
-        self.cells = tuple(i for i, t in enumerate(self.types)
-                           if t == "Cell" and _parks_any_card(depots[i].accept))
-        self.tableaus = tuple(i for i, t in enumerate(self.types)
-                              if t == "Tableau" and _parks_any_card(depots[i].accept))
+        self.cells = tuple(i for i, f in enumerate(self.facts)
+                           if f.parks == "cell" and _parks_any_card(depots[i].accept))
+        self.tableaus = tuple(i for i, f in enumerate(self.facts)
+                              if f.parks == "column" and _parks_any_card(depots[i].accept))
         self.aids: dict[str, Callable[[int], Any]] = {}
         for name, value in spec.aids.items():
             aid = self.registry.lookup("aids", name)
@@ -284,25 +293,32 @@ class Game:
         self.seed_depots = tuple(i for i, d in enumerate(depots) if d.accept.seed_from_deal)
 
     def _redeal_stocks(self) -> tuple[frozenset[int], frozenset[int]]:
-        """Which stocks a redeal is tapped from: the sources of its dealGroups (the first stock
-        by default) and the stocks it gathers into; and, of those, the gathered-into ones,
-        which are tapped only once empty, like a recycle."""
+        """Which stocks a redeal is tapped from: the depots its steps take from where a field
+        defaults to the stock (``StepKind.stock_default``: the first stock when omitted), and
+        the stocks (``deals_from``) a step puts cards on; and, of those, the ones put on, which
+        are tapped only once empty, like a recycle."""
         if not self.spec.redeal:
             return frozenset(), frozenset()
         stocks: set[int] = set()
         gathers: set[int] = set()
         for step in self.spec.redeal:
-            if step.kind == "dealGroup":
-                src = step.args.get("from")
+            kind = self.registry.lookup("deal_steps", step.kind)
+            assert isinstance(kind, StepKind)
+            for field in kind.takes_from:
+                if field not in kind.stock_default:
+                    continue
+                src = step.args.get(field)
                 if isinstance(src, str):
                     stocks.update(self.names((src,)))
                 elif src is None and self.first_stock >= 0:
                     stocks.add(self.first_stock)
-            elif step.kind == "gather" and isinstance(step.args.get("to"), str):
-                to = self.names((step.args["to"],))[0]
-                if self.types[to] == "Stock":
-                    stocks.add(to)
-                    gathers.add(to)
+            for field in kind.lands_on:
+                to = step.args.get(field)
+                if isinstance(to, str):
+                    d = self.names((to,))[0]
+                    if self.facts[d].deals_from:
+                        stocks.add(d)
+                        gathers.add(d)
         if not stocks and self.first_stock >= 0:
             stocks.add(self.first_stock)
         return frozenset(stocks), frozenset(gathers)
@@ -903,26 +919,24 @@ class Game:
     def status(self, state: State) -> int:
         return state.status
 
-    def no_legal_moves(self, state: State) -> bool:
-        """``noLegalMoves``: no move counts, where a move onto a ``landUnder`` depot counts
-        only if it turns a card face-up."""
-        # a tap always counts: asking the stocks first spares listing every card move in the
-        # common case of a game with a stock (this check runs after every move)
-        for d in self.tappable:
-            if self._tap_plan(state, d) is not None:
-                return False
-        if not self.any_land_under and not state.rules_off:
-            return not self._card_moves(state, first=True)  # stop at the first card move
-        for move in self._moves(state):
-            if move.index < 0 or not self.land_under[move.dst]:
-                return False
-            try:
-                w = self._play(state, move, _trial_reveal)
-            except _Revealed:
-                return False
-            if w.flips:
-                return False
-        return True
+    def tap_available(self, state: State) -> bool:
+        """Whether tapping some depot does something now (a draw, recycle, redeal or action)."""
+        return any(self._tap_plan(state, d) is not None for d in self.tappable)
+
+    def card_move_available(self, state: State) -> bool:
+        """Whether some card move is legal now; stops at the first one found."""
+        if state.rules_off:
+            return bool(self._free_moves(state))
+        return bool(self._card_moves(state, first=True))
+
+    def turns_card_up(self, state: State, move: Move) -> bool:
+        """Whether playing the legal ``move`` turns a card face-up, its cascade included (on a
+        view, also when it would reveal an unknown card). A trial: nothing is kept."""
+        try:
+            w = self._play(state, move, _trial_reveal)
+        except _Revealed:
+            return True
+        return w.flips > 0
 
     def score_value(self, state: State) -> int | None:
         """The scoring value on this board (what the player sees), None without ``scoring``."""

@@ -21,6 +21,7 @@ from cardz_core.problems import CardzError, pointer
 
 LOG_FORMAT = "cardz-log/1"
 LOG_FIELDS = frozenset({"format", "game", "hash", "seed", "board", "steps", "status", "score"})
+LOG_STEP_FIELDS = frozenset({"move", "revealed"})  # of a step that is not an undo
 HASH_PREFIX = "sha256:"
 
 
@@ -126,7 +127,7 @@ def replay(game: Any, log: Any) -> list[State]:
             live.append(state)
             boards.append(state)
             continue
-        if not isinstance(step, dict) or set(step) - {"move", "revealed"} or "move" not in step:
+        if not isinstance(step, dict) or set(step) - LOG_STEP_FIELDS or "move" not in step:
             raise CardzError(f"{where}: a step is {{\"move\": ..., \"revealed\": [...]}} "
                              "or {\"undo\": true}", path)
         try:

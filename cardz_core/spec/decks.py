@@ -20,13 +20,14 @@ from cardz_core.spec.tables import PACK
 
 
 def has_stock(ctx: Ctx) -> bool:
-    """Whether some depot is a stock; True as well when a depot's type is unknown (its own
-    problem is reported, and it may have been meant as the stock)."""
+    """Whether some depot's type deals (``DepotType.deals_from``: packs without ``to`` go
+    there); True as well when a depot's type is unknown (its own problem is reported, and it
+    may have been meant as the stock)."""
     for type_name in ctx.names.values():
         if not type_name:
             return True
         dtype = ctx.registry.lookup("depot_types", type_name)
-        if isinstance(dtype, DepotType) and dtype.role == "stock":
+        if isinstance(dtype, DepotType) and dtype.deals_from:
             return True
     return False
 
