@@ -59,7 +59,7 @@ def ms_board_document(game: Any, deal: int) -> dict[str, Any]:
         raise CardzError(f"Microsoft deals need one 52-card deck and {MS_COLUMNS} Tableau depots; "
                          f"{game.spec.name!r} has {game.n_cards} cards and {len(tableaux)} Tableau depots")
     doc = game.board_document(game.deal(0))
-    depots = {name: [] for name in doc["depots"]}
+    depots: dict[str, list[str]] = {name: [] for name in doc["depots"]}
     for name, column in zip(tableaux, ms_columns(deal)):
         depots[name] = column
     doc["depots"] = depots

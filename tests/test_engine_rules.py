@@ -124,7 +124,7 @@ def test_gather_turns_each_pile_over_face_down_with_when():
     # the deal's gather is checked on a board built by hand through the step executor
     s = board(g, {"cell-1": ["2S", "AS"], "cell-2": ["AH", "3C"]})
     from cardz_core.engine.work import Work
-    w = Work(g, s)
+    w = Work(s)
     for step in g.deal_steps:
         step(w)
     out = g._freeze(w, s)
@@ -543,7 +543,7 @@ def test_auto_refill_while_empty():
 
 
 def test_cascade_limit_at_and_past(monkeypatch):
-    import cardz_core.engine.game as game_module
+    import cardz_core.engine.play as game_module
 
     g = game([STOCK, {"name": "src", "type": "Reserve", "acceptRule": "none"},
               {"name": "x", "type": "Tableau", "acceptRule": "any", "ejectRule": "locked"},

@@ -17,14 +17,12 @@ a called suit; ``("set", frozenset[Card])`` a transparent wild read as any of th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from cardz_core.cards import RANK_WORDS, SUIT_WORDS, Card
+from cardz_core.compiled.records import AcceptTable
+from cardz_core.engine.base import CompiledTables
 from cardz_core.engine.relations import relation
-from cardz_core.spec.model import AcceptRule
-
-if TYPE_CHECKING:
-    from cardz_core.engine.game import Game
 
 IDENTITIES = tuple(Card(r, s) for s in range(4) for r in range(1, 14))
 FREE = ("free",)
@@ -35,14 +33,14 @@ EMPTY = ("bare",)
 class Accept:
     """One depot's compiled ``acceptRule``."""
 
-    def __init__(self, rule: AcceptRule, game: "Game", depot: int) -> None:
+    def __init__(self, rule: AcceptTable, game: CompiledTables, depot: int) -> None:
         self.rule = rule
         self.depot = depot
         self.none = rule.rejects_all
         self.empty_only = rule.empty_only
         self.single = rule.single
         self.min_count = rule.min_count
-        self.from_set = None if rule.accept_from is None else frozenset(game.pattern(rule.accept_from))
+        self.from_set = None if rule.accept_from is None else frozenset(rule.accept_from)
         self.allow_down = rule.allow_face_down
         self.rank_is = rule.rank_is
         self.wild_rank = rule.wild_rank
@@ -50,7 +48,7 @@ class Accept:
         self.declares = rule.wild_declares
         self.rel = relation(rule.build, rule.suit, rule.follow)
         self.seed_from_deal = rule.seed_from_deal
-        self.when = None if rule.when is None else game.expr(rule.when, "accept", depot)
+        self.when = None if rule.when is None else game.expr(rule.when)
         self.reason_text = rule.reason
         self.has_wild = rule.wild_rank is not None or rule.wild_joker
         self.declares_suit = self.has_wild and self.declares == "suit"
@@ -145,11 +143,11 @@ class Accept:
         return self.after(self.pile_below(pile[:-1], -1, seed_rank), card, -1, seed_rank)
 
     # -- the hot-path tables -----------------------------------------------------------------
-    def _codes(self, game: "Game", test: Callable[[Card], bool]) -> frozenset[int]:
+    def _codes(self, game: CompiledTables, test: Callable[[Card], bool]) -> frozenset[int]:
         codes = [cid << 1 | 1 for cid, card in enumerate(game.identity) if test(card)]
         return game.intern(frozenset(codes))
 
-    def _tables(self, game: "Game") -> None:
+    def _tables(self, game: CompiledTables) -> None:
         by_card: dict[Card, Any] = {}
         self.on_top: dict[int, frozenset[int]] = {}
         dynamic = []
@@ -160,7 +158,10 @@ class Accept:
                 continue
             below = self.pile_below((code,), -1, 0)
             if card not in by_card:
-                by_card[card] = self._codes(game, lambda c, b=below: self.fits(b, c, 0))
+                def fits_below(c: Card, b: tuple[Any, ...] = below) -> bool:
+                    return self.fits(b, c, 0)
+
+                by_card[card] = self._codes(game, fits_below)
             self.on_top[code] = by_card[card]
         self.dynamic = frozenset(dynamic)
         self.on_down = self._codes(game, lambda c: self.fits(DOWN, c, 0))
@@ -175,7 +176,7 @@ class Accept:
         return table
 
     # -- the full judgement --------------------------------------------------------------------
-    def reason(self, game: "Game", state: Any, piles: Any, src: int, group: tuple[int, ...],
+    def reason(self, game: CompiledTables, state: Any, piles: Any, src: int, group: tuple[int, ...],
                vouched: bool, declare: int | None) -> str | None:
         """Why ``group`` (bottom first) from ``src`` may not land here, or None if it may.
         ``vouched``: a declared eject unit vouches for the group (only its bottom card is
@@ -185,7 +186,7 @@ class Accept:
             return self.reason_text
         return why
 
-    def _why(self, game: "Game", state: Any, piles: Any, src: int, group: tuple[int, ...],
+    def _why(self, game: CompiledTables, state: Any, piles: Any, src: int, group: tuple[int, ...],
              vouched: bool, declare: int | None) -> str | None:
         name = game.depot_names[self.depot]
         if self.none:
@@ -216,8 +217,8 @@ class Accept:
                 continue
             card = ident[c >> 1]
             if vouched and k > 0:
-                if not (self.wild(card) or self._rank_ok(card)):
-                    return f"{name} takes only {RANK_WORDS[self.rank_is]}s"
+                if not (self.wild(card) or self._rank_ok(card)):  # so rank_is is set
+                    return f"{name} takes only {RANK_WORDS[self.rank_is or 0]}s"
                 continue
             if not self.fits(below, card, seed_rank):
                 return self._refusal(below, card, name, k, seed_rank)

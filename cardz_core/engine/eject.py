@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Sequence
 
+from cardz_core.compiled.records import EjectTable
+from cardz_core.engine.base import CompiledTables
 from cardz_core.engine.relations import relation
-from cardz_core.spec.model import EjectRule
-
-if TYPE_CHECKING:
-    from cardz_core.engine.game import Game
 
 ANY, FACE_UP, TOP_ONLY, LOCKED = range(4)
 GATES = {"Any": ANY, "FaceUp": FACE_UP, "TopOnly": TOP_ONLY, "Locked": LOCKED}
@@ -18,20 +16,19 @@ class Eject:
     """One depot's compiled ``ejectRule``. ``unit`` is None (the picked card and all above,
     checked by the target card by card), ``Single``, ``Any``, ``Run`` or ``Pile``."""
 
-    def __init__(self, rule: EjectRule, game: "Game", depot: int, covered_by: tuple[int, ...],
-                 cover_any: bool, loose_order: bool = False) -> None:
+    def __init__(self, rule: EjectTable, game: CompiledTables, depot: int) -> None:
         self.depot = depot
         self.gate = GATES[rule.gate]
-        self.unit = None if rule.unit is None else rule.unit.kind
-        if self.unit is None and loose_order:
+        self.unit = rule.unit
+        if self.unit is None and rule.loose_order:
             self.unit = "Single"  # a loose fan's pickup takes only the selected card
         self.vouched = self.unit is not None
-        self.covered_by = covered_by
-        self.cover_any = cover_any
+        self.covered_by = rule.covered_by
+        self.cover_any = rule.cover_any
         # Run: for each face-up card code, the face-up codes that may lie on it within the run
         self.run_next: dict[int, frozenset[int]] | None = None
         if self.unit == "Run":
-            rel = relation(rule.unit.build, rule.unit.suit)
+            rel = relation(rule.unit_build, rule.unit_suit)
             ident = game.identity
             table: dict[int, frozenset[int]] = {}
             for cid, below in enumerate(ident):
@@ -39,7 +36,7 @@ class Eject:
                     c << 1 | 1 for c, card in enumerate(ident) if rel is None or rel(below, card)))
             self.run_next = table
 
-    def covered(self, piles: tuple) -> bool:
+    def covered(self, piles: Sequence[tuple[int, ...]]) -> bool:
         """Whether ``uncoveredBy`` still holds the pile down."""
         cb = self.covered_by
         if not cb:
@@ -77,6 +74,7 @@ class Eject:
     def run_start(self, pile: tuple[int, ...]) -> int:
         """The lowest position from which the cards up to the top follow the Run unit."""
         table = self.run_next
+        assert table is not None  # only asked of a Run unit
         i = len(pile) - 1
         while i > 0:
             below, above = pile[i - 1], pile[i]
@@ -85,7 +83,7 @@ class Eject:
             i -= 1
         return i
 
-    def why(self, game: "Game", piles: tuple, index: int) -> str | None:
+    def why(self, game: CompiledTables, piles: tuple, index: int) -> str | None:
         """Why the card at ``index`` may not be picked up, or None."""
         name = game.depot_names[self.depot]
         pile = piles[self.depot]

@@ -74,6 +74,7 @@ class LogRecorder:
         if self.seed is not None:
             doc["seed"] = self.seed
         else:
+            assert self.board is not None  # a recorder is started from a seed or a board
             doc["board"] = board_document(self.game, self.board)
         doc["steps"] = list(self.steps)
         doc["status"] = STATUS_NAMES[final.status]

@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Callable
 
 from cardz_core.cards import SUIT_COLOR, Card
-from cardz_core.spec.model import Build
+from cardz_core.compiled.records import BuildRule
 
 Relation = Callable[[Card, Card], bool]  # (below, card) -> fits
 
 
-def build_test(build: Build | None) -> Callable[[int, int], bool] | None:
+def build_test(build: BuildRule | None) -> Callable[[int, int], bool] | None:
     """``(below_rank, rank) -> bool`` for a build rule, ranks 1..13; None when there is none."""
     if build is None:
         return None
@@ -42,7 +42,7 @@ def suit_test(kind: str) -> Callable[[int, int], bool] | None:
     return None
 
 
-def relation(build: Build | None, suit: str, follow: bool = False) -> Relation | None:
+def relation(build: BuildRule | None, suit: str, follow: bool = False) -> Relation | None:
     """The combined pairwise test, or None when it reads nothing about the cards."""
     b_test, s_test = build_test(build), suit_test(suit)
     if b_test is None and s_test is None and not follow:

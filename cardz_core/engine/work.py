@@ -8,27 +8,24 @@ Step executors (docs/plugins.md, "Step executors") change the board only through
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from cardz_core.cards import UNKNOWN_BASE
 from cardz_core.engine import rng as _rng
 from cardz_core.engine.state import State
+from cardz_core.expr.env import Env
 from cardz_core.problems import CardzError
-
-if TYPE_CHECKING:
-    from cardz_core.engine.game import Game
 
 Reveal = Callable[[int], int]
 
 
 class Work:
-    __slots__ = ("game", "base", "piles", "came_from", "declared", "recycles", "rng", "reveal",
+    __slots__ = ("base", "piles", "came_from", "declared", "recycles", "rng", "reveal",
                  "version", "flips", "redeals", "recycles_total", "left", "_snap", "_snap_v",
                  "self_depot")
 
-    def __init__(self, game: "Game", state: State, reveal: Reveal | None = None) -> None:
+    def __init__(self, state: State, reveal: Reveal | None = None) -> None:
         n = len(state.piles)
-        self.game = game
         self.base = state
         self.piles: list[tuple[int, ...]] = list(state.piles)
         self.came_from: list[int] = list(state.came_from) if state.came_from else [-1] * n
@@ -127,5 +124,6 @@ class Work:
         self._snap, self._snap_v = s, self.version
         return s
 
-    def env(self, **bindings: Any) -> Any:
-        return self.game.env(self.state(), **bindings)
+    def env(self, **bindings: Any) -> Env:
+        """An expression environment on the board as it is now."""
+        return Env(self.state(), **bindings)

@@ -55,7 +55,7 @@ def any_of(cond: Condition, game: Any) -> Test:
 
 
 def expr(cond: Condition, game: Any) -> Test:
-    fn = game.expr(cond.args["when"], "condition")
+    fn = game.expr(cond.args["when"])
     return lambda state: bool(fn(game.env(state)))
 
 

@@ -134,7 +134,7 @@ def shuffle(step: Step, game: Any) -> Executor:
 
 
 def compact(step: Step, game: Any) -> Executor:
-    copies = game.groups[step.args["group"]]
+    copies = step.args["group"]  # the copies' depot indices
     source = game.step_depot(step, "from") if step.args.get("from") is not None else None
 
     def run(w: Any) -> None:

@@ -1,0 +1,90 @@
+"""``CompiledGame``: everything the engines need from a game file, as plain data, built once
+by ``cardz_core.compiled.compile``. It is the contract between the spec and every engine
+(docs/design.md, "The compiled game")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from cardz_core.compiled.records import (AcceptTable, ActionTable, ConditionData, DrawTable,
+                                         EjectTable, ScoringTable, StepData, TriggerTable)
+from cardz_core.compiled.serial import decode, encode
+from cardz_core.problems import CardzError
+
+FORMAT = "cardz-compiled/1"
+
+
+@attrs.frozen
+class CompiledGame:
+    """One game, compiled. Per-depot fields are tuples indexed by depot, per-card fields tuples
+    indexed by card id (deck order)."""
+
+    name: str
+    # depots: names, registered type names (expressions name types), and the type's facts
+    depot_names: tuple[str, ...]
+    types: tuple[str, ...]
+    roles: tuple[str, ...]
+    deals_from: tuple[bool, ...]
+    parks: tuple[str, ...]
+    interchangeable: tuple[bool, ...]
+    groups: dict[str, tuple[int, ...]]  # a repeated depot's shared name -> its copies
+    first_stock: int  # the first depot whose type deals_from, -1 none
+    # per-depot rule tables
+    accepts: tuple[AcceptTable, ...]
+    ejects: tuple[EjectTable, ...]
+    draws: tuple[DrawTable | None, ...]
+    land_face: tuple[int, ...]  # 1 up, 0 down, -1 as they come
+    land_under: tuple[bool, ...]
+    auto_flip_top: tuple[bool, ...]
+    auto_flip_uncovered: tuple[bool, ...]
+    auto_send: tuple[tuple[int, ...] | None, ...]  # targets in pattern order, itself left out
+    auto_refill: tuple[tuple[int, ...] | None, ...]  # sources in pattern order, itself left out
+    triggers: tuple[TriggerTable, ...]  # depot by depot, in file order
+    actions: tuple[tuple[ActionTable, ...], ...]  # per depot
+    # cards: printed identity, value, the depot its pack is shuffled into (-1 none), its pool
+    card_rank: tuple[int, ...]
+    card_suit: tuple[int, ...]
+    card_value: tuple[int, ...]
+    card_home: tuple[int, ...]
+    card_pool: tuple[int, ...]  # pools of unseen cards, by where their pack was shuffled
+    n_pools: int
+    # steps, conditions and the rest of the rules
+    deal: tuple[StepData, ...]
+    redeal: tuple[StepData, ...]
+    redeal_when: ConditionData | None
+    max_redeals: int | None
+    win: ConditionData | None
+    loss: ConditionData | None
+    scoring: ScoringTable | None
+    staged: bool  # compoundMoves: Staged
+    depot_only: bool
+    aids: dict[str, Any]  # card aid name -> its value as written
+
+    @property
+    def n_depots(self) -> int:
+        return len(self.depot_names)
+
+    @property
+    def n_cards(self) -> int:
+        return len(self.card_rank)
+
+    def to_json(self) -> dict[str, Any]:
+        """The serialised form: JSON-safe (ints, strings, bools, None, lists, dicts), read back
+        exactly by ``from_json``."""
+        out: dict[str, Any] = {"format": FORMAT}
+        out.update((f.name, encode(getattr(self, f.name))) for f in attrs.fields(CompiledGame))
+        return out
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> "CompiledGame":
+        """The compiled game ``to_json`` wrote."""
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise CardzError(f"not a compiled game: its 'format' is not {FORMAT!r}")
+        names = {f.name for f in attrs.fields(CompiledGame)}
+        got = set(doc) - {"format"}
+        if got != names:
+            missing, extra = sorted(names - got), sorted(got - names)
+            raise CardzError(f"a compiled game of another shape: missing {missing}, unknown {extra}")
+        return cls(**{k: decode(doc[k]) for k in names})

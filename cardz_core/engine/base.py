@@ -1,0 +1,23 @@
+"""What the per-depot rule objects (``Accept``, ``Eject``) read of the game they are built for:
+a protocol, so that they need not import the ``Game`` that builds them."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol
+
+from cardz_core.cards import Card
+from cardz_core.compiled.records import ExprRef
+from cardz_core.expr.env import Env
+
+
+class CompiledTables(Protocol):
+    """The compile-time tables of a game (``cardz_core.engine.tables.GameTables``)."""
+
+    depot_names: tuple[str, ...]
+    identity: tuple[Card, ...]
+
+    def intern(self, s: frozenset[int]) -> frozenset[int]: ...
+
+    def expr(self, ref: ExprRef) -> Callable[[Env], Any]: ...
+
+    def env(self, state: Any, **bindings: Any) -> Env: ...
