@@ -65,6 +65,7 @@ class _Resolver:
         return self.depots(p.names or ())
 
     def one(self, value: str, ptr: str, field: str) -> int:
+        """The index of a field naming exactly one depot."""
         d = self.depots((value,))
         if len(d) != 1:
             raise CardzError([Problem(ptr, f"'{field}' must name one depot, not {value!r}")])
@@ -72,6 +73,7 @@ class _Resolver:
 
     # -- steps and conditions ------------------------------------------------------------------
     def step(self, step: Step) -> StepData:
+        """A step as data, its arguments resolved by its kind's field kinds."""
         kind = self.registry.lookup("deal_steps", step.kind)
         if not isinstance(kind, StepKind):
             raise CardzError([Problem(step.ptr, f"step kind {step.kind!r} is not registered")])
@@ -105,6 +107,7 @@ class _Resolver:
         return value
 
     def condition(self, cond: Condition | None) -> ConditionData | None:
+        """A condition as data, its arguments resolved like a step's."""
         if cond is None:
             return None
         kind = self.registry.lookup("conditions", cond.kind)
@@ -121,6 +124,7 @@ class _Resolver:
 
     # -- depots ----------------------------------------------------------------------------------
     def accept(self, rule: AcceptRule, i: int) -> AcceptTable:
+        """Depot ``i``'s accept table."""
         return AcceptTable(
             rejects_all=rule.rejects_all, empty_only=rule.empty_only, single=rule.single,
             min_count=rule.min_count,
@@ -132,6 +136,7 @@ class _Resolver:
             when=_ref(rule.when, "accept", i), reason=rule.reason)
 
     def eject(self, rule: EjectRule, d: Depot) -> EjectTable:
+        """A depot's eject table."""
         unit = rule.unit
         return EjectTable(gate=rule.gate, unit=None if unit is None else unit.kind,
                           unit_build=None if unit is None else _build(unit.build),
@@ -140,6 +145,7 @@ class _Resolver:
                           loose_order=d.loose_order)
 
     def draw(self, d: Depot, i: int) -> DrawTable | None:
+        """Depot ``i``'s draw, or None."""
         dr = d.draw
         if dr is None:
             return None
@@ -147,6 +153,7 @@ class _Resolver:
                          _ref(dr.when, "draw", i))
 
     def others(self, p: Pattern | None, i: int) -> tuple[int, ...] | None:
+        """The depots a pattern matches, ``i`` left out; None without a pattern."""
         return None if p is None else tuple(t for t in self.pattern(p) if t != i)
 
 

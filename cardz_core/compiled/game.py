@@ -64,10 +64,12 @@ class CompiledGame:
 
     @property
     def n_depots(self) -> int:
+        """How many depots the game has."""
         return len(self.depot_names)
 
     @property
     def n_cards(self) -> int:
+        """How many cards the game has."""
         return len(self.card_rank)
 
     def to_json(self) -> dict[str, Any]:

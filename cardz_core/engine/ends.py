@@ -20,6 +20,7 @@ class Ends(MoveGen):
         return PLAYING
 
     def status(self, state: State) -> int:
+        """PLAYING, WON or LOST, as judged after the move that led to ``state``."""
         return state.status
 
     def score_value(self, state: State) -> int | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardz_core import compiled as _compiled
+from cardz_core.engine import documents, movetext
 from cardz_core.engine.moves import Move
 from cardz_core.engine.play import Play
 from cardz_core.engine.state import State
@@ -24,27 +25,23 @@ from cardz_core.spec.model import GameSpec
 
 class Game(Play):
     """A compiled game: ``Game(compiled, registry, spec)``, built from its ``CompiledGame``
-    (``game.compiled``) and the registry
-    that holds the executors of its kinds; ``game.spec`` is kept for showing the game. Not
-    thread-safe (it remembers the last move list it produced, so that ``apply`` of a listed
-    move need not judge it again, and the target tables of the last board it listed moves
-    for); use one per thread or process."""
+    (``game.compiled``) and the registry that holds the executors of its kinds; ``game.spec``
+    is kept for showing the game. Not thread-safe (it remembers the last move list it
+    produced, so that ``apply`` of a listed move need not judge it again, and the target
+    tables of the last board it listed moves for); use one per thread or process."""
 
     # -- documents and text (cardz_core.engine.documents / movetext) ---------------------------
     def move_text(self, move: Move) -> str:
-        from cardz_core.engine.movetext import move_text
-
-        return move_text(self, move)
+        """The move in the contract's text form (``cardz_core.engine.movetext``)."""
+        return movetext.move_text(self, move)
 
     def parse_move(self, value: Any) -> Move:
-        from cardz_core.engine.movetext import parse_move
-
-        return parse_move(self, value)
+        """The move a text or move document names (``cardz_core.engine.movetext``)."""
+        return movetext.parse_move(self, value)
 
     def board_document(self, state: State) -> dict:
-        from cardz_core.engine.documents import board_document
-
-        return board_document(self, state)
+        """The ``cardz-board/1`` document of a position or view."""
+        return documents.board_document(self, state)
 
     def view(self, state: State, memory: Any = None) -> State:
         """The player's view of ``state`` (``cardz_core.view.view``; ``memory`` a ``Memory``)."""
@@ -59,9 +56,8 @@ class Game(Play):
         return outcomes(self, view, move, limit)
 
     def load_board(self, doc: Any) -> State:
-        from cardz_core.engine.documents import load_board
-
-        return load_board(self, doc)
+        """The position a ``cardz-board/1`` document holds."""
+        return documents.load_board(self, doc)
 
 
 def compile(spec: GameSpec, registry: Registry | None = None) -> Game:  # noqa: A001

@@ -3,13 +3,11 @@ moves, triggers until the board settles), on a ``Work``, or without one for the 
 
 from __future__ import annotations
 
-from typing import Any
-
 from cardz_core.engine import rng as _rng
 from cardz_core.engine.ends import Ends
 from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.engine.state import PLAYING, State
-from cardz_core.engine.taps import TAP_ACTION, TAP_DRAW, TAP_RECYCLE, TAP_REDEAL, Revealed, trial_reveal
+from cardz_core.engine.taps import TAP_DRAW, TAP_RECYCLE, TAP_REDEAL, Revealed, trial_reveal
 from cardz_core.engine.work import Reveal, Work
 from cardz_core.limits import MAX_CASCADE
 from cardz_core.problems import CardzError

@@ -32,6 +32,8 @@ TargetRow = tuple[int, dict[int, frozenset[int]], frozenset[int], "frozenset[int
 
 
 class Draw:
+    """A depot's draw plan: tapped, it turns ``count`` cards onto ``to``."""
+
     __slots__ = ("to", "count", "recycle", "max_recycles", "when")
 
     def __init__(self, to: int, count: int, recycle: bool, max_recycles: int | None,

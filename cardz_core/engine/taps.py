@@ -16,6 +16,7 @@ class Revealed(Exception):
 
 
 def trial_reveal(pool: int) -> int:
+    """The reveal callback of a trial run: it stops the run (turning a card up is a change)."""
     raise Revealed
 
 

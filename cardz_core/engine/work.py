@@ -20,6 +20,8 @@ Reveal = Callable[[int], int]
 
 
 class Work:
+    """A board being changed, as lists; ``Play._freeze`` makes the new ``State`` of it."""
+
     __slots__ = ("base", "piles", "came_from", "declared", "recycles", "rng", "reveal",
                  "version", "flips", "redeals", "recycles_total", "left", "_snap", "_snap_v",
                  "self_depot")
@@ -58,10 +60,12 @@ class Work:
 
     @staticmethod
     def down(c: int) -> int:
+        """The face-down code of ``c`` (an unknown card of a view stays as it is)."""
         return c & ~1 if c >= 0 else c
 
     # -- piles ------------------------------------------------------------------------------
     def set_pile(self, d: int, pile: tuple[int, ...]) -> None:
+        """Replace depot ``d``'s pile; a changed top forgets its called suit."""
         old = self.piles[d]
         if len(pile) < len(old):
             self.left.add(d)
@@ -96,11 +100,13 @@ class Work:
             self.came_from[d] = src
 
     def flip_top(self, d: int) -> None:
+        """Turn the top card of depot ``d`` face-up, if it is face-down."""
         pile = self.piles[d]
         if pile and not pile[-1] & 1:
             self.set_pile(d, pile[:-1] + (self.up(pile[-1]),))
 
     def shuffle(self, d: int) -> None:
+        """Shuffle depot ``d`` with the game's own generator (a view forgets those cards)."""
         cards = list(self.piles[d])
         self.rng = _rng.shuffle(self.rng, cards)
         forget = getattr(self.reveal, "forget", None)
