@@ -292,7 +292,10 @@ class MoveGen(Taps):
 
     def tap_available(self, state: State) -> bool:
         """Whether tapping some depot does something now (a draw, recycle, redeal or action)."""
-        return any(self._tap_plan(state, d) is not None for d in self.tappable)
+        for d in self.tappable:  # a loop: this runs after every move of a noLegalMoves game
+            if self._tap_plan(state, d) is not None:
+                return True
+        return False
 
     def card_move_available(self, state: State) -> bool:
         """Whether some card move is legal now; stops at the first one found."""
