@@ -29,7 +29,7 @@ from cardz_core.engine.state import WON  # noqa: E402
 from cardz_core.msdeal import deal_ms  # noqa: E402
 from cardz_core.planners.solver import replay, solve  # noqa: E402
 from cardz_core.sim.stats import wilson_interval  # noqa: E402
-from cardz_core.solver.analysis import Analysis  # noqa: E402
+from cardz_core.solver.analysis import analysis_of  # noqa: E402
 
 
 def span(text: str) -> list[int]:
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
 
     game = open_game(args.file)
-    analysis = Analysis(game.spec)
+    analysis = analysis_of(game)
     deals = args.ms if args.ms is not None else args.seeds
     rows = []
     notes: dict[str, None] = {}  # the reductions the deals were searched with, in order met

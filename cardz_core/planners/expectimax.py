@@ -39,7 +39,7 @@ from cardz_core.planners.base import (WIN_VALUE, Budget, Clock, Unknown, childre
                                       hidden_cards, home_cards, per_game, refuse_reveal, roles,
                                       terminal_value)
 from cardz_core.planners.usual import UsualPlanner
-from cardz_core.solver.analysis import Analysis
+from cardz_core.solver.analysis import Analysis, analysis_of
 from cardz_core.solver.problem import tap_run
 
 HOME_WEIGHT = 40.0
@@ -68,7 +68,7 @@ def default_value(game: Any, v: State) -> float:
 
 def _analysis(game: Any) -> Analysis:
     """The solver's analysis of the game: safe moves, tap runs, what a position's key needs."""
-    return Analysis(game.spec)
+    return analysis_of(game)
 
 
 class _OutOfBudget(Exception):

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 from cardz_core.engine.state import WON
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
 from cardz_core.problems import CardzError
-from cardz_core.solver.analysis import Analysis
+from cardz_core.solver.analysis import Analysis, analysis_of
 from cardz_core.solver.oneway import OneWay, search_oneway
 from cardz_core.solver.problem import FACE_DOWN_ORDERINGS, ORDERINGS, GameProblem
 from cardz_core.solver.search import RESULT_UNKNOWN, RESULT_WON, search
@@ -44,8 +44,8 @@ def check_budget(max_states: int, timeout: float) -> None:
 
 def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
           timeout: float = SOLVE_DEFAULT_SECONDS, analysis: Analysis | None = None) -> SolveResult:
-    """Search ``state`` of ``game`` (a compiled ``Game``) for a win. Pass ``analysis`` to reuse
-    the per-game tables across many deals.
+    """Search ``state`` of ``game`` (a compiled ``Game``) for a win. The per-game tables are
+    the game's (``analysis_of``) unless ``analysis`` is given.
 
     A depth-first search's time has a long tail that depends on the order it tries moves, so the
     search is a series of short tries (1/PROBE_SHARE of each budget), each with another sibling
@@ -59,16 +59,14 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     it wins. ``states`` counts the positions of all tries together, and never exceeds
     ``max_states``."""
     check_budget(max_states, timeout)
-    an = analysis if analysis is not None else Analysis(game.spec)
+    an = analysis if analysis is not None else analysis_of(game)
     if an.oneway is None:
         an.oneway = OneWay(an)
     if an.oneway.reason is None and an.oneway.fits(state) is None:
         return _solve_oneway(an, game, state, max_states, timeout)
     start = time.perf_counter()
     spent = 0
-    spec = game.spec
-    hidden = any(not c & 1 for i, p in enumerate(state.piles) if spec.depots[i].draw is None
-                 for c in p)
+    hidden = any(not c & 1 for i, p in enumerate(state.piles) if game.draws[i] is None for c in p)
     orders = ORDERINGS + FACE_DOWN_ORDERINGS if hidden else ORDERINGS
     size_states, size_seconds = max_states // PROBE_SHARE, timeout / PROBE_SHARE
     if size_states < PROBE_MIN_STATES:  # too small to cut: one try with everything

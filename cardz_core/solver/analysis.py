@@ -1,4 +1,4 @@
-"""What the rules of one game allow the solver to prune, read once from the ``GameSpec``.
+"""What the rules of one game allow the solver to prune, read once per compiled game.
 
 Three things, each switched on only when the rules at hand meet conditions that make it exact
 (the arguments are in docs/solver.md; the ``notes`` say which are on and why not):
@@ -12,6 +12,11 @@ Three things, each switched on only when the rules at hand meet conditions that 
 
 The transposition key leaves out counters no rule reads (moves, undos, unlimited recycles), and
 treats identical cards of a multi-deck game as one card.
+
+The analysis names no kind of the vocabulary: it reads the facts the kinds declare
+(``cardz_core.kinds``), looked up in one place (``_Kinds``), the depots patterns match and the
+build and suit relation as the engine compiled them. ``analysis_of(game)`` builds it once per
+compiled game and keeps it on the game.
 """
 
 from __future__ import annotations
@@ -22,17 +27,61 @@ from typing import Any, Hashable, Iterable
 
 import attrs
 
-from cardz_core.cards import SUIT_COLOR
-from cardz_core.spec.model import AcceptRule, Condition, GameSpec, Pattern, Step, rule_expressions
+from cardz_core.cards import Card
+from cardz_core.engine import Game, compile
+from cardz_core.engine.accept import Accept
+from cardz_core.kinds import ConditionKind, DepotType, StepKind
+from cardz_core.spec.model import Condition, GameSpec, Pattern, Step, rule_expressions
 
-# Builtin kinds whose meaning the analysis knows; anything else switches pruning off.
-_KNOWN_CONDITIONS = frozenset({"allCardsIn", "allCardsFaceUp", "depotsEmpty", "depotsNonEmpty",
-                               "allOf", "anyOf", "noLegalMoves"})
-_KNOWN_STEPS = frozenset({"dealGroup", "move", "flipTop", "place", "gather", "shuffle"})
+# What a condition may read and still be understood: the cards on the table and their faces,
+# which the key keeps exactly (counters, moves and expressions it would have to be told about).
+_CONDITION_READS = frozenset({"piles", "faces"})
+# What a redeal step may read besides the piles of its depots and still be understood.
+_STEP_READS = frozenset({"rng", "expressions"})
+# Field kinds that name depots (``cardz_core.kinds``).
+_DEPOT_FIELDS = frozenset({"depot", "depots", "group", "pattern"})
 # Depot fields that place or draw a depot, not what it does with cards.
 _LAYOUT_FIELDS = frozenset({"name", "group", "index", "col", "row", "x", "y", "angle", "off_table",
                             "fan_direction", "fan_window", "fan_anchor", "fan_offset_face_up",
                             "fan_offset_face_down", "ptr"})
+# The attribute of a compiled game that holds its analysis (``analysis_of``).
+_HELD = "solver_analysis"
+
+
+def analysis_of(game: Game) -> "Analysis":
+    """The solver's analysis of ``game``, built on first use and then held by the game."""
+    held = getattr(game, _HELD, None)
+    if held is None:
+        held = Analysis(game)
+        setattr(game, _HELD, held)
+    return held
+
+
+class _Kinds:
+    """The facts of a game's kinds: the one place the solver looks kinds up (in the registry the
+    game was compiled with)."""
+
+    def __init__(self, game: Game) -> None:
+        self._registry = game.registry
+        self.depots: tuple[DepotType | None, ...] = tuple(
+            self._lookup("depot_types", t, DepotType) for t in game.types)
+
+    def _lookup(self, table: str, name: str, cls: type) -> Any:
+        kind = self._registry.lookup(table, name)
+        return kind if isinstance(kind, cls) else None
+
+    def condition(self, cond: Condition) -> ConditionKind | None:
+        return self._lookup("conditions", cond.kind, ConditionKind)
+
+    def step(self, step: Step) -> StepKind | None:
+        return self._lookup("deal_steps", step.kind, StepKind)
+
+
+def printed_fits(rule: Accept, below: Card, card: Card) -> bool:
+    """Whether depot rule ``rule`` lets the printed ``card`` lie on the printed ``below`` by its
+    fixed rank and its build and suit relation alone, as the engine compiled them (the callers
+    have ruled out wild cards, seeds and expressions, or need only this part)."""
+    return (rule.rank_is is None or card.rank == rule.rank_is) and (rule.rel is None or rule.rel(below, card))
 
 
 def _shape(node: Any) -> Any:
@@ -52,29 +101,27 @@ def _expr_texts(spec: GameSpec) -> list[str]:
     return [e.text for e in rule_expressions(spec)]
 
 
-def _conditions(cond: Condition | None) -> Iterable[Condition]:
-    if cond is None:
-        return
-    yield cond
-    for sub in cond.args.get("of", ()) or ():
-        yield from _conditions(sub)
-
-
 class Analysis:
-    """Per-game tables the solver reads in its inner loop."""
+    """Per-game tables the solver reads in its inner loop. Built from a compiled ``Game`` (use
+    ``analysis_of``); a ``GameSpec`` is compiled with the default registry first."""
 
-    def __init__(self, spec: GameSpec) -> None:
-        self.spec = spec
+    def __init__(self, game: Game | GameSpec) -> None:
+        if isinstance(game, GameSpec):
+            game = compile(game)
+        self.game = game
+        spec = self.spec = game.spec
+        self.kinds = _Kinds(game)
         self.notes: list[str] = []
         depots = spec.depots
         self.n = len(depots)
-        self.index = {d.name: i for i, d in enumerate(depots)}
-        self.ranks = tuple(c.card.rank for c in spec.cards)
-        self.suits = tuple(c.card.suit for c in spec.cards)
+        self.index = game.depot_index
+        self.cards: tuple[Card, ...] = game.identity
+        self.ranks = tuple(c.rank for c in self.cards)
+        self.suits = tuple(c.suit for c in self.cards)
         texts = " ".join(_expr_texts(spec)).lower()
         self.plain = not spec.uses_expressions  # no expressions, triggers or actions anywhere
-        kinds_known = all(c.kind in _KNOWN_CONDITIONS for top in (spec.win, spec.loss, spec.redeal_when)
-                          for c in _conditions(top)) and all(s.kind in _KNOWN_STEPS for s in spec.redeal)
+        kinds_known = all(self._understood(top) for top in (spec.win, spec.loss, spec.redeal_when)
+                          if top is not None) and all(self._step_understood(s) for s in spec.redeal)
         self.known = kinds_known
         if not kinds_known:
             self.notes.append("a condition or redeal step of a plugin: no symmetry, safe moves or tap runs")
@@ -87,13 +134,17 @@ class Analysis:
         self.key_came_from = "camefrom" in texts
         # Identical cards (several packs) are one card to every rule.
         first: dict[Any, int] = {}
-        canon = [first.setdefault((c.card.rank, c.card.suit), i) for i, c in enumerate(spec.cards)]
+        canon = [first.setdefault((c.rank, c.suit), i) for i, c in enumerate(self.cards)]
         self.unique_cards = all(canon[i] == i for i in range(len(canon)))
         self.code_map: tuple[int, ...] | None = None
         if not self.unique_cards:
             self.code_map = tuple(canon[code >> 1] << 1 | (code & 1) for code in range(2 * len(canon)))
 
-        self.win_set = self._win_set()
+        self.empties, self.win_set = self._win_sets()
+        # no loss but a stalemate (``ConditionKind.stalemate``), which the search meets as a
+        # position without moves
+        loss = None if spec.loss is None else self.kinds.condition(spec.loss)
+        self.stalemate_loss = spec.loss is None or (loss is not None and loss.stalemate)
         self.classes = self._symmetry_classes() if self.plain and kinds_known else ()
         if not self.plain:
             self.notes.append("rule expressions, triggers or actions: no symmetry, safe moves or tap runs")
@@ -110,42 +161,105 @@ class Analysis:
         self._undeclared = (-1,) * self.n
         self.oneway: Any = None  # a solver.oneway.OneWay, made by the solver on first use
 
+    # ---- what the kinds' facts say -----------------------------------------------------------
+    def _understood(self, cond: Condition) -> bool:
+        """Whether the solver knows all ``cond`` reads: the piles and faces only (or it is a
+        stalemate, which the search meets as a position without moves), and so do the
+        conditions nested in it."""
+        kind = self.kinds.condition(cond)
+        if kind is None or not (kind.stalemate or kind.reads <= _CONDITION_READS):
+            return False
+        return not kind.nested or all(self._understood(c) for c in self._nested(cond, kind))
+
+    def _step_understood(self, step: Step) -> bool:
+        """Whether the solver knows what redeal ``step`` does: it reads nothing but the piles of
+        its depots, the random state and (in a game with expressions) its expressions, and, if
+        it moves cards, its facts say where from and where to."""
+        kind = self.kinds.step(step)
+        if kind is None or not kind.reads <= _STEP_READS:
+            return False
+        return not kind.moves_cards or bool((kind.takes_from or kind.from_stock) and kind.lands_on)
+
+    @staticmethod
+    def _nested(cond: Condition, kind: ConditionKind) -> tuple[Condition, ...]:
+        return tuple(cond.args.get("of", ()) or ()) if kind.nested else ()
+
+    def _conditions(self, cond: Condition | None) -> Iterable[tuple[Condition, ConditionKind]]:
+        """``cond`` and the conditions nested in it, each with its kind (all understood)."""
+        if cond is None:
+            return
+        kind = self.kinds.condition(cond)
+        assert kind is not None
+        yield cond, kind
+        for sub in self._nested(cond, kind):
+            yield from self._conditions(sub)
+
+    def _all_conditions(self) -> Iterable[tuple[Condition, ConditionKind]]:
+        spec = self.spec
+        for top in (spec.win, spec.loss, spec.redeal_when):
+            yield from self._conditions(top)
+
+    def _field_depots(self, args: dict[str, Any], of: Iterable[str]) -> frozenset[int]:
+        """The depots the fields ``of`` name (those written; expressions name none here)."""
+        found: set[int] = set()
+        for name in of:
+            value = args.get(name)
+            if isinstance(value, Pattern):
+                found |= self.matches(value)
+            elif isinstance(value, str):
+                found |= set(self.game.names((value,)))
+            elif isinstance(value, (tuple, list)):
+                found |= set(self.game.names(tuple(v for v in value if isinstance(v, str))))
+        return frozenset(found)
+
+    def _win_sets(self) -> tuple[frozenset[int] | None, frozenset[int] | None]:
+        """The depots the win asks to be empty (``ConditionKind.empties``), and the depots every
+        card must end in: the others, unless one of them is where cards start (it draws, or the
+        packs are shuffled into it: ``DepotType.deals_from``), as the stock of Golf: a win that
+        leaves cards there is about emptying depots, and there is no such set."""
+        win = self.spec.win
+        kind = None if win is None else self.kinds.condition(win)
+        if win is None or kind is None or kind.empties is None:
+            return None, None
+        empties = frozenset(kind.empties(win, self.game))
+        home = frozenset(range(self.n)) - empties
+        starts = {i for i, t in enumerate(self.kinds.depots) if t is None or t.deals_from}
+        if any(i in starts or self.spec.depots[i].draw is not None for i in home):
+            return empties, None
+        return empties, home
+
     # ---- depot patterns -------------------------------------------------------------------
     def matches(self, pattern: Pattern | None) -> frozenset[int]:
-        if pattern is None:
-            return frozenset()
-        if pattern.of_type is not None:
-            return frozenset(i for i, d in enumerate(self.spec.depots) if d.type == pattern.of_type)
-        names = set(pattern.names or ())
-        return frozenset(i for i, d in enumerate(self.spec.depots) if d.name in names or d.group in names)
-
-    def _win_set(self) -> frozenset[int] | None:
-        win = self.spec.win
-        if win is not None and win.kind == "allCardsIn":
-            return self.matches(win.args.get("depots"))
-        return None
+        """The depots ``pattern`` matches, as the engine resolves it."""
+        return frozenset(self.game.pattern(pattern))
 
     # ---- symmetry -------------------------------------------------------------------------
     def _symmetry_classes(self) -> tuple[tuple[int, ...], ...]:
         spec = self.spec
         excluded: set[int] = set()
         set_like: list[frozenset[int]] = []  # patterns read as sets: membership must agree
-        for d in spec.depots:
+        for i, d in enumerate(spec.depots):
+            kind = self.kinds.depots[i]
+            if kind is None or not kind.interchangeable:
+                excluded.add(i)
             if d.draw is not None:
-                excluded.add(self.index[d.name])
+                excluded.add(i)
                 excluded.add(self.index.get(d.draw.to, -1))
             for pat in (d.auto_send, d.auto_refill):  # "the first matching depot": order matters
                 excluded |= self.matches(pat)
             if d.auto_send is not None or d.auto_refill is not None:
-                excluded.add(self.index[d.name])
+                excluded.add(i)
             if d.accept.accept_from is not None:
                 set_like.append(self.matches(d.accept.accept_from))
             if d.uncovered_by:
                 set_like.append(frozenset(self.index[n] for n in d.uncovered_by if n in self.index))
-        for top in (spec.win, spec.loss, spec.redeal_when):
-            for cond in _conditions(top):
-                if isinstance(cond.args.get("depots"), Pattern):
-                    set_like.append(self.matches(cond.args["depots"]))
+        for cond, ckind in self._all_conditions():
+            # a pattern is read as a set; depots named one by one may be told apart
+            for name, field in ckind.fields.items():
+                if field.kind == "pattern" and isinstance(cond.args.get(name), Pattern):
+                    set_like.append(self.matches(cond.args[name]))
+                elif field.kind in _DEPOT_FIELDS:
+                    excluded |= self._field_depots(cond.args, (name,))
         for step in spec.redeal:  # redeals deal to depots in order: those they name are excluded
             excluded |= self._step_depots(step)
         groups: dict[Any, list[int]] = defaultdict(list)
@@ -160,18 +274,11 @@ class Analysis:
             self.notes.append(f"interchangeable depots: {names}")
         return classes
 
-    def _step_depots(self, step: Step) -> set[int]:
-        found: set[int] = set()
-        stack: list[Any] = list(step.args.values())
-        while stack:
-            v = stack.pop()
-            if isinstance(v, str):
-                found |= {i for i, d in enumerate(self.spec.depots) if v in (d.name, d.group)}
-            elif isinstance(v, Pattern):
-                found |= self.matches(v)
-            elif isinstance(v, (tuple, list)):
-                stack.extend(v)
-        return found
+    def _step_depots(self, step: Step) -> frozenset[int]:
+        """The depots a redeal step's depot fields name (an understood step's kind)."""
+        kind = self.kinds.step(step)
+        assert kind is not None
+        return self._field_depots(step.args, [n for n, f in kind.fields.items() if f.kind in _DEPOT_FIELDS])
 
     # ---- tap runs -------------------------------------------------------------------------
     def _tap_run(self) -> tuple[int, int] | None:
@@ -193,11 +300,11 @@ class Analysis:
         elif any(spec.depots[k].name in d.uncovered_by or spec.depots[w].name in d.uncovered_by
                  for d in spec.depots):
             why = "another depot is uncovered by the stock or its target"
-        elif spec.depots[k].type in ("Cell", "Tableau") or spec.depots[w].type in ("Cell", "Tableau"):
+        elif any(kind is None or kind.parks for kind in (self.kinds.depots[k], self.kinds.depots[w])):
             why = "the stock or its target counts towards compound moves"
         elif self.win_set is None or k in self.win_set or w in self.win_set:
             why = "the win is not `allCardsIn` away from the stock and its target"
-        elif self.spec.loss is not None and self.spec.loss.kind != "noLegalMoves":
+        elif not self.stalemate_loss:
             why = "a loss condition may read the stock"
         if why:
             self.notes.append(f"taps searched one at a time: {why}")
@@ -265,10 +372,14 @@ class Analysis:
         only their size and top card. A foundation whose pile its top card determines already
         (the one-next-card shape safe moves check) gains nothing and is left whole."""
         spec = self.spec
-        if any(c.kind == "allCardsFaceUp" for top in (spec.win, spec.loss, spec.redeal_when)
-               for c in _conditions(top)):
-            return ()
+        # depots a condition may read more of than which are empty: the depots its depot fields
+        # name, or every depot when it has none (a stalemate reads only the legal moves)
         named: set[int] = set()
+        for cond, kind in self._all_conditions():
+            if kind.stalemate or kind.nested or kind.empties is not None:
+                continue
+            fields = [n for n, f in kind.fields.items() if f.kind in _DEPOT_FIELDS]
+            named |= self._field_depots(cond.args, fields) if fields else set(range(self.n))
         for step in spec.redeal:
             named |= self._step_depots(step)
         whole = self.win_set if self.safe is not None and self.win_set else frozenset()
@@ -345,34 +456,6 @@ def _getter(indices: list[int]) -> Any:
     return itemgetter(*indices)
 
 
-def _relation(rule: AcceptRule, below: tuple[int, int], above: tuple[int, int]) -> bool:
-    """Whether ``rule`` lets card ``above`` (rank, suit) land on top card ``below``, read from the
-    rule's fixed fields only (the callers have ruled out wild cards and expressions)."""
-    (br, bs), (ar, as_) = below, above
-    if ar == 0 or br == 0:  # a joker has no rank or suit: a ruled depot refuses it
-        return rule.build is None and rule.suit == "Any" and not rule.follow and rule.rank_is is None
-    if rule.rank_is is not None and ar != rule.rank_is:
-        return False
-    if rule.build is not None:
-        b = rule.build
-        if b.wrap:
-            up, down = (ar - br) % 13 == b.step % 13, (br - ar) % 13 == b.step % 13
-        else:
-            up, down = ar - br == b.step, br - ar == b.step
-        ok = {"Up": up, "Down": down, "Either": up or down}[b.direction]
-        if not ok:
-            return False
-    if rule.suit == "Same" and as_ != bs:
-        return False
-    if rule.suit == "SameColor" and SUIT_COLOR[as_] != SUIT_COLOR[bs]:
-        return False
-    if rule.suit == "AlternateColor" and SUIT_COLOR[as_] == SUIT_COLOR[bs]:
-        return False
-    if rule.follow and ar != br and as_ != bs:
-        return False
-    return True
-
-
 class SafeMoves:
     """Moves to a locked foundation that can be played without branching (docs/solver.md)."""
 
@@ -387,14 +470,14 @@ class SafeMoves:
         self.win = an.win_set
         depots = spec.depots
         targets = {an.index.get(d.draw.to, -1) for d in depots if d.draw is not None}
-        cards = list(zip(an.ranks, an.suits))
+        cards = an.cards
         # needs[c]: cards some depot outside the foundations could place on top of card c.
-        rules = [d.accept for i, d in enumerate(depots)
-                 if i not in self.win and d.draw is None and not d.accept.rejects_all
-                 and not d.accept.empty_only]
+        rules = list({d.accept: an.game.accepts[i] for i, d in enumerate(depots)
+                      if i not in self.win and d.draw is None and not d.accept.rejects_all
+                      and not d.accept.empty_only}.values())
         self.needs = tuple(
             tuple(x for x, other in enumerate(cards) if x != c
-                  and any(_relation(r, cards[c], other) for r in rules))
+                  and any(printed_fits(r, cards[c], other) for r in rules))
             for c in range(len(cards)))
         self.sources = frozenset(
             i for i, d in enumerate(depots)
@@ -417,7 +500,7 @@ class SafeMoves:
         spec = an.spec
         if an.win_set is None or not an.win_set:
             return "the win is not `allCardsIn`"
-        if spec.loss is not None and spec.loss.kind != "noLegalMoves":
+        if not an.stalemate_loss:
             return "a loss condition other than noLegalMoves"
         if spec.redeal:
             return "the game has redeals"

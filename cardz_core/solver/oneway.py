@@ -21,7 +21,7 @@ import time
 from typing import Any, Callable
 
 from cardz_core.engine.moves import Move
-from cardz_core.solver.analysis import Analysis, _relation
+from cardz_core.solver.analysis import Analysis, printed_fits
 from cardz_core.solver.search import RESULT_LOST, RESULT_UNKNOWN, RESULT_WON, SearchResult
 
 FIRST_TRY_STATES = 2_000  # positions the first try may expand; each later try gets more
@@ -46,15 +46,14 @@ class OneWay:
         self.note = ("one-way game: positions are pile heights, stock height and the "
                      "foundation's top card; restarts keep the positions proved lost")
         an.notes.append(self.note)
-        spec = an.spec
-        rule = spec.depots[self.home].accept
-        cards = list(zip(an.ranks, an.suits))
+        rule = an.game.accepts[self.home]
+        cards = an.cards
         # Cards that take the same cards onto them are one foundation top to the search.
         rows: dict[tuple[bool, ...], int] = {}
         self.top_class = tuple(
-            rows.setdefault(tuple(_relation(rule, below, above) for above in cards), c)
+            rows.setdefault(tuple(printed_fits(rule, below, above) for above in cards), c)
             for c, below in enumerate(cards))
-        self.takes = tuple(frozenset(a for a, above in enumerate(cards) if _relation(rule, below, above))
+        self.takes = tuple(frozenset(a for a, above in enumerate(cards) if printed_fits(rule, below, above))
                            for below in cards)
 
     def _why_not(self, an: Analysis) -> str | None:
@@ -63,10 +62,9 @@ class OneWay:
             return "rule expressions, triggers, actions or plugin conditions"
         if spec.redeal or spec.redeal_when is not None:
             return "the game has redeals"
-        if spec.loss is not None and spec.loss.kind != "noLegalMoves":
+        if not an.stalemate_loss:
             return "a loss condition other than noLegalMoves"
-        win = spec.win
-        if win is None or win.kind not in ("allCardsIn", "depotsEmpty"):
+        if an.empties is None:
             return "the win is not allCardsIn or depotsEmpty"
         open_ = [i for i, d in enumerate(spec.depots) if not d.accept.rejects_all]
         if len(open_) != 1:
@@ -101,9 +99,7 @@ class OneWay:
         takers = an.matches(a.accept_from) if a.accept_from is not None else None
         self.loose = tuple(i for i in self.piles if spec.depots[i].eject.gate != "Locked"
                            and (takers is None or i in takers))
-        depots = an.matches(win.args.get("depots"))
-        # the depots that must be empty to win
-        self.to_empty = (frozenset(range(an.n)) - depots) if win.kind == "allCardsIn" else depots
+        self.to_empty = an.empties  # the depots that must be empty to win
         return None
 
     def fits(self, state: Any) -> str | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Hashable, Iterator, NamedTuple, Sequence
 
-from cardz_core.solver.analysis import Analysis, _relation
+from cardz_core.solver.analysis import Analysis, analysis_of, printed_fits
 
 
 class Weights(NamedTuple):
@@ -76,12 +76,12 @@ class GameProblem:
         self.game = game
         self.w = weights or ORDERINGS[0]
         self.noise = random.Random(noise).random if noise else None
-        self.an = analysis if analysis is not None else Analysis(game.spec)
+        self.an = analysis if analysis is not None else analysis_of(game)
         an = self.an
         spec = game.spec
         self.win = tuple(sorted(an.win_set)) if an.win_set else ()
-        empty_cond = spec.win if spec.win is not None and spec.win.kind == "depotsEmpty" else None
-        self.to_empty = tuple(sorted(an.matches(empty_cond.args.get("depots")))) if empty_cond else ()
+        # a win that only empties depots (no depots cards must end in): cards still there count
+        self.to_empty = tuple(sorted(an.empties)) if an.win_set is None and an.empties else ()
         self.draws = frozenset(i for i, d in enumerate(spec.depots) if d.draw is not None)
         home = set(self.win) | set(self.to_empty)
         self.others = tuple(i for i in range(an.n) if i not in self.draws and i not in home)
@@ -103,7 +103,7 @@ class GameProblem:
                 if b is not None and not b.wrap:
                     self.steps[i] = b.step if b.direction == "Up" else -b.step
         # Pairs (below, above) a building depot would accept as a sequence, as below * n + above.
-        cards = list(zip(an.ranks, an.suits))
+        cards = an.cards
         self.n_cards = len(cards)
         self.fits: dict[int, frozenset[int]] = {}
         tables: dict[Any, frozenset[int]] = {}
@@ -112,9 +112,10 @@ class GameProblem:
             if rule.build is None or rule.empty_only:
                 continue
             if rule not in tables:
+                acc = game.accepts[i]
                 tables[rule] = frozenset(
                     b * self.n_cards + a for b, cb in enumerate(cards) for a, ca in enumerate(cards)
-                    if a != b and _relation(rule, cb, ca))
+                    if a != b and printed_fits(acc, cb, ca))
             self.fits[i] = tables[rule]
         # Lazy stock: per depot and card, the cards the depot's building rule puts on that card.
         self.onto: dict[int, tuple[tuple[int, ...], ...]] = {}
@@ -149,6 +150,7 @@ class GameProblem:
             # where the cards that could go onto a stock card taken now are: face-up outside the
             # foundations and the ring (no depot takes face-down cards here), or on the ring
             home, piles = self.an.win_set, state.piles
+            assert tap is not None and home is not None  # lazy stock needs tap runs and safe moves
             self.ring_cards = {c >> 1 for i in tap for c in piles[i]}
             self.free = {c >> 1 for i, p in enumerate(piles) if i not in home and i not in tap
                          for c in p if c & 1}
@@ -187,7 +189,7 @@ class GameProblem:
         """Add the child ``m`` makes of ``state`` (``line`` ending in ``m``), or, for a stock
         card taken off the ring to a depot outside the foundations (lazy stock), the children of
         the moves onto it that may follow."""
-        if self.lazy and m.src == self.ring_target and m.dst not in self.an.win_set:
+        if self.lazy and m.src == self.ring_target and m.dst not in self.win:
             if self._may_follow(state.piles[m.src][-1] >> 1, m.dst):
                 out.extend(self._followed(line, self.game.apply(state, m), m.dst))
         else:
@@ -215,6 +217,7 @@ class GameProblem:
         deal) ends the run, and the position it leads to is kept as an ordinary successor."""
         game = self.game
         out: list[tuple[Sequence[Any], Any]] = []
+        assert self.an.tap is not None  # asked for only when taps are searched as runs
         for taps, before, t, after_moves in tap_run(game, state, self.an.tap, moves, game.apply,
                                                     self.an.key_recycles):
             if any(t.piles[i] != before.piles[i] for i in self.untapped):

@@ -16,14 +16,15 @@ from typing import Callable, Generic, Hashable, Iterable, Protocol, Sequence, Ty
 
 S = TypeVar("S")
 M = TypeVar("M")
+M_co = TypeVar("M_co", covariant=True)
 
 PLAYING, WON, LOST = 0, 1, 2  # the engine's status numbers (cardz_core.engine.state)
 
 RESULT_WON, RESULT_LOST, RESULT_UNKNOWN = "won", "lost", "unknown"
 
 
-class Problem(Protocol[S, M]):
-    def successors(self, state: S) -> Iterable[tuple[Sequence[M], S]]:
+class Problem(Protocol[S, M_co]):
+    def successors(self, state: S) -> Iterable[tuple[Sequence[M_co], S]]:
         """Each child with the moves (one or more, applied in order) that reach it."""
 
     def status(self, state: S) -> int:
