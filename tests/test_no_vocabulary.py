@@ -27,12 +27,6 @@ from cardz_core.spec import model, tables
 
 CORE = Path(__file__).resolve().parents[1] / "cardz_core"
 
-# files of other parts still being cleaned on their own branches; the merge empties this list
-STILL_TO_CLEAN = frozenset({
-    "cardz_core/solver/analysis.py",
-    "cardz_core/solver/oneway.py",
-    "cardz_core/solver/problem.py",
-})
 
 MESSAGE_CALLS = frozenset({"CardzError", "Problem", "IllegalMove"})
 
@@ -109,14 +103,7 @@ def core_files() -> list[str]:
 
 @pytest.mark.parametrize("rel", core_files())
 def test_no_vocabulary_word_in_the_core(rel):
-    if rel in STILL_TO_CLEAN:
-        pytest.skip(f"{rel} is still being cleaned on its own branch")
     assert words_named(CORE.parent / rel, vocabulary()) == []
-
-
-def test_the_allow_list_names_only_files_that_still_name_words():
-    words = vocabulary()
-    assert sorted(rel for rel in STILL_TO_CLEAN if not words_named(CORE.parent / rel, words)) == []
 
 
 def test_the_distinct_kind_names_are_scanned():
