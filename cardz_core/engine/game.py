@@ -10,7 +10,7 @@ every choice the reference leaves open, are in docs/engine.md.
 from __future__ import annotations
 
 from bisect import insort
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from cardz_core.cards import RANK_LETTERS, Card
 from cardz_core.engine import rng as _rng
@@ -25,6 +25,11 @@ from cardz_core.problems import CardzError, Problem
 from cardz_core.registry import Registry, default_registry
 from cardz_core.spec.model import Condition, Expr, GameSpec, Pattern, Step
 
+if TYPE_CHECKING:
+    from cardz_core.view import Memory, Outcome, Outcomes, View
+
+S = TypeVar("S", bound=State)  # a true state or a view: ``apply`` gives back the same kind
+T = TypeVar("T")
 Executor = Callable[[Work], None]
 _TAP_DRAW, _TAP_RECYCLE, _TAP_REDEAL, _TAP_ACTION = range(4)
 _BROAD = 12  # accept tables larger than this are tested per pick rather than inverted
@@ -81,6 +86,7 @@ class Game:
         self._memo_state: State | None = None
         self._memo_moves: list[Move] = []
         self._memo_plans: dict[int, tuple[int, int]] = {}
+        self._derived: dict[Callable[[Game], Any], Any] = {}  # see ``derive``
         self._compile()
 
     # -- compile-time helpers (also the API step, condition and aid plugins compile against) --
@@ -670,7 +676,7 @@ class Game:
                 step(w)
 
     # -- apply ---------------------------------------------------------------------------------
-    def apply(self, state: State, move: Move, reveal: Reveal | None = None) -> State:
+    def apply(self, state: S, move: Move, reveal: Reveal | None = None) -> S:
         """The position after ``move`` and everything that follows from it: the move, flips,
         automatic moves and triggers until the board settles, then the win/loss check.
         Raises ``IllegalMove`` saying why when the move is not legal."""
@@ -695,7 +701,7 @@ class Game:
         out.moves = state.moves + 1
         if not out.rules_off:
             out.status = self._judge(out)
-        return out
+        return out  # type: ignore[return-value]  # copies keep their class: a view's are views
 
     def _plain_draw(self, state: State, d: int) -> State | None:
         """The draw of ``_tap`` (cards one at a time from the stock's top onto ``to``, each
@@ -980,17 +986,63 @@ class Game:
 
         return board_document(self, state)
 
-    def view(self, state: State, memory: Any = None) -> State:
+    def view(self, state: State, memory: Memory | None = None) -> View:
         """The player's view of ``state`` (``cardz_core.view.view``; ``memory`` a ``Memory``)."""
         from cardz_core.view import view
 
         return view(self, state, memory)
 
-    def outcomes(self, view: State, move: Move, limit: int | None = None) -> Any:
+    def outcomes(self, view: View, move: Move, limit: int | None = None) -> Outcomes:
         """What ``move`` may lead to on a view (``cardz_core.view.outcomes``)."""
         from cardz_core.view import outcomes
 
         return outcomes(self, view, move, limit)
+
+    def sample_outcome(self, view: View, move: Move, rng: Any) -> Outcome:
+        """One outcome of ``move`` on a view, drawn with ``rng`` (``random.Random``) by the
+        deck model, with its probability."""
+        from cardz_core.view import sample_outcome
+
+        return sample_outcome(self, view, move, rng)
+
+    def derive(self, make: Callable[[Game], T]) -> T:
+        """``make(self)``, made on first use and kept with the game: what code outside the
+        engine derives from a game once (the views' deck tables, the planners' measures)."""
+        try:
+            return self._derived[make]
+        except KeyError:
+            out = self._derived[make] = make(self)
+            return out
+
+    # -- what planners read of the rules (until the compiled game holds them) ------------------
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """Per depot, its type's role (``DepotType.role``; "" for a type that declares none)."""
+        types = self.registry.depot_types
+        return tuple(getattr(types.get(t), "role", "") for t in self.types)
+
+    @property
+    def uses_expressions(self) -> bool:
+        """Whether the game is written with expressions, triggers or actions."""
+        return self.spec.uses_expressions
+
+    @property
+    def planner_enabled(self) -> bool | None:
+        """The game's ``planner`` switch: True, False, or None when it does not say."""
+        return self.spec.planner.enabled
+
+    def planner_value(self) -> Callable[[State], float] | None:
+        """The game's ``planner.value`` compiled to ``fn(state or view) -> float``, or None."""
+        expr = self.spec.planner.value
+        if expr is None:
+            return None
+        fn, env = self.expr(expr, "planner"), Env()
+
+        def value(state: State) -> float:
+            env.state = state
+            return float(fn(env))
+
+        return value
 
     def load_board(self, doc: Any) -> State:
         from cardz_core.engine.documents import load_board
