@@ -8,7 +8,7 @@ from typing import Any
 
 from cardz_core.cli.cmd_view import view_of_board
 from cardz_core.cli.common import add_game_args, open_game, print_json
-from cardz_core.engine.movetext import move_document, move_text
+from cardz_core.engine.movetext import move_document
 from cardz_core.planners import BUILTIN_PLANNERS, DEFAULT_PLANNER, make_planner
 from cardz_core.problems import CardzError
 
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     if move is None:
         raise CardzError(f"planner {planner.name!r} has no move on this board")
     if args.json:
-        print_json({**move_document(game, move), "text": move_text(game, move)})
+        print_json({**move_document(game, move), "text": game.move_text(move)})
     else:
-        print(move_text(game, move))
+        print(game.move_text(move))
     return 0

@@ -16,7 +16,6 @@ from typing import Any
 from cardz_core.cli.cmd_hint import add_planner_options, planner_from_args
 from cardz_core.cli.common import add_game_args, open_game, print_json
 from cardz_core.engine.documents import card_table
-from cardz_core.engine.movetext import move_text, parse_move
 from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
 from cardz_core.limits import PLAY_MAX_MOVES
 from cardz_core.planners import DEFAULT_PLANNER
@@ -101,7 +100,7 @@ def _watch(game: Any, seat: Seat, args: argparse.Namespace, rng: random.Random) 
             break
         seat.play(move)
         if talk:
-            print(f"{seat.state.moves}. {move_text(game, move)}")
+            print(f"{seat.state.moves}. {game.move_text(move)}")
     if talk:
         print(draw_board(game, seat.view))
     return _result(game, seat, args, planner.name)
@@ -115,7 +114,7 @@ def _interactive(game: Any, seat: Seat, args: argparse.Namespace, rng: random.Ra
         moves = game.legal_moves(seat.view)
         print(draw_board(game, seat.view), file=out)
         for i, m in enumerate(moves, 1):
-            print(f"  {i:3}. {move_text(game, m)}", file=out)
+            print(f"  {i:3}. {game.move_text(m)}", file=out)
         print("move> ", end="", file=out, flush=True)
         line = sys.stdin.readline()
         if not line:
@@ -134,7 +133,7 @@ def _interactive(game: Any, seat: Seat, args: argparse.Namespace, rng: random.Ra
             try:
                 hinter = hinter or planner_from_args(game, args, DEFAULT_PLANNER)
                 hint = hinter.choose(game, seat.view, rng)
-                print(f"hint: {move_text(game, hint)}" if hint is not None else "hint: no move",
+                print(f"hint: {game.move_text(hint)}" if hint is not None else "hint: no move",
                       file=out)
             except CardzError as exc:
                 print(f"no hint: {exc.problems[0].message}", file=out)
@@ -146,7 +145,7 @@ def _interactive(game: Any, seat: Seat, args: argparse.Namespace, rng: random.Ra
             print(f"not played: no move numbered {text}", file=out)
             continue
         try:
-            seat.play(moves[int(text) - 1] if text.isdigit() else parse_move(game, text))
+            seat.play(moves[int(text) - 1] if text.isdigit() else game.parse_move(text))
         except CardzError as exc:
             print(f"not played: {exc.problems[0].message}", file=out)
     if seat.state.status != PLAYING:
