@@ -15,7 +15,7 @@ import pytest
 from cardz_core.cli.main import main
 from cardz_core.engine import compile
 from cardz_core.spec import load_game
-from cardz_core.view import Seat, deck_info, pool_counts, view
+from cardz_core.view import Seat, deck_info, pool_counts
 
 RULESETS = sorted((Path(__file__).parent.parent / "rulesets").glob("*.cardz"))
 
@@ -82,7 +82,7 @@ def test_fresh_view_hides_every_face_down_card(path: Path) -> None:
     game = bundled(path)
     for seed in (1, 2):
         state = game.deal(seed)
-        v = view(game, state)
+        v = game.view(state)
         check_view(game, state, v)
         assert all(c < 0 or c & 1 for pile in v.piles for c in pile)
         assert game.legal_moves(v) == game.legal_moves(state)
@@ -98,7 +98,7 @@ def test_pools_follow_packs_sent_to_different_depots() -> None:
                                       "acceptRule": "none", "ejectRule": "locked"}]
     game = game_of(doc)
     state = game.deal(3)
-    v = view(game, state)
+    v = game.view(state)
     check_view(game, state, v)
     assert len(v.pools) == 2
     rows = pool_counts(deck_info(game), v.pools)
@@ -112,7 +112,7 @@ def test_pools_follow_packs_sent_to_different_depots() -> None:
 def test_copies_are_one_entry_with_a_count() -> None:
     game = game_of(SMALL, decks=[{"suits": ["Spades"], "ranks": ["Ace", "Two"], "count": 3}])
     state = game.deal(1)
-    v = view(game, state)
+    v = game.view(state)
     check_view(game, state, v)
     doc = game.board_document(v)
     unseen = doc["unseen"][0]
@@ -124,7 +124,7 @@ def test_copies_are_one_entry_with_a_count() -> None:
     twin = {ids[0]: ids[1] for ids in info.ids_of_face} | {ids[1]: ids[0] for ids in info.ids_of_face}
     swapped.piles = tuple(tuple(twin.get(c >> 1, c >> 1) << 1 | (c & 1) for c in p)
                           for p in state.piles)
-    assert view(game, swapped) == v
+    assert game.view(swapped) == v
 
 
 def _tap_until_recycled(game: Any, seat: Seat) -> None:
@@ -148,7 +148,7 @@ def test_memory_keeps_cards_turned_down_by_a_recycle() -> None:
     assert forgetful.state == seat.state
     check_view(game, seat.state, seat.view)
     check_view(game, forgetful.state, forgetful.view)
-    assert view(game, seat.state) == forgetful.view  # a bare state has no memory
+    assert game.view(seat.state) == forgetful.view  # a bare state has no memory
 
 
 def test_undo_restores_the_memory_too() -> None:
@@ -215,16 +215,16 @@ def test_views_of_states_that_differ_only_in_hidden_cards_are_equal() -> None:
     other = state.copy()
     other.piles = tuple(tuple(p) for p in piles)
     assert other != state
-    assert view(game, other) == view(game, state)
+    assert game.view(other) == game.view(state)
 
 
 def test_a_view_is_refused_as_a_true_state() -> None:
     from cardz_core.problems import CardzError
 
     game = game_of(SMALL)
-    v = view(game, game.deal(1))
+    v = game.view(game.deal(1))
     with pytest.raises(CardzError, match="already a view"):
-        view(game, v)
+        game.view(v)
 
 
 def test_cli_view(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
