@@ -18,8 +18,10 @@ import pytest
 
 from cardz_core.cli.main import main
 from cardz_core.hookspecs import hookimpl
+from cardz_core.kinds import DepotType
 from cardz_core.limits import PLANNER_MAX_NODES
 from cardz_core.planners import BUILTIN_PLANNERS, Budget, make_planner, planner_allowed
+from cardz_core.planners.measures import empty_spaces, hidden_cards, home_cards, roles
 from cardz_core.problems import CardzError
 from cardz_core.registry import build_registry
 from cardz_core.engine import compile
@@ -195,6 +197,38 @@ def test_a_third_party_planner_registers_through_the_hook() -> None:
     planner = make_planner(game, "first")
     v = game.view(game.deal(1))
     assert planner.choose(game, v, random.Random(0)) == game.legal_moves(v)[0]
+
+
+class _Pocket:
+    """A plugin depot type declaring what the builtin ``Cell`` declares."""
+
+    __name__ = "pocket_plugin"
+
+    @hookimpl
+    def cardz_depot_types(self, register: Any) -> None:
+        register("Pocket", DepotType("cell", parks="cell"))
+
+
+def test_planners_measure_a_plugin_depot_type_by_its_role() -> None:
+    path = Path(__file__).parent.parent / "rulesets" / "freecell.cardz"
+    text = path.read_text(encoding="utf-8")
+    assert text.count('"type": "Cell"') == 1
+    registry = build_registry([_Pocket()], entry_points=False)
+    pocket = compile(load_game(text.replace('"type": "Cell"', '"type": "Pocket"'),
+                               registry=registry), registry)
+    cell = bundled(path)
+    assert "Pocket" in pocket.types and "Cell" not in pocket.types
+    mine, theirs = roles(pocket), roles(cell)
+    assert mine.role == theirs.role and sum(mine.cells) == 4
+    assert (mine.home, mine.hidden, mine.tableau, mine.cells, mine.feeds, mine.swap_group) == (
+        theirs.home, theirs.hidden, theirs.tableau, theirs.cells, theirs.feeds, theirs.swap_group)
+    v, w = pocket.view(pocket.deal(3)), cell.view(cell.deal(3))
+    assert v.piles == w.piles
+    for measure in (home_cards, hidden_cards, empty_spaces):
+        assert measure(mine, v) == measure(theirs, w)
+    # a cell filled: one fewer empty space in both
+    move = next(m for m in cell.legal_moves(w) if theirs.cells[m.dst])
+    assert empty_spaces(mine, pocket.apply(v, move)) == empty_spaces(theirs, w) - 1
 
 
 def _write(tmp_path: Path, doc: dict[str, Any]) -> str:

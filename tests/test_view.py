@@ -15,7 +15,9 @@ import pytest
 from cardz_core.cli.main import main
 from cardz_core.engine import compile
 from cardz_core.spec import load_game
-from cardz_core.view import Seat, deck_info, pool_counts
+from cardz_core.engine.state import State
+from cardz_core.problems import CardzError
+from cardz_core.view import Seat, View, as_view, deck_info, pool_counts, sample_deal
 
 RULESETS = sorted((Path(__file__).parent.parent / "rulesets").glob("*.cardz"))
 
@@ -219,8 +221,6 @@ def test_views_of_states_that_differ_only_in_hidden_cards_are_equal() -> None:
 
 
 def test_a_view_is_refused_as_a_true_state() -> None:
-    from cardz_core.problems import CardzError
-
     game = game_of(SMALL)
     v = game.view(game.deal(1))
     with pytest.raises(CardzError, match="already a view"):
@@ -250,3 +250,31 @@ def test_cli_view_reads_standard_input(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(game.board_document(game.deal(1)))))
     assert main(["view", str(path), "--board", "-"]) == 0
     assert "~?" in capsys.readouterr().out
+
+
+def test_views_are_their_own_type_and_moves_on_them_give_views() -> None:
+    game = game_of(SMALL)
+    state = game.deal(2)
+    v = game.view(state)
+    assert type(v) is View and type(state) is State
+    for move in game.legal_moves(v):
+        o = game.sample_outcome(v, move, random.Random(1))
+        assert type(o.view) is View
+        if not o.revealed:
+            assert type(game.apply(v, move)) is View and game.apply(v, move) == o.view
+    tap = next(m for m in game.legal_moves(v) if m.index < 0)
+    assert all(type(o.view) is View for o in game.outcomes(v, tap))
+    assert type(game.apply(state, tap)) is State  # a true state stays one
+    deal = sample_deal(v, random.Random(3))
+    assert type(deal) is State and deal.pools is None
+    doc = game.board_document(v)
+    again = as_view(game.load_board(doc))
+    assert type(again) is View and again == v
+    with pytest.raises(CardzError, match="not a view"):
+        as_view(state)
+
+
+def test_deck_tables_are_held_by_each_game() -> None:
+    one, two = game_of(SMALL), game_of(SMALL)
+    assert deck_info(one) is deck_info(one)
+    assert deck_info(one) is not deck_info(two)
