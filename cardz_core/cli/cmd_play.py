@@ -11,16 +11,19 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cardz_core.cli.cmd_hint import add_planner_options, planner_from_args
 from cardz_core.cli.common import add_game_args, open_game, print_json
 from cardz_core.engine.documents import card_table
-from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
+from cardz_core.engine.state import PLAYING, STATUS_NAMES
 from cardz_core.limits import PLAY_MAX_MOVES
 from cardz_core.planners import DEFAULT_PLANNER
 from cardz_core.problems import CardzError
-from cardz_core.view import Seat
+from cardz_core.view import Seat, View
+
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
 
 HELP = "type a move number or a move (column-3@4>foundation-1, tap stock); u undo, h hint, q quit"
 
@@ -42,7 +45,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def draw_board(game: Any, v: State) -> str:
+def draw_board(game: Game, v: View) -> str:
     """The view as text: one line per depot, face-down cards shown as ~? (or ~QS when
     remembered), runs of unknown cards shortened."""
     table = card_table(game)
@@ -66,7 +69,7 @@ def draw_board(game: Any, v: State) -> str:
     return "\n".join(lines)
 
 
-def _result(game: Any, seat: Seat, args: argparse.Namespace, planner: str | None) -> int:
+def _result(game: Game, seat: Seat, args: argparse.Namespace, planner: str | None) -> int:
     status = seat.state.status
     name = STATUS_NAMES[status] if status != PLAYING else "unfinished"
     if args.json:
@@ -87,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     return _interactive(game, seat, args, rng)
 
 
-def _watch(game: Any, seat: Seat, args: argparse.Namespace, rng: random.Random) -> int:
+def _watch(game: Game, seat: Seat, args: argparse.Namespace, rng: random.Random) -> int:
     planner = planner_from_args(game, args)
     talk = not (args.quiet or args.json)
     if talk:
@@ -106,7 +109,7 @@ def _watch(game: Any, seat: Seat, args: argparse.Namespace, rng: random.Random) 
     return _result(game, seat, args, planner.name)
 
 
-def _interactive(game: Any, seat: Seat, args: argparse.Namespace, rng: random.Random) -> int:
+def _interactive(game: Game, seat: Seat, args: argparse.Namespace, rng: random.Random) -> int:
     hinter = None
     out = sys.stderr if args.json else sys.stdout
     print(HELP, file=out)
