@@ -47,7 +47,10 @@ from cardz_core.view import View
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
 
-Line = tuple[Move, ...]
+Line = tuple[Move, ...]  # moves played one after the other from a view
+Piles = tuple[tuple[int, ...], ...]
+Table = dict[tuple[Hashable, int], "_Closure"]  # a search's closures by (view key, depth)
+
 KNOWLEDGE_WEIGHT = 1.0  # per unknown card a chance node turns up: seeing a card is progress
 CHANCE_SAMPLES = 3  # outcomes drawn for a chance node with more different outcomes than this
 WIDTH = 3  # chance nodes per closure searched on in a deeper pass
@@ -68,9 +71,6 @@ def _make_analysis(game: Game) -> Analysis:
     # the solver reads the spec until the compiled game holds what its analysis needs
     return Analysis(game.spec)
 
-
-Piles = tuple[tuple[int, ...], ...]
-Table = dict[tuple[Hashable, int], "_Closure"]  # a search's closures by (view key, depth)
 
 
 class _OutOfBudget(Exception):

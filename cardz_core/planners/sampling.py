@@ -25,7 +25,7 @@ from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.engine.state import PLAYING, State
 from cardz_core.limits import PLANNER_DEFAULT_NODES, PLANNER_MAX_DEALS, SOLVE_DEFAULT_STATES
 from cardz_core.planners.base import Budget, Unknown, refuse_reveal
-from cardz_core.planners.expectimax import ExpectimaxPlanner
+from cardz_core.planners.expectimax import ExpectimaxPlanner, Piles
 from cardz_core.planners.solver import solve
 from cardz_core.problems import CardzError
 from cardz_core.view import View, sample_deal
@@ -33,7 +33,6 @@ from cardz_core.view import View, sample_deal
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
 
-Piles = tuple[tuple[int, ...], ...]
 DEALS = 8  # deals sampled and solved per decision
 NO_TIME_LIMIT = 3600.0  # seconds a sample's solve may take when only nodes bound it
 
