@@ -26,6 +26,8 @@ from cardz_core.registry import Registry, default_registry
 from cardz_core.spec.model import Condition, Expr, GameSpec, Pattern, Step
 
 if TYPE_CHECKING:
+    import random
+
     from cardz_core.view import Memory, Outcome, Outcomes, View
 
 S = TypeVar("S", bound=State)  # a true state or a view: ``apply`` gives back the same kind
@@ -998,9 +1000,9 @@ class Game:
 
         return outcomes(self, view, move, limit)
 
-    def sample_outcome(self, view: View, move: Move, rng: Any) -> Outcome:
-        """One outcome of ``move`` on a view, drawn with ``rng`` (``random.Random``) by the
-        deck model, with its probability."""
+    def sample_outcome(self, view: View, move: Move, rng: random.Random) -> Outcome:
+        """One outcome of ``move`` on a view, drawn with ``rng`` by the deck model, with its
+        probability (``cardz_core.view.sample_outcome``)."""
         from cardz_core.view import sample_outcome
 
         return sample_outcome(self, view, move, rng)
