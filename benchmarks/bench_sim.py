@@ -96,7 +96,7 @@ def _cpu() -> float:
 
 def measure(job: Job, game, games: int, **how) -> tuple[float, float, dict]:
     """(wall seconds, CPU seconds of this process and its workers, summary) of one run."""
-    tally = Tally(job.planners, games, card_labels(game.spec), any(foundation_flags(game)))
+    tally = Tally(job.planners, games, card_labels(game), any(foundation_flags(game)))
     cpu = _cpu()
     started = time.perf_counter()
     interrupted = simulate(job, games, Collector(tally), game=game, **how)

@@ -1,6 +1,6 @@
 """The player's view of a position: what is face-down and unseen becomes counts.
 
-A view is a ``State`` (``cardz_core.engine.state``) in which
+A view is a ``View``, a ``State`` (``cardz_core.engine.state``) in which
 
 - every face-down card the player does not know has the negative code ``unknown_code(pool)``;
 - ``pools[p]`` holds, per card id, 1 if that card is unseen and belongs to pool ``p`` (the layout
@@ -20,16 +20,20 @@ Memory. A player remembers a card seen face-up that is later turned face-down wi
 face-down cards of the shuffled pile. Memory needs history, which a bare ``State`` does not carry,
 so it is kept beside the true state in a ``Memory`` (the cards still unknown and the pool each
 counts in), updated move by move by ``trace``; ``Seat`` does this for a game being played.
-``view(game, state)`` without a ``Memory`` is the board as it is now (only what is face-up is
+``Game.view(state)`` without a ``Memory`` is the board as it is now (only what is face-up is
 known).
 
-Chance. ``outcomes`` (the deck model of ``plugins.cardz_deck``) plays a move on a view: each card
-the engine turns face-up from the unknown is drawn from its pool's counts.
+Chance. ``Game.outcomes`` (the deck model of ``plugins.cardz_deck``) plays a move on a view: each
+card the engine turns face-up from the unknown is drawn from its pool's counts.
+
+The functions ``view``, ``outcomes`` and ``sample_outcome`` here are what those ``Game`` methods
+run; code outside the engine calls the methods.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, NamedTuple, Protocol, Sequence
+import random
+from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple, Protocol, Sequence, cast
 
 import attrs
 
@@ -37,14 +41,41 @@ from cardz_core.cards import Card, code, unknown_code, unknown_pool
 from cardz_core.engine.state import State
 from cardz_core.problems import CardzError
 
+if TYPE_CHECKING:
+    # the engine's rules part of ``Game`` (the facade itself imports this module)
+    from cardz_core.engine.play import Play as Game
+    from cardz_core.engine.moves import Move
+
 DEFAULT_DECK_MODEL = "counts"
 
 
-class DeckInfo:
-    """What views need to know about a game's cards, built once per game."""
+class View(State):
+    """The player's view of a position (see the module docstring): what fair planners are given.
+    The engine plays a view like a state, and a view's copies are views, so a move played on a
+    view gives a view."""
 
-    def __init__(self, spec: Any) -> None:
-        self.cards: tuple[Card, ...] = tuple(dc.card for dc in spec.cards)
+    __slots__ = ()
+
+    def copy(self) -> View:
+        out = State.copy(self)
+        out.__class__ = View
+        return cast(View, out)
+
+
+def as_view(state: State) -> View:
+    """A state that already holds a view (a board document with unseen cards) as a ``View``."""
+    if state.pools is None:
+        raise CardzError("this board is not a view: it holds no unseen cards")
+    out = state.copy()
+    out.__class__ = View
+    return cast(View, out)
+
+
+class DeckInfo:
+    """What views need to know about a game's cards, built once per game (``deck_info``)."""
+
+    def __init__(self, game: Game) -> None:
+        self.cards: tuple[Card, ...] = game.identity
         n = len(self.cards)
         faces: dict[Card, int] = {}
         self.face_of: list[int] = []
@@ -57,25 +88,15 @@ class DeckInfo:
             self.face_of.append(f)
         self.ids_of_face: tuple[tuple[int, ...], ...] = tuple(tuple(i) for i in ids)
         self.multi = any(len(i) > 1 for i in ids)  # some card has identical copies
-        # Pools by where each pack was shuffled to (None: the first stock).
-        targets: dict[str | None, int] = {}
-        pack_pool = [targets.setdefault(pack.to, len(targets)) for pack in spec.packs]
-        self.origin: tuple[int, ...] = tuple(pack_pool[dc.pack] for dc in spec.cards)
-        self.n_pools = max(1, len(targets))
+        # pools by where each pack was shuffled to (the compiled game's)
+        self.origin: tuple[int, ...] = game.compiled.card_pool
+        self.n_pools = game.compiled.n_pools
         self.n_cards = n
 
 
-_INFO: dict[int, tuple[Any, DeckInfo]] = {}
-
-
-def deck_info(game: Any) -> DeckInfo:
-    """The game's ``DeckInfo`` (cached per spec object)."""
-    spec = game.spec
-    hit = _INFO.get(id(spec))
-    if hit is None or hit[0] is not spec:
-        hit = (spec, DeckInfo(spec))
-        _INFO[id(spec)] = hit
-    return hit[1]
+def deck_info(game: Game) -> DeckInfo:
+    """The game's ``DeckInfo``, made once per game (``Game.derive``)."""
+    return game.derive(DeckInfo)
 
 
 @attrs.frozen
@@ -87,7 +108,7 @@ class Memory:
     labels: tuple[int, ...]
 
     @classmethod
-    def initial(cls, game: Any, state: State) -> "Memory":
+    def initial(cls, game: Game, state: State) -> Memory:
         """Memory with nothing remembered: every face-down card of ``state`` is unknown."""
         unknown = frozenset(c >> 1 for pile in state.piles for c in pile if not c & 1)
         return cls(unknown, deck_info(game).origin)
@@ -138,7 +159,7 @@ class _Tracer:
         return out
 
 
-def trace(game: Any, state: State, move: Any, memory: Memory | None = None
+def trace(game: Game, state: State, move: Move, memory: Memory | None = None
           ) -> tuple[State, Memory, tuple[int, ...], tuple[int, ...]]:
     """Apply ``move`` to the true ``state``. Returns the new state, the player's memory after it,
     the card ids the move turned face-up (in the engine's order), and those of them the player
@@ -223,8 +244,8 @@ class Reveal:
         return forget(self.info, self.counts, cards)
 
 
-def view(game: Any, state: State, memory: Memory | bool | None = None) -> State:
-    """The player's view of the true ``state``.
+def view(game: Game, state: State, memory: Memory | bool | None = None) -> View:
+    """The player's view of the true ``state`` (``Game.view``).
 
     ``memory``: a ``Memory`` kept beside the state (``Seat`` keeps one); ``None``, ``False`` or
     ``True`` without a ``Memory`` give the board as it is now, the only memory a bare state has.
@@ -253,7 +274,7 @@ def view(game: Any, state: State, memory: Memory | bool | None = None) -> State:
 
 
 def _assemble(info: DeckInfo, base: State, piles: list[tuple[int, ...]],
-              counts: list[list[int]]) -> State:
+              counts: list[list[int]]) -> View:
     """A canonical view from piles (known cards by any copy's id, unknown cards by pool) and the
     unseen counts per pool and printed card."""
     if info.multi:
@@ -285,10 +306,11 @@ def _assemble(info: DeckInfo, base: State, piles: list[tuple[int, ...]],
                     nxt[f] += n
         pools.append(tuple(pool))
     v = base.copy()
+    v.__class__ = View
     v.piles = tuple(piles)
     v.pools = tuple(pools)
     v.rng = 0
-    return v
+    return cast(View, v)
 
 
 def pool_counts(info: DeckInfo, pools: Sequence[Sequence[int]]) -> list[list[int]]:
@@ -303,7 +325,7 @@ def pool_counts(info: DeckInfo, pools: Sequence[Sequence[int]]) -> list[list[int
     return out
 
 
-def canonical(game: Any, v: State, counts: list[list[int]] | None = None) -> State:
+def canonical(game: Game, v: View, counts: list[list[int]] | None = None) -> View:
     """``v`` (a view, e.g. after a move played on it) with copies renumbered in board order and
     ``pools`` rebuilt from ``counts`` (per pool and face) or from its own pools."""
     info = deck_info(game)
@@ -316,7 +338,7 @@ def canonical(game: Any, v: State, counts: list[list[int]] | None = None) -> Sta
     return _assemble(info, v, list(v.piles), counts)
 
 
-def sample_deal(v: State, rng: Any) -> State:
+def sample_deal(v: State, rng: random.Random) -> State:
     """A true position the view ``v`` may stand for: its unknown cards dealt from their pools in
     a uniformly random order, so each is any card its pool holds with the pool's weights (as the
     counts deck model turns them up one by one). A true position is returned as it is."""
@@ -341,7 +363,7 @@ def sample_deal(v: State, rng: Any) -> State:
         piles.append(tuple(out))
     if any(bags):
         raise CardzError("the view's pools hold cards that are on no pile")
-    s = v.copy()
+    s = State.copy(v)  # a true position, no longer a view
     s.piles = tuple(piles)
     s.pools = None
     return s
@@ -353,10 +375,10 @@ class Outcome(NamedTuple):
 
     probability: float
     revealed: tuple[int, ...]
-    view: State
+    view: View
 
 
-class Outcomes(list):
+class Outcomes(list[Outcome]):
     """The outcomes of a move, most likely first; ``coverage`` is the probability they hold
     together (1.0 unless a limit cut the list)."""
 
@@ -368,25 +390,27 @@ class Outcomes(list):
 class DeckModel(Protocol):
     """What the ``cardz_deck_models`` hook registers: how a move on a view turns out."""
 
-    def outcomes(self, game: Any, v: State, move: Any, limit: int | None = None) -> Outcomes: ...
+    def outcomes(self, game: Game, v: View, move: Move, limit: int | None = None
+                 ) -> Outcomes: ...
 
-    def sample(self, game: Any, v: State, move: Any, rng: Any) -> Outcome: ...
+    def sample(self, game: Game, v: View, move: Move, rng: random.Random) -> Outcome: ...
 
 
-def deck_model(game: Any, name: str = DEFAULT_DECK_MODEL) -> DeckModel:
+def deck_model(game: Game, name: str = DEFAULT_DECK_MODEL) -> DeckModel:
     model = game.registry.lookup("deck_models", name)
     if model is None:
         raise CardzError(f"no deck model named {name!r} is registered")
     return model  # type: ignore[return-value]
 
 
-def outcomes(game: Any, v: State, move: Any, limit: int | None = None) -> Outcomes:
+def outcomes(game: Game, v: View, move: Move, limit: int | None = None) -> Outcomes:
     """Every outcome of ``move`` on the view ``v`` (``Game.outcomes``)."""
     return deck_model(game).outcomes(game, v, move, limit)
 
 
-def sample_outcome(game: Any, v: State, move: Any, rng: Any) -> Outcome:
-    """One outcome of ``move`` on ``v`` drawn with ``rng`` by the counts, with its probability."""
+def sample_outcome(game: Game, v: View, move: Move, rng: random.Random) -> Outcome:
+    """One outcome of ``move`` on ``v`` drawn with ``rng`` by the counts, with its probability
+    (``Game.sample_outcome``)."""
     return deck_model(game).sample(game, v, move, rng)
 
 
@@ -397,23 +421,23 @@ class Seat:
     memory up to date (with ``memory=False`` nothing is remembered: the view is the board as it
     is now); ``undo`` takes the last move back, with what it taught."""
 
-    def __init__(self, game: Any, state: State, memory: bool = True) -> None:
+    def __init__(self, game: Game, state: State, memory: bool = True) -> None:
         self.game = game
         self.state = state
         self.remember = memory
         self.memory = Memory.initial(game, state)
-        self._view: State | None = None
+        self._view: View | None = None
         self._history: list[tuple[State, Memory]] = []
         self.turned: tuple[int, ...] = ()  # true card ids the last move turned face-up
         self.revealed: tuple[int, ...] = ()  # those of them the player did not know
 
     @property
-    def view(self) -> State:
+    def view(self) -> View:
         if self._view is None:
             self._view = view(self.game, self.state, self.memory)
         return self._view
 
-    def play(self, move: Any) -> tuple[int, ...]:
+    def play(self, move: Move) -> tuple[int, ...]:
         """Apply ``move``; return the true card ids it revealed (unknown to the player), in order."""
         memory = self.memory if self.remember else Memory.initial(self.game, self.state)
         after, learned, self.turned, self.revealed = trace(self.game, self.state, move, memory)
@@ -435,7 +459,8 @@ class Seat:
         return True
 
 
-def apply_revealing(game: Any, v: State, move: Any, faces: Sequence[Card]) -> tuple[State, list[int]]:
+def apply_revealing(game: Game, v: View, move: Move, faces: Sequence[Card]
+                    ) -> tuple[View, list[int]]:
     """Play ``move`` on the view ``v`` with the cards turned up from the unknown prescribed, in
     order, as printed cards; returns the canonical resulting view and the card ids turned up.
     Raises ``CardzError`` when a prescribed card is not unseen in the pool it is drawn from, or

@@ -276,12 +276,11 @@ TWO_POOLS = {
 def test_views_round_trip_with_their_pools(seed):
     from cardz_core.engine import compile
     from cardz_core.spec import load_game
-    from cardz_core.view import view
 
     game = compile(load_game(json.dumps(TWO_POOLS)))
     state = game.deal(seed)
     for _ in range(3):
-        v = view(game, state)
+        v = game.view(state)
         doc = board_document(game, v)
         assert all(c == "~?" for c in doc["depots"]["monsters"])
         assert sum(doc["unseen"][0].values()) == 3

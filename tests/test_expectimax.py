@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from cardz_core.planners import make_planner
-from cardz_core.view import Memory, Seat, view
+from cardz_core.view import Memory, Seat
 from engine_helpers import board
 from test_view import SMALL, game_of
 
@@ -47,12 +47,12 @@ def test_a_line_off_its_course_is_searched_again() -> None:
     st = board(g, {"waste": ["4S"], "foundation-1": ["AH"], "foundation-2": ["AS"],
                    "column-1": HIDDEN, "column-2": ["5H"]})
     planner = _planner(g, nodes=200)
-    planner.choose(g, view(g, st), random.Random(1))
+    planner.choose(g, g.view(st), random.Random(1))
     assert planner.plan
     other = board(g, {"waste": ["4S"], "foundation-1": ["AH"], "foundation-2": ["AS", "2S"],
                       "column-1": ["~2H", "~3S", "~4H", "~5S", "3H"], "column-2": ["5H"]})
-    move = planner.choose(g, view(g, other), random.Random(1))
-    assert move in g.legal_moves(view(g, other))
+    move = planner.choose(g, g.view(other), random.Random(1))
+    assert move in g.legal_moves(g.view(other))
     assert g.move_text(move) == "waste@0>column-2"
 
 
@@ -66,7 +66,7 @@ def test_a_card_deep_in_a_known_stock_is_one_tap_run_away() -> None:
     known = {c >> 1 for c in stock}
     start = Memory.initial(g, st)
     memory = Memory(start.unknown - known, start.labels)
-    v = view(g, st, memory)
+    v = g.view(st, memory)
     assert all(c >= 0 for c in v.piles[g.depot_index["stock"]])  # remembered, not unknown
     planner = _planner(g, nodes=300)
     line = [g.move_text(planner.choose(g, v, random.Random(2)))]
@@ -80,6 +80,6 @@ def test_it_gives_up_only_when_nothing_is_left_to_find() -> None:
     # round the stock again changes nothing
     st = board(g, {"waste": ["5S"], "foundation-1": ["AH"], "foundation-2": ["AS"],
                    "column-1": ["~2H", "~3S", "~4H", "3H"], "column-2": ["~2S", "~4S", "5H"]})
-    v = view(g, st)
+    v = g.view(st)
     assert [g.move_text(m) for m in g.legal_moves(v)] == ["tap stock"]
     assert _planner(g, nodes=500).choose(g, v, random.Random(3)) is None

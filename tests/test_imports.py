@@ -12,11 +12,6 @@ import networkx as nx
 ROOT = Path(__file__).resolve().parents[1]
 
 # cycles other parts are removing on their own branches; the merge empties this list
-STILL_TO_BREAK = frozenset({
-    frozenset({"cardz_core.planners.expectimax", "cardz_core.planners.value"}),
-})
-
-
 def module_name(path: Path, root: Path) -> str:
     parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
@@ -63,12 +58,7 @@ def cycles(graph: nx.DiGraph) -> list[frozenset[str]]:
 
 
 def test_no_import_cycle_in_cardz_core():
-    assert sorted(sorted(c) for c in cycles(import_graph()) if c not in STILL_TO_BREAK) == []
-
-
-def test_the_allow_list_names_only_cycles_still_there():
-    found = set(cycles(import_graph()))
-    assert sorted(sorted(c) for c in STILL_TO_BREAK if c not in found) == []
+    assert sorted(sorted(c) for c in cycles(import_graph())) == []
 
 
 def test_a_cycle_through_a_function_level_import_is_found(tmp_path):

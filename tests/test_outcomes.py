@@ -13,7 +13,7 @@ import pytest
 
 from cardz_core.cli.main import main
 from cardz_core.problems import CardzError
-from cardz_core.view import Outcomes, Seat, apply_revealing, deck_info, outcomes, sample_outcome, view
+from cardz_core.view import Outcomes, Seat, apply_revealing, deck_info
 from test_view import RULESETS, SMALL, bundled, check_view, game_of
 
 # A stock of four identical aces and one king, drawn to a waste.
@@ -41,8 +41,8 @@ def _names(game: Any, ids: tuple[int, ...]) -> list[str]:
 
 def test_four_aces_and_a_king_give_two_outcomes() -> None:
     game = game_of(ACES_KING)
-    v = view(game, game.deal(1))
-    outs = outcomes(game, v, _tap(game, v))
+    v = game.view(game.deal(1))
+    outs = game.outcomes(v, _tap(game, v))
     assert [(round(o.probability, 12), _names(game, o.revealed)) for o in outs] == [
         (0.8, ["AS"]), (0.2, ["KS"])]
     assert outs.coverage == 1.0
@@ -57,8 +57,8 @@ def test_k_reveals_give_distinct_sequences_not_orderings_of_copies() -> None:
                     {"suits": ["Spades"], "ranks": ["King"]}]
     doc["depots"][0]["draw"]["count"] = 2
     game = game_of(doc)
-    v = view(game, game.deal(1))
-    outs = outcomes(game, v, _tap(game, v))
+    v = game.view(game.deal(1))
+    outs = game.outcomes(v, _tap(game, v))
     got = sorted((_names(game, o.revealed), round(o.probability, 12)) for o in outs)
     third = round(1 / 3, 12)
     assert got == [(["AS", "AS"], third), (["AS", "KS"], third), (["KS", "AS"], third)]
@@ -66,27 +66,27 @@ def test_k_reveals_give_distinct_sequences_not_orderings_of_copies() -> None:
 
 def test_a_limit_keeps_the_likeliest_and_says_the_coverage() -> None:
     game = game_of(ACES_KING)
-    v = view(game, game.deal(1))
-    outs = outcomes(game, v, _tap(game, v), limit=1)
+    v = game.view(game.deal(1))
+    outs = game.outcomes(v, _tap(game, v), limit=1)
     assert len(outs) == 1 and _names(game, outs[0].revealed) == ["AS"]
     assert outs.coverage == pytest.approx(0.8)
     with pytest.raises(CardzError, match="1 or more"):
-        outcomes(game, v, _tap(game, v), limit=0)
+        game.outcomes(v, _tap(game, v), limit=0)
 
 
 def test_max_outcomes_at_and_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     import plugins.cardz_deck.counts as counts
 
     game = game_of(SMALL)
-    v = view(game, game.deal(1))
+    v = game.view(game.deal(1))
     tap = _tap(game, v)
-    n = len(outcomes(game, v, tap))
+    n = len(game.outcomes(v, tap))
     monkeypatch.setattr(counts, "MAX_OUTCOMES", n)
-    assert len(outcomes(game, v, tap)) == n
+    assert len(game.outcomes(v, tap)) == n
     monkeypatch.setattr(counts, "MAX_OUTCOMES", n - 1)
     with pytest.raises(CardzError, match="give a limit"):
-        outcomes(game, v, tap)
-    assert len(outcomes(game, v, tap, limit=n)) == n - 1  # the cap holds a limit too
+        game.outcomes(v, tap)
+    assert len(game.outcomes(v, tap, limit=n)) == n - 1  # the cap holds a limit too
 
 
 def test_max_outcome_runs_at_and_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -95,13 +95,13 @@ def test_max_outcome_runs_at_and_past_the_limit(monkeypatch: pytest.MonkeyPatch)
     doc = copy.deepcopy(ACES_KING)
     doc["depots"][0]["draw"]["count"] = 2
     game = game_of(doc)
-    v = view(game, game.deal(1))
+    v = game.view(game.deal(1))
     runs = 1 + 2 + 3  # the root, two first cards, three complete sequences
     monkeypatch.setattr(counts, "MAX_OUTCOME_RUNS", runs)
-    assert len(outcomes(game, v, _tap(game, v))) == 3
+    assert len(game.outcomes(v, _tap(game, v))) == 3
     monkeypatch.setattr(counts, "MAX_OUTCOME_RUNS", runs - 1)
     with pytest.raises(CardzError, match="sample outcomes instead"):
-        outcomes(game, v, _tap(game, v))
+        game.outcomes(v, _tap(game, v))
 
 
 def test_a_move_revealing_nothing_has_one_outcome() -> None:
@@ -111,7 +111,7 @@ def test_a_move_revealing_nothing_has_one_outcome() -> None:
     while seat.state.recycles_total == 0:
         seat.play(_tap(game, seat.state))
     # the stock is now remembered: drawing from it reveals nothing new
-    outs = outcomes(game, seat.view, _tap(game, seat.view))
+    outs = game.outcomes(seat.view, _tap(game, seat.view))
     assert len(outs) == 1 and outs[0].probability == 1.0 and outs[0].revealed == ()
     assert seat.view.piles[stock]
 
@@ -120,11 +120,11 @@ def test_outcomes_need_a_view() -> None:
     game = game_of(SMALL)
     state = game.deal(1)
     with pytest.raises(CardzError, match="view"):
-        outcomes(game, state, _tap(game, state))
+        game.outcomes(state, _tap(game, state))
 
 
 def _check_outcomes(game: Any, v: Any, move: Any, limit: int) -> Outcomes:
-    outs = outcomes(game, v, move, limit=limit)
+    outs = game.outcomes(v, move, limit=limit)
     probs = [o.probability for o in outs]
     assert probs == sorted(probs, reverse=True)
     assert sum(probs) == pytest.approx(outs.coverage)
@@ -154,7 +154,7 @@ def _listable(game: Any, v: Any, move: Any, rng: random.Random) -> bool:
     """Whether listing a move's likeliest outcomes is quick: it turns up at most one card, or
     several from a small pool (a best-first listing of k cards from a pool of n runs the move
     about n**(k-1) times before the first complete outcome)."""
-    probe = sample_outcome(game, v, move, rng)
+    probe = game.sample_outcome(v, move, rng)
     k = len(probe.revealed)
     return k <= 1 or math.perm(sum(sum(p) for p in probe.view.pools) + k, k - 1) <= 100
 
@@ -172,7 +172,7 @@ def _replay(game: Any, seed: int, steps: int, rng: random.Random) -> int:
         assert game.legal_moves(followed) == moves
         move = rng.choice(moves)
         listed = _listable(game, followed, move, rng)
-        outs = outcomes(game, followed, move, limit=60) if listed else Outcomes([], 0.0)
+        outs = game.outcomes(followed, move, limit=60) if listed else Outcomes([], 0.0)
         new = [info.cards[i] for i in seat.play(move)]
         match = [o for o in outs if [info.cards[i] for i in o.revealed] == new]
         if outs.coverage == 1.0:
@@ -207,12 +207,12 @@ def test_replay_through_a_redeal_that_gathers_and_shuffles() -> None:
 
 def test_sample_outcome_draws_by_the_counts() -> None:
     game = game_of(ACES_KING)
-    v = view(game, game.deal(1))
+    v = game.view(game.deal(1))
     rng = random.Random(1)
-    draws = [_names(game, sample_outcome(game, v, _tap(game, v), rng).revealed)[0]
+    draws = [_names(game, game.sample_outcome(v, _tap(game, v), rng).revealed)[0]
              for _ in range(400)]
     assert 0.7 < draws.count("AS") / 400 < 0.9
-    o = sample_outcome(game, v, _tap(game, v), random.Random(2))
+    o = game.sample_outcome(v, _tap(game, v), random.Random(2))
     assert o.probability in (0.8, 0.2)
 
 

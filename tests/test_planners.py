@@ -18,13 +18,15 @@ import pytest
 
 from cardz_core.cli.main import main
 from cardz_core.hookspecs import hookimpl
+from cardz_core.kinds import DepotType
 from cardz_core.limits import PLANNER_MAX_NODES
 from cardz_core.planners import BUILTIN_PLANNERS, Budget, make_planner, planner_allowed
+from cardz_core.planners.measures import empty_spaces, hidden_cards, home_cards, roles
 from cardz_core.problems import CardzError
 from cardz_core.registry import build_registry
 from cardz_core.engine import compile
 from cardz_core.spec import load_game
-from cardz_core.view import Seat, view
+from cardz_core.view import Seat
 from test_view import RULESETS, SMALL, bundled, game_of
 
 LONG = os.environ.get("CARDZ_LONG", "") not in ("", "0")
@@ -88,7 +90,7 @@ def test_planners_cannot_read_hidden_cards(name: str) -> None:
         state = game.deal(seed)
         twin = _hidden_twin(game, state, seed)
         assert twin != state
-        v, w = view(game, state), view(game, twin)
+        v, w = game.view(state), game.view(twin)
         assert v == w  # nothing of the hidden cards is in what the planner gets
         assert all(c < 0 or c & 1 for pile in v.piles for c in pile)
         a = make_planner(game, name, **OPTIONS.get(name, {})).choose(game, v, random.Random(5))
@@ -102,12 +104,12 @@ GATED["depots"][1]["acceptRule"] = {"when": "empty(depot)"}
 
 def test_planner_gating() -> None:
     plain = game_of(SMALL)
-    assert planner_allowed(plain.spec)
+    assert planner_allowed(plain)
     off = game_of(SMALL, planner=False)
     written = game_of(GATED)
     opted = game_of(GATED, planner=True)
-    assert not planner_allowed(off.spec) and not planner_allowed(written.spec)
-    assert planner_allowed(opted.spec)
+    assert not planner_allowed(off) and not planner_allowed(written)
+    assert planner_allowed(opted)
     for game in (off, written):
         with pytest.raises(CardzError, match="offers no planner"):
             make_planner(game, "usual")
@@ -129,7 +131,7 @@ def test_value_planner_follows_the_value_and_falls_back_on_usual() -> None:
     state = game.deal(1)
     planner = make_planner(game, "value")
     rng = random.Random(1)
-    v = view(game, state)
+    v = game.view(state)
     move = planner.choose(game, v, rng)
     after = game.apply(state, move)
     home = sum(len(after.piles[d]) for d, n in enumerate(game.depot_names) if "foundation" in n)
@@ -162,7 +164,7 @@ def test_budgets() -> None:
     with pytest.raises(CardzError, match="time budget"):
         Budget(seconds=0)
     game = game_of(SMALL)
-    v = view(game, game.deal(2))
+    v = game.view(game.deal(2))
     picks = {make_planner(game, "expectimax", nodes=300).choose(game, v, random.Random(4))
              for _ in range(2)}
     assert len(picks) == 1  # a node budget gives the same choice every time
@@ -193,8 +195,40 @@ def test_a_third_party_planner_registers_through_the_hook() -> None:
     registry = build_registry([_ThirdParty()], entry_points=False)
     game = compile(load_game(json.dumps(SMALL), registry=registry), registry)
     planner = make_planner(game, "first")
-    v = view(game, game.deal(1))
+    v = game.view(game.deal(1))
     assert planner.choose(game, v, random.Random(0)) == game.legal_moves(v)[0]
+
+
+class _Pocket:
+    """A plugin depot type declaring what the builtin ``Cell`` declares."""
+
+    __name__ = "pocket_plugin"
+
+    @hookimpl
+    def cardz_depot_types(self, register: Any) -> None:
+        register("Pocket", DepotType("cell", parks="cell"))
+
+
+def test_planners_measure_a_plugin_depot_type_by_its_role() -> None:
+    path = Path(__file__).parent.parent / "rulesets" / "freecell.cardz"
+    text = path.read_text(encoding="utf-8")
+    assert text.count('"type": "Cell"') == 1
+    registry = build_registry([_Pocket()], entry_points=False)
+    pocket = compile(load_game(text.replace('"type": "Cell"', '"type": "Pocket"'),
+                               registry=registry), registry)
+    cell = bundled(path)
+    assert "Pocket" in pocket.types and "Cell" not in pocket.types
+    mine, theirs = roles(pocket), roles(cell)
+    assert mine.role == theirs.role and sum(mine.cells) == 4
+    assert (mine.home, mine.hidden, mine.tableau, mine.cells, mine.feeds, mine.swap_group) == (
+        theirs.home, theirs.hidden, theirs.tableau, theirs.cells, theirs.feeds, theirs.swap_group)
+    v, w = pocket.view(pocket.deal(3)), cell.view(cell.deal(3))
+    assert v.piles == w.piles
+    for measure in (home_cards, hidden_cards, empty_spaces):
+        assert measure(mine, v) == measure(theirs, w)
+    # a cell filled: one fewer empty space in both
+    move = next(m for m in cell.legal_moves(w) if theirs.cells[m.dst])
+    assert empty_spaces(mine, pocket.apply(v, move)) == empty_spaces(theirs, w) - 1
 
 
 def _write(tmp_path: Path, doc: dict[str, Any]) -> str:

@@ -15,7 +15,6 @@ from cardz_core.cli.main import main
 from cardz_core.engine import compile
 from cardz_core.engine.documents import board_document
 from cardz_core.spec import load_game
-from cardz_core.view import view
 
 SVG = "{http://www.w3.org/2000/svg}"
 UP, DOWN = 1, 0  # the face bit of a card code: card id 0, face up or down
@@ -160,7 +159,7 @@ def test_off_table_depots_are_not_drawn():
 def test_a_view_draws_unknown_cards_as_backs_marked_unknown():
     game = klondike()
     state = game.deal(3)
-    svg = render_svg(game, view(game, state)).svg
+    svg = render_svg(game, game.view(state)).svg
     _, cards = _parse(svg)
     titles = [g.find(SVG + "title").text for g in cards]
     assert titles.count("~?") == 45 and len(titles) == 52

@@ -17,21 +17,21 @@ from cardz_core.planners.base import Unknown, refuse_reveal
 from cardz_core.planners.sampling import SamplingPlanner
 from cardz_core.planners.solver import SolveResult
 from cardz_core.problems import CardzError
-from cardz_core.view import Seat, sample_deal, view
+from cardz_core.view import Seat, sample_deal
 from test_solver_games import board, game_doc, make
 
 
 def test_a_sampled_deal_is_a_full_board_the_view_stands_for():
     game = open_game("rulesets/spider.cardz")  # two packs: copies renumbered in views
     true = game.deal(4)
-    v = view(game, true)
+    v = game.view(true)
     rng = random.Random(1)
     for _ in range(5):
         deal = sample_deal(v, rng)
         assert deal.pools is None and all(c >= 0 for pile in deal.piles for c in pile)
         doc = game.board_document(deal)
         assert game.board_document(game.load_board(doc)) == doc  # a full deck: every card once
-        again = view(game, deal)
+        again = game.view(deal)
         assert again.piles == v.piles and again.pools == v.pools
     assert sample_deal(true, rng) is true
 
@@ -39,7 +39,7 @@ def test_a_sampled_deal_is_a_full_board_the_view_stands_for():
 def test_unknown_cards_come_in_every_order_equally_often():
     game = make(game_doc(suits=("Spades",), ranks=("Ace", "Two", "Three"), cells=0, columns=1,
                          face_down=3, face_up=0))
-    v = view(game, game.deal(0))
+    v = game.view(game.deal(0))
     rng = random.Random(7)
     orders = Counter(sample_deal(v, rng).piles for _ in range(1200))
     assert len(orders) == 6 and all(150 <= n <= 250 for n in orders.values())
@@ -47,7 +47,7 @@ def test_unknown_cards_come_in_every_order_equally_often():
 
 def test_a_view_with_too_few_unseen_cards_is_refused():
     game = open_game("rulesets/klondike.cardz")
-    v = view(game, game.deal(0))
+    v = game.view(game.deal(0))
     short = v.copy()
     short.pools = tuple(tuple(0 for _ in pool) for pool in v.pools)
     with pytest.raises(CardzError, match="more unknown cards of pool 0"):
@@ -83,13 +83,13 @@ def test_with_every_card_known_a_proved_loss_gives_up(monkeypatch):
     lost = board(game, column_1="AS AH 2S 2H")  # moves left, but one cell cannot free the Aces
     planner = SamplingPlanner(game, nodes=100)
     monkeypatch.setattr(planner.fallback, "choose", lambda *a: pytest.fail("no need to ask"))
-    assert game.legal_moves(view(game, lost))
-    assert planner.choose(game, view(game, lost), random.Random(0)) is None
+    assert game.legal_moves(game.view(lost))
+    assert planner.choose(game, game.view(lost), random.Random(0)) is None
 
 
 def test_the_move_most_samples_win_with_is_played(monkeypatch):
     game = open_game("rulesets/klondike.cardz")
-    v = view(game, game.deal(7))
+    v = game.view(game.deal(7))
     legal = game.legal_moves(v)
     firsts = iter([legal[1], legal[2], legal[2], "lost"])
 
@@ -103,7 +103,7 @@ def test_the_move_most_samples_win_with_is_played(monkeypatch):
 
 def test_votes_pick_a_winning_first_move_and_the_line_stops_at_a_reveal(monkeypatch):
     game = open_game("rulesets/klondike.cardz")
-    v = view(game, game.deal(7))
+    v = game.view(game.deal(7))
     firsts = []
     real = sampling.solve
 
@@ -134,7 +134,7 @@ def test_votes_pick_a_winning_first_move_and_the_line_stops_at_a_reveal(monkeypa
 
 def test_without_a_win_in_any_sample_it_asks_expectimax(monkeypatch):
     game = open_game("rulesets/klondike.cardz")
-    v = view(game, game.deal(7))
+    v = game.view(game.deal(7))
     planner = SamplingPlanner(game, nodes=16, deals=2)  # far too few positions for any win
     asked = []
     real = planner.fallback.choose

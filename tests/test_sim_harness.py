@@ -40,12 +40,14 @@ class FakeGame:
         conf = json.loads(text)
         self.n = conf["cards"]
         self.patience = conf["patience"]
-        self.registry = registry
-        self.spec = SimpleNamespace(
-            name="fake", planner=SimpleNamespace(enabled=True),
-            cards=[SimpleNamespace(card=Card(1 + i % 13, i // 13 % 4)) for i in range(self.n)],
-            depots=[SimpleNamespace(type="Tableau"), SimpleNamespace(type="Foundation"),
-                    SimpleNamespace(type="Stock")])
+        self.registry = registry  # where make_planner finds the planners
+        self.spec = SimpleNamespace(name="fake")  # shown in messages
+        # what the harness and make_planner read of a game
+        self.identity = tuple(Card(1 + i % 13, i // 13 % 4) for i in range(self.n))
+        self.n_cards = self.n
+        self.roles = ("tableau", "foundation", "stock")
+        self.planner_enabled = True
+        self.uses_expressions = False
 
     def deal(self, seed: int) -> State:
         order = list(range(self.n - 1))
@@ -166,7 +168,7 @@ def fake_job(planners=("fake-greedy", "fake-random"), seed=7, max_moves=200, car
 
 def run(job: Job, games: int, out=None, **kw) -> tuple[bool, Tally]:
     game = build_fake(job.plugin_names, job.text, job.file)
-    tally = Tally(job.planners, games, card_labels(game.spec))
+    tally = Tally(job.planners, games, card_labels(game))
     writer = RowWriter(out) if out else None
     try:
         interrupted = simulate(job, games, Collector(tally, writer), **kw)

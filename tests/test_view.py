@@ -15,7 +15,9 @@ import pytest
 from cardz_core.cli.main import main
 from cardz_core.engine import compile
 from cardz_core.spec import load_game
-from cardz_core.view import Seat, deck_info, pool_counts, view
+from cardz_core.engine.state import State
+from cardz_core.problems import CardzError
+from cardz_core.view import Seat, View, as_view, deck_info, pool_counts, sample_deal
 
 RULESETS = sorted((Path(__file__).parent.parent / "rulesets").glob("*.cardz"))
 
@@ -82,7 +84,7 @@ def test_fresh_view_hides_every_face_down_card(path: Path) -> None:
     game = bundled(path)
     for seed in (1, 2):
         state = game.deal(seed)
-        v = view(game, state)
+        v = game.view(state)
         check_view(game, state, v)
         assert all(c < 0 or c & 1 for pile in v.piles for c in pile)
         assert game.legal_moves(v) == game.legal_moves(state)
@@ -98,7 +100,7 @@ def test_pools_follow_packs_sent_to_different_depots() -> None:
                                       "acceptRule": "none", "ejectRule": "locked"}]
     game = game_of(doc)
     state = game.deal(3)
-    v = view(game, state)
+    v = game.view(state)
     check_view(game, state, v)
     assert len(v.pools) == 2
     rows = pool_counts(deck_info(game), v.pools)
@@ -112,7 +114,7 @@ def test_pools_follow_packs_sent_to_different_depots() -> None:
 def test_copies_are_one_entry_with_a_count() -> None:
     game = game_of(SMALL, decks=[{"suits": ["Spades"], "ranks": ["Ace", "Two"], "count": 3}])
     state = game.deal(1)
-    v = view(game, state)
+    v = game.view(state)
     check_view(game, state, v)
     doc = game.board_document(v)
     unseen = doc["unseen"][0]
@@ -124,7 +126,7 @@ def test_copies_are_one_entry_with_a_count() -> None:
     twin = {ids[0]: ids[1] for ids in info.ids_of_face} | {ids[1]: ids[0] for ids in info.ids_of_face}
     swapped.piles = tuple(tuple(twin.get(c >> 1, c >> 1) << 1 | (c & 1) for c in p)
                           for p in state.piles)
-    assert view(game, swapped) == v
+    assert game.view(swapped) == v
 
 
 def _tap_until_recycled(game: Any, seat: Seat) -> None:
@@ -148,7 +150,7 @@ def test_memory_keeps_cards_turned_down_by_a_recycle() -> None:
     assert forgetful.state == seat.state
     check_view(game, seat.state, seat.view)
     check_view(game, forgetful.state, forgetful.view)
-    assert view(game, seat.state) == forgetful.view  # a bare state has no memory
+    assert game.view(seat.state) == forgetful.view  # a bare state has no memory
 
 
 def test_undo_restores_the_memory_too() -> None:
@@ -215,16 +217,14 @@ def test_views_of_states_that_differ_only_in_hidden_cards_are_equal() -> None:
     other = state.copy()
     other.piles = tuple(tuple(p) for p in piles)
     assert other != state
-    assert view(game, other) == view(game, state)
+    assert game.view(other) == game.view(state)
 
 
 def test_a_view_is_refused_as_a_true_state() -> None:
-    from cardz_core.problems import CardzError
-
     game = game_of(SMALL)
-    v = view(game, game.deal(1))
+    v = game.view(game.deal(1))
     with pytest.raises(CardzError, match="already a view"):
-        view(game, v)
+        game.view(v)
 
 
 def test_cli_view(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -250,3 +250,31 @@ def test_cli_view_reads_standard_input(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(game.board_document(game.deal(1)))))
     assert main(["view", str(path), "--board", "-"]) == 0
     assert "~?" in capsys.readouterr().out
+
+
+def test_views_are_their_own_type_and_moves_on_them_give_views() -> None:
+    game = game_of(SMALL)
+    state = game.deal(2)
+    v = game.view(state)
+    assert type(v) is View and type(state) is State
+    for move in game.legal_moves(v):
+        o = game.sample_outcome(v, move, random.Random(1))
+        assert type(o.view) is View
+        if not o.revealed:
+            assert type(game.apply(v, move)) is View and game.apply(v, move) == o.view
+    tap = next(m for m in game.legal_moves(v) if m.index < 0)
+    assert all(type(o.view) is View for o in game.outcomes(v, tap))
+    assert type(game.apply(state, tap)) is State  # a true state stays one
+    deal = sample_deal(v, random.Random(3))
+    assert type(deal) is State and deal.pools is None
+    doc = game.board_document(v)
+    again = as_view(game.load_board(doc))
+    assert type(again) is View and again == v
+    with pytest.raises(CardzError, match="not a view"):
+        as_view(state)
+
+
+def test_deck_tables_are_held_by_each_game() -> None:
+    one, two = game_of(SMALL), game_of(SMALL)
+    assert deck_info(one) is deck_info(one)
+    assert deck_info(one) is not deck_info(two)

@@ -8,9 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
-from cardz_core.engine.documents import board_document, load_board
 from cardz_core.engine.moves import IllegalMove
-from cardz_core.engine.movetext import move_text, parse_move
 from cardz_core.problems import CardzError
 
 
@@ -44,12 +42,12 @@ def read_move(game: Any, arg: str) -> Any:
         text = sys.stdin.read()
     elif not arg.lstrip().startswith("{") and Path(arg).is_file():
         text = Path(arg).read_text(encoding="utf-8")
-    return parse_move(game, text.strip())
+    return game.parse_move(text.strip())
 
 
 def run(args: argparse.Namespace) -> int:
     game = open_game(args.file)
-    state = load_board(game, read_document(args.board, "board"))
+    state = game.load_board(read_document(args.board, "board"))
     for n, arg in enumerate(args.move, 1):
         where = f"--move {arg!r}" if len(args.move) == 1 else f"move {n} ({arg!r})"
         try:
@@ -60,9 +58,9 @@ def run(args: argparse.Namespace) -> int:
             state = game.apply(state, move, reveal=_refuse_reveal)
         except IllegalMove as exc:
             reason = "; ".join(p.message for p in exc.problems)
-            raise CardzError(f"{where}: {move_text(game, move)} is not legal: {reason}") from None
+            raise CardzError(f"{where}: {game.move_text(move)} is not legal: {reason}") from None
         except _UnknownCard:
-            raise CardzError(f"{where}: {move_text(game, move)} turns up a card this view does "
+            raise CardzError(f"{where}: {game.move_text(move)} turns up a card this view does "
                              "not know; cardz outcomes lists what it may reveal") from None
-    print_json(board_document(game, state))
+    print_json(game.board_document(state))
     return 0

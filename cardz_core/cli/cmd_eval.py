@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
-from cardz_core.engine.documents import load_board
 from cardz_core.expr import Env, compile_typed
 from cardz_core.expr.show import to_json, to_text
 from cardz_core.problems import CardzError
@@ -27,15 +26,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     game = open_game(args.file)
-    state = load_board(game, read_document(args.board, "board"))
-    spec = game.spec
+    state = game.load_board(read_document(args.board, "board"))
+    spec = game.spec  # the expression compiler's input: it compiles against the spec
     env = Env(state)
     context = "eval"
     if args.depot is not None:
-        names = [d.name for d in spec.depots]
-        if args.depot not in names:
+        if args.depot not in game.depot_index:
             raise CardzError(f"--depot: the game has no depot named {args.depot!r}")
-        env.depot = names.index(args.depot)
+        env.depot = game.depot_index[args.depot]
         context = "evalDepot"
     kind, fn = compile_typed(args.expr, context, spec, game.registry, self_depot=args.depot)
     value = fn(env)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardz_core.cli.cmd_view import view_of_board
 from cardz_core.cli.common import add_game_args, open_game, print_json
-from cardz_core.engine.movetext import move_document, move_text
-from cardz_core.planners import BUILTIN_PLANNERS, DEFAULT_PLANNER, make_planner
+from cardz_core.engine.movetext import move_document
+from cardz_core.planners import BUILTIN_PLANNERS, DEFAULT_PLANNER, Planner, make_planner
 from cardz_core.problems import CardzError
+
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
 
 
 def add_planner_options(p: argparse.ArgumentParser) -> None:
@@ -24,8 +27,9 @@ def add_planner_options(p: argparse.ArgumentParser) -> None:
                         "across machines; prefer --nodes)")
 
 
-def planner_from_args(game: Any, args: argparse.Namespace, name: str | None = None) -> Any:
-    options = {}
+def planner_from_args(game: Game, args: argparse.Namespace, name: str | None = None
+                      ) -> Planner:
+    options: dict[str, Any] = {}
     if args.nodes is not None:
         options["nodes"] = args.nodes
     if args.seconds is not None:
@@ -55,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     if move is None:
         raise CardzError(f"planner {planner.name!r} has no move on this board")
     if args.json:
-        print_json({**move_document(game, move), "text": move_text(game, move)})
+        print_json({**move_document(game, move), "text": game.move_text(move)})
     else:
-        print(move_text(game, move))
+        print(game.move_text(move))
     return 0

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
-from cardz_core.engine.documents import load_board
-from cardz_core.engine.movetext import move_document, move_text
+from cardz_core.engine.movetext import move_document
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -21,11 +20,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     game = open_game(args.file)
-    state = load_board(game, read_document(args.board, "board"))
+    state = game.load_board(read_document(args.board, "board"))
     moves = game.legal_moves(state)
     if args.json:
-        print_json([{**move_document(game, m), "text": move_text(game, m)} for m in moves])
+        print_json([{**move_document(game, m), "text": game.move_text(m)} for m in moves])
     else:
         for m in moves:
-            print(move_text(game, m))
+            print(game.move_text(m))
     return 0

@@ -7,10 +7,8 @@ import argparse
 from cardz_core.cli.cmd_apply import read_move
 from cardz_core.cli.cmd_view import view_of_board
 from cardz_core.cli.common import add_game_args, open_game, print_json
-from cardz_core.engine.documents import board_document, card_table
-from cardz_core.engine.movetext import move_text
+from cardz_core.engine.documents import card_table
 from cardz_core.problems import CardzError
-from cardz_core.view import outcomes
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -35,13 +33,13 @@ def run(args: argparse.Namespace) -> int:
     move = read_move(game, args.move)
     why = game.illegal_reason(v, move)
     if why is not None:
-        raise CardzError(f"--move {args.move!r}: {move_text(game, move)} is not legal: {why}")
-    outs = outcomes(game, v, move, limit=args.limit)
+        raise CardzError(f"--move {args.move!r}: {game.move_text(move)} is not legal: {why}")
+    outs = game.outcomes(v, move, limit=args.limit)
     table = card_table(game)
     if args.json:
-        print_json({"move": move_text(game, move), "coverage": outs.coverage, "outcomes": [
+        print_json({"move": game.move_text(move), "coverage": outs.coverage, "outcomes": [
             {"probability": o.probability, "revealed": [str(table.cards[i]) for i in o.revealed],
-             "view": board_document(game, o.view)} for o in outs]})
+             "view": game.board_document(o.view)} for o in outs]})
         return 0
     for o in outs:
         shown = " ".join(str(table.cards[i]) for i in o.revealed) or "(nothing revealed)"

@@ -11,17 +11,19 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cardz_core.cli.cmd_hint import add_planner_options, planner_from_args
 from cardz_core.cli.common import add_game_args, open_game, print_json
 from cardz_core.engine.documents import card_table
-from cardz_core.engine.movetext import move_text, parse_move
-from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
+from cardz_core.engine.state import PLAYING, STATUS_NAMES
 from cardz_core.limits import PLAY_MAX_MOVES
 from cardz_core.planners import DEFAULT_PLANNER
 from cardz_core.problems import CardzError
-from cardz_core.view import Seat
+from cardz_core.view import Seat, View
+
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
 
 HELP = "type a move number or a move (column-3@4>foundation-1, tap stock); u undo, h hint, q quit"
 
@@ -43,7 +45,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def draw_board(game: Any, v: State) -> str:
+def draw_board(game: Game, v: View) -> str:
     """The view as text: one line per depot, face-down cards shown as ~? (or ~QS when
     remembered), runs of unknown cards shortened."""
     table = card_table(game)
@@ -67,7 +69,7 @@ def draw_board(game: Any, v: State) -> str:
     return "\n".join(lines)
 
 
-def _result(game: Any, seat: Seat, args: argparse.Namespace, planner: str | None) -> int:
+def _result(game: Game, seat: Seat, args: argparse.Namespace, planner: str | None) -> int:
     status = seat.state.status
     name = STATUS_NAMES[status] if status != PLAYING else "unfinished"
     if args.json:
@@ -88,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     return _interactive(game, seat, args, rng)
 
 
-def _watch(game: Any, seat: Seat, args: argparse.Namespace, rng: random.Random) -> int:
+def _watch(game: Game, seat: Seat, args: argparse.Namespace, rng: random.Random) -> int:
     planner = planner_from_args(game, args)
     talk = not (args.quiet or args.json)
     if talk:
@@ -101,13 +103,13 @@ def _watch(game: Any, seat: Seat, args: argparse.Namespace, rng: random.Random) 
             break
         seat.play(move)
         if talk:
-            print(f"{seat.state.moves}. {move_text(game, move)}")
+            print(f"{seat.state.moves}. {game.move_text(move)}")
     if talk:
         print(draw_board(game, seat.view))
     return _result(game, seat, args, planner.name)
 
 
-def _interactive(game: Any, seat: Seat, args: argparse.Namespace, rng: random.Random) -> int:
+def _interactive(game: Game, seat: Seat, args: argparse.Namespace, rng: random.Random) -> int:
     hinter = None
     out = sys.stderr if args.json else sys.stdout
     print(HELP, file=out)
@@ -115,7 +117,7 @@ def _interactive(game: Any, seat: Seat, args: argparse.Namespace, rng: random.Ra
         moves = game.legal_moves(seat.view)
         print(draw_board(game, seat.view), file=out)
         for i, m in enumerate(moves, 1):
-            print(f"  {i:3}. {move_text(game, m)}", file=out)
+            print(f"  {i:3}. {game.move_text(m)}", file=out)
         print("move> ", end="", file=out, flush=True)
         line = sys.stdin.readline()
         if not line:
@@ -134,7 +136,7 @@ def _interactive(game: Any, seat: Seat, args: argparse.Namespace, rng: random.Ra
             try:
                 hinter = hinter or planner_from_args(game, args, DEFAULT_PLANNER)
                 hint = hinter.choose(game, seat.view, rng)
-                print(f"hint: {move_text(game, hint)}" if hint is not None else "hint: no move",
+                print(f"hint: {game.move_text(hint)}" if hint is not None else "hint: no move",
                       file=out)
             except CardzError as exc:
                 print(f"no hint: {exc.problems[0].message}", file=out)
@@ -146,7 +148,7 @@ def _interactive(game: Any, seat: Seat, args: argparse.Namespace, rng: random.Ra
             print(f"not played: no move numbered {text}", file=out)
             continue
         try:
-            seat.play(moves[int(text) - 1] if text.isdigit() else parse_move(game, text))
+            seat.play(moves[int(text) - 1] if text.isdigit() else game.parse_move(text))
         except CardzError as exc:
             print(f"not played: {exc.problems[0].message}", file=out)
     if seat.state.status != PLAYING:

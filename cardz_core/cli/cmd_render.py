@@ -8,7 +8,6 @@ from pathlib import Path
 
 from cardz_core.board_svg import render_svg
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
-from cardz_core.engine.documents import load_board
 from cardz_core.problems import CardzError
 
 
@@ -31,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
         raise CardzError("--json prints a report on standard output, where -o - sends the SVG: "
                          "give -o a file")
     game = open_game(args.file)
-    state = load_board(game, read_document(args.board, "board"))
+    state = game.load_board(read_document(args.board, "board"))
     drawing = render_svg(game, state)
     if args.output == "-":
         sys.stdout.write(drawing.svg)

@@ -7,7 +7,7 @@ import os
 import sys
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from cardz_core.limits import MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_WORKERS, SIM_MAX_MOVES
 from cardz_core.problems import CardzError
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     workers = args.workers
     if workers is None and args.backend == "local":
         workers = os.cpu_count() or 1
-    tally = Tally(planners, args.games, card_labels(spec), any(foundation_flags(game)))
+    tally = Tally(planners, args.games, card_labels(game), any(foundation_flags(game)))
     show_bar = not args.json and sys.stdout.isatty() and sys.stderr.isatty()
     if args.report and not Path(args.report).resolve().parent.is_dir():
         raise CardzError(f"--report {args.report}: no such directory")
@@ -168,9 +168,9 @@ class _progress:
                              console=Console(stderr=True), transient=True)
         self._task = self._bar.add_task("deals", total=total)
 
-    def __enter__(self):
+    def __enter__(self) -> Callable[[int], None]:
         self._bar.__enter__()
         return lambda n: self._bar.advance(self._task, n)
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: Any) -> None:
         self._bar.__exit__(*exc)

@@ -13,9 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
-from cardz_core.engine.documents import load_board
 from cardz_core.engine.logs import LogRecorder
-from cardz_core.engine.movetext import move_text
 from cardz_core.engine.state import WON
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
 from cardz_core.msdeal import deal_ms
@@ -54,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         recorder = LogRecorder(game, seed=args.seed)
     else:
         state = deal_ms(game, args.ms) if args.ms is not None else \
-            load_board(game, read_document(args.board, "board"))
+            game.load_board(read_document(args.board, "board"))
         if state.pools is not None:
             raise CardzError("the board is a player's view; the solver needs every card known")
         recorder = LogRecorder(game, board=state)
@@ -67,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     if result.stopped_by:
         doc["stoppedBy"] = result.stopped_by
     if log is not None:
-        doc["moves"] = [move_text(game, m) for m in result.line]
+        doc["moves"] = [game.move_text(m) for m in result.line]
         doc["log"] = log
     doc["pruning"] = result.notes
     if args.json:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
-from cardz_core.engine.documents import board_document, load_board
-from cardz_core.view import view
+from cardz_core.view import View, as_view
+
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -23,13 +25,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def view_of_board(game: Any, arg: str) -> Any:
+def view_of_board(game: Game, arg: str) -> View:
     """The view of a board argument (a true board or a view already)."""
-    state = load_board(game, read_document(arg, "board"))
-    return state if state.pools is not None else view(game, state)
+    state = game.load_board(read_document(arg, "board"))
+    return as_view(state) if state.pools is not None else game.view(state)
 
 
 def run(args: argparse.Namespace) -> int:
     game = open_game(args.file)
-    print_json(board_document(game, view_of_board(game, args.board)))
+    print_json(game.board_document(view_of_board(game, args.board)))
     return 0

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardz_core.problems import CardzError
+
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
 
 
 def read_document(arg: str, what: str) -> Any:
@@ -31,7 +34,7 @@ def print_json(value: Any) -> None:
     print(json.dumps(value, indent=2, ensure_ascii=False))
 
 
-def open_game(path: str) -> Any:
+def open_game(path: str) -> Game:
     """Load, check and compile the game file at ``path``; CardzError with every problem."""
     from cardz_core.engine import compile
     from cardz_core.spec import load_game

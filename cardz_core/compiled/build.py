@@ -226,4 +226,7 @@ def compile(spec: GameSpec, registry: Registry) -> CompiledGame:  # noqa: A001
         staged=spec.compound_moves == "Staged",
         depot_only=spec.depot_only,
         aids=dict(spec.aids),
+        uses_expressions=spec.uses_expressions,
+        planner_enabled=spec.planner.enabled,
+        planner_value=_ref(spec.planner.value, "planner"),
     )

@@ -9,7 +9,8 @@ from typing import Any
 import attrs
 
 from cardz_core.compiled.records import (AcceptTable, ActionTable, ConditionData, DrawTable,
-                                         EjectTable, ScoringTable, StepData, TriggerTable)
+                                         EjectTable, ExprRef, ScoringTable, StepData,
+                                         TriggerTable)
 from cardz_core.compiled.serial import decode, encode
 from cardz_core.problems import CardzError
 
@@ -61,6 +62,11 @@ class CompiledGame:
     staged: bool  # compoundMoves: Staged
     depot_only: bool
     aids: dict[str, Any]  # card aid name -> its value as written
+    # what planners read: whether rules are written with expressions (their default), the
+    # game's `planner.enabled` switch (None: it does not say) and `planner.value`
+    uses_expressions: bool
+    planner_enabled: bool | None
+    planner_value: ExprRef | None
 
     @property
     def n_depots(self) -> int:

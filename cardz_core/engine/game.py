@@ -12,15 +12,22 @@ rules as played, with every choice the reference leaves open, are in docs/engine
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from cardz_core import compiled as _compiled
+from cardz_core.compiled.records import ExprRef
 from cardz_core.engine import documents, movetext
 from cardz_core.engine.moves import Move
 from cardz_core.engine.play import Play
 from cardz_core.engine.state import State
+from cardz_core.expr.env import Env
 from cardz_core.registry import Registry, default_registry
 from cardz_core.spec.model import GameSpec
+
+if TYPE_CHECKING:
+    import random
+
+    from cardz_core.view import Memory, Outcome, Outcomes, View
 
 
 class Game(Play):
@@ -43,21 +50,53 @@ class Game(Play):
         """The ``cardz-board/1`` document of a position or view."""
         return documents.board_document(self, state)
 
-    def view(self, state: State, memory: Any = None) -> State:
+    def load_board(self, doc: Any) -> State:
+        """The position a ``cardz-board/1`` document holds."""
+        return documents.load_board(self, doc)
+
+    # -- the player's view (cardz_core.view) ----------------------------------------------------
+    def view(self, state: State, memory: Memory | None = None) -> View:
         """The player's view of ``state`` (``cardz_core.view.view``; ``memory`` a ``Memory``)."""
         from cardz_core.view import view
 
         return view(self, state, memory)
 
-    def outcomes(self, view: State, move: Move, limit: int | None = None) -> Any:
+    def outcomes(self, view: View, move: Move, limit: int | None = None) -> Outcomes:
         """What ``move`` may lead to on a view (``cardz_core.view.outcomes``)."""
         from cardz_core.view import outcomes
 
         return outcomes(self, view, move, limit)
 
-    def load_board(self, doc: Any) -> State:
-        """The position a ``cardz-board/1`` document holds."""
-        return documents.load_board(self, doc)
+    def sample_outcome(self, view: View, move: Move, rng: random.Random) -> Outcome:
+        """One outcome of ``move`` on a view, drawn with ``rng`` by the deck model, with its
+        probability (``cardz_core.view.sample_outcome``)."""
+        from cardz_core.view import sample_outcome
+
+        return sample_outcome(self, view, move, rng)
+
+    # -- what planners read of the rules ---------------------------------------------------------
+    @property
+    def uses_expressions(self) -> bool:
+        """Whether the game is written with expressions, triggers or actions."""
+        return self.compiled.uses_expressions
+
+    @property
+    def planner_enabled(self) -> bool | None:
+        """The game's ``planner`` switch: True, False, or None when it does not say."""
+        return self.compiled.planner_enabled
+
+    def planner_value(self) -> Callable[[State], float] | None:
+        """The game's ``planner.value`` compiled to ``fn(state or view) -> float``, or None."""
+        ref: ExprRef | None = self.compiled.planner_value
+        if ref is None:
+            return None
+        fn, env = self.expr(ref), Env()
+
+        def value(state: State) -> float:
+            env.state = state
+            return float(fn(env))
+
+        return value
 
 
 def compile(spec: GameSpec, registry: Registry | None = None) -> Game:  # noqa: A001

@@ -3,6 +3,8 @@ moves, triggers until the board settles), on a ``Work``, or without one for the 
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from cardz_core.engine import rng as _rng
 from cardz_core.engine.ends import Ends
 from cardz_core.engine.moves import IllegalMove, Move
@@ -11,6 +13,8 @@ from cardz_core.engine.taps import TAP_DRAW, TAP_RECYCLE, TAP_REDEAL, Revealed, 
 from cardz_core.engine.work import Reveal, Work
 from cardz_core.limits import MAX_CASCADE
 from cardz_core.problems import CardzError
+
+S = TypeVar("S", bound=State)  # a true state or a view: ``apply`` gives back the same kind
 
 
 class Play(Ends):
@@ -47,7 +51,7 @@ class Play(Ends):
                     return self.identity[c >> 1].rank
         return 0
 
-    def apply(self, state: State, move: Move, reveal: Reveal | None = None) -> State:
+    def apply(self, state: S, move: Move, reveal: Reveal | None = None) -> S:
         """The position after ``move`` and everything that follows from it: the move, flips,
         automatic moves and triggers until the board settles, then the win/loss check.
         Raises ``IllegalMove`` saying why when the move is not legal."""
@@ -72,7 +76,7 @@ class Play(Ends):
         out.moves = state.moves + 1
         if not out.rules_off:
             out.status = self._judge(out)
-        return out
+        return out  # type: ignore[return-value]  # copies keep their class: a view's are views
 
     def _plain_draw(self, state: State, d: int) -> State | None:
         """The draw of ``_tap`` (cards one at a time from the stock's top onto ``to``, each

@@ -6,7 +6,7 @@ against (docs/plugins.md)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from cardz_core.cards import JOKER, Card
 from cardz_core.compiled.game import CompiledGame
@@ -57,6 +57,8 @@ def parks_any_card(rule: AcceptTable) -> bool:
                 or rule.rank_is is not None or rule.accept_from is not None or rule.min_count > 1
                 or rule.when is not None)
 
+T = TypeVar("T")
+
 
 class GameTables:
     """A compiled game's tables, and the compile-time API of plugins."""
@@ -65,6 +67,7 @@ class GameTables:
         self.compiled = compiled
         self.registry = registry
         self.spec = spec  # for showing (name, description) and for expression closures
+        self._derived: dict[Callable[[Any], Any], Any] = {}  # see ``derive``
         c = compiled
         self.depot_names: tuple[str, ...] = c.depot_names
         self.depot_index: dict[str, int] = {n: i for i, n in enumerate(self.depot_names)}
@@ -197,6 +200,15 @@ class GameTables:
             low = p.of_type.lower()
             return tuple(i for i, t in enumerate(self.types) if t.lower() == low)
         return self.names(p.names or ())
+
+    def derive(self, make: Callable[[Any], T]) -> T:
+        """``make(self)``, made on first use and kept with the game: what code outside the
+        engine derives from a game once (the views' deck tables, the planners' measures)."""
+        try:
+            return self._derived[make]
+        except KeyError:
+            out = self._derived[make] = make(self)
+            return out
 
     def expr(self, ref: ExprRef) -> Callable[[Env], Any]:
         """A rule expression's closure ``fn(env)``."""

@@ -4,7 +4,7 @@ registered by ``plugins.cardz_deck``, third parties add theirs the same way."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from cardz_core.planners.base import Budget, Planner, planner_allowed
 from cardz_core.planners.expectimax import ExpectimaxPlanner
@@ -13,6 +13,9 @@ from cardz_core.planners.uniform import RandomPlanner
 from cardz_core.planners.usual import UsualPlanner
 from cardz_core.planners.value import ValuePlanner
 from cardz_core.problems import CardzError
+
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
 
 BUILTIN_PLANNERS: dict[str, Callable[..., Planner]] = {
     "random": RandomPlanner,
@@ -25,7 +28,7 @@ UNGATED = frozenset({"random"})  # knows nothing of the game, so `planner: false
 DEFAULT_PLANNER = "usual"
 
 
-def make_planner(game: Any, name: str = DEFAULT_PLANNER, *, force: bool = False,
+def make_planner(game: Game, name: str = DEFAULT_PLANNER, *, force: bool = False,
                  **options: Any) -> Planner:
     """The planner registered as ``name`` (case-insensitive), made for ``game``. Refuses with a
     CardzError when the game keeps Cardz's own player out (``planner: false``, or expressions,
@@ -35,11 +38,11 @@ def make_planner(game: Any, name: str = DEFAULT_PLANNER, *, force: bool = False,
         known = ", ".join(sorted(game.registry.planners))
         raise CardzError(f"no planner named {name!r} (registered: {known})")
     canonical = game.registry.canonical("planners", name)
-    if not force and canonical not in UNGATED and not planner_allowed(game.spec):
-        why = ("it sets planner: false" if game.spec.planner.enabled is False else
+    if not force and canonical not in UNGATED and not planner_allowed(game):
+        why = ("it sets planner: false" if game.planner_enabled is False else
                "it is written with expressions, triggers or actions and does not set planner: true")
         raise CardzError(f"{game.spec.name!r} offers no planner: {why}", "/planner")
-    return factory(game, **options)
+    return cast(Callable[..., Planner], factory)(game, **options)
 
 
 __all__ = ["BUILTIN_PLANNERS", "Budget", "Planner", "make_planner", "planner_allowed",

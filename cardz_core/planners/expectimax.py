@@ -21,9 +21,9 @@ leaf value, so play cannot go round in circles. When nothing is worth doing it g
 searched the whole closure (it proved there is nothing to find), and otherwise asks ``usual``.
 
 Leaves are valued by the game's ``planner.value`` when it has one; otherwise by measures any game
-has: cards on foundation-role depots, face-down cards of the play area still to turn up, cards
-still waiting in the stock, waste or reserves, empty tableau piles and cells, and mobility (the
-number of legal moves).
+has (``measures.default_value``): cards on foundation-role depots, face-down cards of the play
+area still to turn up, cards still waiting in the stock, waste or reserves, empty tableau piles
+and cells, and mobility (the number of legal moves).
 """
 
 from __future__ import annotations
@@ -31,22 +31,26 @@ from __future__ import annotations
 import functools
 import heapq
 import random
-from typing import Any, Callable, Hashable
+from typing import TYPE_CHECKING, Any, Hashable
 
-from cardz_core.engine.state import PLAYING, State
+from cardz_core.engine.moves import Move
+from cardz_core.engine.state import PLAYING
 from cardz_core.limits import PLANNER_DEFAULT_NODES
-from cardz_core.planners.base import (WIN_VALUE, Budget, Clock, Unknown, children, empty_spaces,
-                                      hidden_cards, home_cards, per_game, refuse_reveal, roles,
-                                      terminal_value)
+from cardz_core.planners.base import Budget, Clock, Unknown, children, refuse_reveal
+from cardz_core.planners.measures import WIN_VALUE, roles, terminal_value
 from cardz_core.planners.usual import UsualPlanner
+from cardz_core.planners.value import value_function
 from cardz_core.solver.analysis import Analysis, analysis_of
 from cardz_core.solver.problem import tap_run
+from cardz_core.view import View
 
-HOME_WEIGHT = 40.0
-HIDDEN_WEIGHT = 30.0
-EMPTY_WEIGHT = 10.0
-MOBILITY_WEIGHT = 1.0
-FEED_WEIGHT = 4.0  # per card still in the stock, waste or a reserve
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
+
+Line = tuple[Move, ...]  # moves played one after the other from a view
+Piles = tuple[tuple[int, ...], ...]
+Table = dict[tuple[Hashable, int], "_Closure"]  # a search's closures by (view key, depth)
+
 KNOWLEDGE_WEIGHT = 1.0  # per unknown card a chance node turns up: seeing a card is progress
 CHANCE_SAMPLES = 3  # outcomes drawn for a chance node with more different outcomes than this
 WIDTH = 3  # chance nodes per closure searched on in a deeper pass
@@ -57,17 +61,9 @@ TIE_STEP_COST = 0.01  # per move of a line ending in a known view: the same gain
 INNER_SHARE = 8  # an inner closure may generate at most budget / INNER_SHARE positions
 
 
-def default_value(game: Any, v: State) -> float:
-    """The leaf value of a view for any game, higher is closer to a win."""
-    r = roles(game)
-    waiting = sum(len(p) for p, f in zip(v.piles, r.feeds) if f)
-    return (HOME_WEIGHT * home_cards(r, v) - HIDDEN_WEIGHT * hidden_cards(r, v)
-            + EMPTY_WEIGHT * empty_spaces(r, v) - FEED_WEIGHT * waiting
-            + MOBILITY_WEIGHT * len(game.legal_moves(v)))
-
-
-def _analysis(game: Any) -> Analysis:
-    """The solver's analysis of the game: safe moves, tap runs, what a position's key needs."""
+def analysis(game: Game) -> Analysis:
+    """The solver's analysis of the game (safe moves, tap runs, what a position's key needs),
+    made once per game and held by it."""
     return analysis_of(game)
 
 
@@ -84,13 +80,13 @@ class _Closure:
 
     def __init__(self, here: float) -> None:
         self.here = here  # the root's own leaf value
-        self.line: tuple = ()
+        self.line: Line = ()
         self.line_value = float("-inf")
-        self.chance_line: tuple = ()
+        self.chance_line: Line = ()
         self.chance_value = float("-inf")
         self.complete = True
 
-    def offer(self, value: float, line: tuple, chance: bool) -> None:
+    def offer(self, value: float, line: Line, chance: bool) -> None:
         if value > self.line_value:
             self.line_value, self.line = value, line
         if chance and value > self.chance_value:
@@ -101,7 +97,7 @@ class _Closure:
         """Whether play goes on by turning a card up: a chance node is in reach and no win."""
         return bool(self.chance_line) and self.line_value < WIN_VALUE / 2
 
-    def choice(self) -> tuple:
+    def choice(self) -> Line:
         """The line to play: a win; else the best way to turn a card up (the nearest, as each
         move costs ``STEP_COST``); else, with nothing left to turn up, the best line when it
         improves on the root. Empty: nothing to do."""
@@ -119,7 +115,7 @@ class _Closure:
 class ExpectimaxPlanner:
     name = "expectimax"
 
-    def __init__(self, game: Any, nodes: int | None = None, seconds: float | None = None,
+    def __init__(self, game: Game, nodes: int | None = None, seconds: float | None = None,
                  depth: int = MAX_DEPTH, samples: int = CHANCE_SAMPLES, width: int = WIDTH,
                  **_options: Any) -> None:
         if nodes is None and seconds is None:
@@ -130,20 +126,15 @@ class ExpectimaxPlanner:
         self.width = max(1, width)
         self.inner_nodes = max(10, (nodes or PLANNER_DEFAULT_NODES) // INNER_SHARE)
         self.usual = UsualPlanner(game)
-        self.plan: list[tuple[tuple, Any]] = []  # (piles the move is played from, move)
-        an = per_game(game, _analysis)
+        self.plan: list[tuple[Piles, Move]] = []  # (piles the move is played from, move)
+        an = analysis(game)
         self.safe = an.safe
         self.tap = an.tap  # (stock, its draw target) when taps only draw: searched as runs
         self.an = an
-        if game.spec.planner.value is not None:
-            from cardz_core.planners.value import value_function
-
-            self.leaf: Callable[[State], float] = value_function(game)
-        else:
-            self.leaf = lambda v: default_value(game, v)
+        self.leaf = value_function(game)
 
     # ---- the planner interface ---------------------------------------------------------------
-    def choose(self, game: Any, view: State, rng: random.Random) -> Any:
+    def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
         self.usual.visited.note(view)
         if self.plan and self.plan[0][0] == view.piles:
             return self.plan.pop(0)[1]
@@ -151,7 +142,7 @@ class ExpectimaxPlanner:
         if view.status != PLAYING or not game.legal_moves(view):
             return None
         clock = Clock(self.budget)
-        table: dict[tuple[Hashable, int], _Closure] = {}
+        table: Table = {}
         best = self._closure(game, view, 1, clock, rng, table, None)
         for depth in range(2, self.max_depth + 1):
             if clock.spent() or not best.chance_line:
@@ -169,18 +160,18 @@ class ExpectimaxPlanner:
         return self.plan.pop(0)[1]
 
     # ---- the search ----------------------------------------------------------------------------
-    def _leaf(self, v: State) -> float:
+    def _leaf(self, v: View) -> float:
         end = terminal_value(v.status)
         return end if end is not None else self.leaf(v)
 
-    def _key(self, v: State) -> Hashable:
+    def _key(self, v: View) -> Hashable:
         an = self.an
         return (v.piles, v.declared, v.recycles if an.key_recycles else None,
                 v.redeals if an.key_redeals else None,
                 v.came_from if an.key_came_from else None)
 
-    def _closure(self, game: Any, root: State, depth: int, clock: Clock, rng: random.Random,
-                 table: dict, cap: int | None) -> _Closure:
+    def _closure(self, game: Game, root: View, depth: int, clock: Clock, rng: random.Random,
+                 table: Table, cap: int | None) -> _Closure:
         """The best line from ``root`` with ``depth`` chance layers left (the root's own value
         included as the empty line), searched best-first by the leaf value."""
         key = (self._key(root), depth)
@@ -193,9 +184,9 @@ class ExpectimaxPlanner:
             return best
         r = roles(game)
         seen = {self._key(root)}
-        heap: list[tuple[float, int, State, tuple, list]] = [
+        heap: list[tuple[float, int, View, Line, list[Move]]] = [
             (-best.here, 0, root, (), game.legal_moves(root))]
-        chances: list[tuple[float, int, tuple, State, Any]] = []
+        chances: list[tuple[float, int, Line, View, Move]] = []
         generated = 0
         while heap:
             _, _, v, line, moves = heapq.heappop(heap)
@@ -243,7 +234,7 @@ class ExpectimaxPlanner:
         table[key] = best
         return best
 
-    def _successors(self, game: Any, v: State, moves: list) -> list[tuple[tuple, State]]:
+    def _successors(self, game: Game, v: View, moves: list[Move]) -> list[tuple[Line, View]]:
         """Each move as a one-move step with the view it is played from; with a stock that only
         draws, its taps are searched as runs instead: every card move from the stock or its
         target after one or more taps, and the tap that turns up unknown cards (a chance node),
@@ -251,18 +242,19 @@ class ExpectimaxPlanner:
         if self.tap is None:
             return [((m,), v) for m in moves]
         k = self.tap[0]
-        out = [((m,), v) for m in moves if not (m.src == k and m.index == -1)]
-        taps: tuple = ()
+        out: list[tuple[Line, View]] = [((m,), v) for m in moves
+                                        if not (m.src == k and m.index == -1)]
+        taps: Line = ()
         apply = functools.partial(game.apply, reveal=refuse_reveal)
         try:
             for taps, _, v, after in tap_run(game, v, self.tap, moves, apply):
                 out.extend((taps + (m,), v) for m in after if m.index != -1)
         except Unknown:
-            out.append((taps + (game.tap_moves[k],), v))  # the chance node, after known taps
+            out.append((taps + (Move(k, -1, -1),), v))  # the chance node, after known taps
         return out
 
-    def _chance(self, game: Any, v: State, move: Any, depth: int, clock: Clock,
-                rng: random.Random, table: dict) -> float:
+    def _chance(self, game: Game, v: View, move: Move, depth: int, clock: Clock,
+                rng: random.Random, table: Table) -> float:
         """The expected value of a move that turns up unknown cards."""
         kids = children(game, v, move, rng, self.samples)
         clock.nodes += len(kids)
@@ -278,10 +270,10 @@ class ExpectimaxPlanner:
         return total if end is not None else total + KNOWLEDGE_WEIGHT * _turned_up(v, kids[0][1])
 
     @staticmethod
-    def _replay(game: Any, view: State, line: tuple) -> list[tuple[tuple, Any]]:
+    def _replay(game: Game, view: View, line: Line) -> list[tuple[Piles, Move]]:
         """The line as (piles before, move) pairs; the last move may turn up unknown cards, and
         nothing is played past it."""
-        plan = []
+        plan: list[tuple[Piles, Move]] = []
         v = view
         for i, move in enumerate(line):
             plan.append((v.piles, move))
@@ -289,7 +281,7 @@ class ExpectimaxPlanner:
                 v = game.apply(v, move, reveal=refuse_reveal)
         return plan
 
-def _turned_up(before: State, after: State) -> int:
+def _turned_up(before: View, after: View) -> int:
     """How many unknown cards a chance node's outcome turned up (the pools' totals fell)."""
     if before.pools is None or after.pools is None:
         return 0

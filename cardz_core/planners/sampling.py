@@ -19,16 +19,19 @@ player can see every card (it never chooses to turn a card up to learn it).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cardz_core.engine.moves import IllegalMove
+from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.engine.state import PLAYING, State
 from cardz_core.limits import PLANNER_DEFAULT_NODES, PLANNER_MAX_DEALS, SOLVE_DEFAULT_STATES
 from cardz_core.planners.base import Budget, Unknown, refuse_reveal
-from cardz_core.planners.expectimax import ExpectimaxPlanner
+from cardz_core.planners.expectimax import ExpectimaxPlanner, Piles
 from cardz_core.planners.solver import solve
 from cardz_core.problems import CardzError
-from cardz_core.view import sample_deal
+from cardz_core.view import View, sample_deal
+
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
 
 DEALS = 8  # deals sampled and solved per decision
 NO_TIME_LIMIT = 3600.0  # seconds a sample's solve may take when only nodes bound it
@@ -37,7 +40,7 @@ NO_TIME_LIMIT = 3600.0  # seconds a sample's solve may take when only nodes boun
 class SamplingPlanner:
     name = "sampling"
 
-    def __init__(self, game: Any, nodes: int | None = None, seconds: float | None = None,
+    def __init__(self, game: Game, nodes: int | None = None, seconds: float | None = None,
                  deals: int = DEALS, **_options: Any) -> None:
         if nodes is None and seconds is None:
             nodes = PLANNER_DEFAULT_NODES
@@ -48,9 +51,9 @@ class SamplingPlanner:
         self.deals = deals
         self.fallback = ExpectimaxPlanner(game, nodes=nodes, seconds=seconds)
         self.analysis = self.fallback.an  # the solver's per-game tables, made once per game
-        self.plan: list[tuple[tuple, Any]] = []  # (piles the move is played from, move)
+        self.plan: list[tuple[Piles, Move]] = []  # (piles the move is played from, move)
 
-    def choose(self, game: Any, view: State, rng: random.Random) -> Any:
+    def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
         if self.plan and self.plan[0][0] == view.piles:
             return self.plan.pop(0)[1]
         self.plan = []
@@ -63,10 +66,10 @@ class SamplingPlanner:
             return None
         hidden = view.pools is not None and any(map(any, view.pools))
         n = self.deals if hidden else 1
-        votes: dict[Any, int] = {}
-        lines: dict[Any, list] = {}
+        votes: dict[Move, int] = {}
+        lines: dict[Move, list[Move]] = {}
         for _ in range(n):
-            deal = sample_deal(view, rng) if hidden else view
+            deal: State = sample_deal(view, rng) if hidden else view
             found = solve(game, deal, analysis=self.analysis, **self._share(n))
             if not hidden and found.result == "lost":
                 return None  # every card is known and no line wins
@@ -87,10 +90,10 @@ class SamplingPlanner:
                 "timeout": b.seconds / n if b.seconds is not None else NO_TIME_LIMIT}
 
     @staticmethod
-    def _replay(game: Any, view: State, line: list) -> list[tuple[tuple, Any]]:
+    def _replay(game: Game, view: View, line: list[Move]) -> list[tuple[Piles, Move]]:
         """The line as (piles before, move) pairs up to and including its first move that turns
         up an unknown card: past it the view knows what the line's deal made up."""
-        plan = []
+        plan: list[tuple[Piles, Move]] = []
         v = view
         for move in line:
             try:

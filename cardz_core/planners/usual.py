@@ -15,11 +15,16 @@ tableau has changed; endless shuttles end. When every move is excluded it gives 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from cardz_core.engine.moves import Move
 from cardz_core.engine.state import State
-from cardz_core.planners.base import empty_spaces, hidden_cards, home_cards, roles, terminal_value
-from cardz_core.view import sample_outcome
+from cardz_core.planners.measures import (empty_spaces, hidden_cards, home_cards, roles,
+                                          terminal_value)
+from cardz_core.view import View
+
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
 
 HOME_WEIGHT = 100.0
 REVEAL_WEIGHT = 40.0
@@ -36,10 +41,10 @@ class Visited:
     """Boards (piles only) a planner has been on during one game, and how often."""
 
     def __init__(self) -> None:
-        self.boards: dict[tuple, int] = {}
+        self.boards: dict[tuple[tuple[int, ...], ...], int] = {}
         self.last_moves = -1
 
-    def note(self, view: State) -> None:
+    def note(self, view: View) -> None:
         if view.moves < self.last_moves:  # an undo or a new game: start again
             self.boards.clear()
         self.last_moves = view.moves
@@ -49,7 +54,7 @@ class Visited:
         return self.boards.get(view.piles, 0)
 
 
-def move_score(game: Any, before: State, after: State, move: Any) -> float:
+def move_score(game: Game, before: State, after: State, move: Move) -> float:
     """How much one move did, by the measures any game has."""
     end = terminal_value(after.status)
     if end is not None:
@@ -77,10 +82,11 @@ def move_score(game: Any, before: State, after: State, move: Any) -> float:
 class UsualPlanner:
     name = "usual"
 
-    def __init__(self, game: Any, **_options: Any) -> None:
+    def __init__(self, game: Game, **_options: Any) -> None:
         self.visited = Visited()
 
-    def ranked(self, game: Any, view: State, rng: random.Random) -> list[tuple[float, int, Any]]:
+    def ranked(self, game: Game, view: View, rng: random.Random
+               ) -> list[tuple[float, int, Move]]:
         """(score, order, move) for every legal move that does not lead back, best first."""
         self.visited.note(view)
         r = roles(game)
@@ -88,7 +94,7 @@ class UsualPlanner:
         for i, move in enumerate(game.legal_moves(view)):
             if r.pointless(view, move):
                 continue
-            after = sample_outcome(game, view, move, rng).view
+            after = game.sample_outcome(view, move, rng).view
             seen = self.visited.visits(after)
             if seen >= MAX_VISITS:
                 continue
@@ -96,6 +102,6 @@ class UsualPlanner:
         out.sort(key=lambda t: (-t[0], t[1]))
         return out
 
-    def choose(self, game: Any, view: State, rng: random.Random) -> Any:
+    def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
         ranked = self.ranked(game, view, rng)
         return ranked[0][2] if ranked else None

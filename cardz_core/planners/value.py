@@ -4,52 +4,48 @@ Each legal move is tried on the view; a move that turns up unknown cards is valu
 expectation over its outcomes (exact for one card, sampled for more). A move that wins comes
 first, one that loses last; otherwise the highest value wins. When no move raises the value above
 the board's own, the planner falls back on ``usual`` (which, for one, taps the stock). A game
-without ``planner.value`` is valued by the default measures of ``expectimax``'s leaves.
+without ``planner.value`` is valued by the default measures (``measures.default_value``).
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
+from cardz_core.engine.moves import Move
 from cardz_core.engine.state import State
-from cardz_core.planners.base import children, terminal_value
+from cardz_core.planners.base import children
+from cardz_core.planners.measures import default_value, terminal_value
 from cardz_core.planners.usual import UsualPlanner
+from cardz_core.view import View
+
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
 
 CHANCE_SAMPLES = 8
 
 
-def value_function(game: Any) -> Callable[[State], float]:
+def value_function(game: Game) -> Callable[[State], float]:
     """The game's ``planner.value`` compiled once, read on a view; or the default measures."""
-    expr = game.spec.planner.value
-    if expr is None:
-        from cardz_core.planners.expectimax import default_value
-
+    fn = game.planner_value()
+    if fn is None:
         return lambda v: default_value(game, v)
-    from cardz_core.expr import Env, compile_expr
-
-    fn = compile_expr(expr, "planner", game.spec, game.registry)
-    env = Env()
-
-    def value(v: State) -> float:
-        env.state = v
-        return float(fn(env))
-
-    return value
+    return fn
 
 
 class ValuePlanner:
     name = "value"
 
-    def __init__(self, game: Any, samples: int = CHANCE_SAMPLES, **_options: Any) -> None:
+    def __init__(self, game: Game, samples: int = CHANCE_SAMPLES, **_options: Any) -> None:
         self.value = value_function(game)
         self.samples = samples
         self.usual = UsualPlanner(game)
 
-    def choose(self, game: Any, view: State, rng: random.Random) -> Any:
+    def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
         self.usual.visited.note(view)
         here = self.value(view)
-        best, best_move = None, None
+        best: float | None = None
+        best_move: Move | None = None
         for move in game.legal_moves(view):
             total = 0.0
             for weight, child in children(game, view, move, rng, self.samples):
@@ -57,7 +53,7 @@ class ValuePlanner:
                 total += weight * (end if end is not None else self.value(child))
             if best is None or total > best:
                 best, best_move = total, move
-        if best_move is None:
+        if best is None:
             return None
         if best <= here:
             fallback = self.usual.choose(game, view, rng)

@@ -10,35 +10,43 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, Sequence
 
-from cardz_core.engine.state import LOST, WON
+from cardz_core.engine.moves import Move
+from cardz_core.engine.state import LOST, WON, State
+from cardz_core.view import View
+
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
 
 WON_TEXT, LOST_TEXT, UNFINISHED_TEXT = "won", "lost", "unfinished"
 RESULTS = (WON_TEXT, LOST_TEXT, UNFINISHED_TEXT)
 
 
 class Planner(Protocol):
-    def choose(self, game: Any, view: Any, rng: random.Random) -> Any: ...
+    def choose(self, game: Game, view: View, rng: random.Random) -> Move | None: ...
 
 
 class Seat(Protocol):
     """What ``cardz_core.view.Seat`` offers: ``Seat(game, state)``, the true ``state``, the
     player's ``view``, and ``play(move)``."""
 
-    state: Any
-    view: Any
+    @property
+    def state(self) -> State: ...
 
-    def play(self, move: Any) -> Any: ...
+    @property
+    def view(self) -> View: ...
+
+    def play(self, move: Move) -> Any: ...
 
 
-def foundation_flags(game: Any) -> tuple[bool, ...]:
+def foundation_flags(game: Game) -> tuple[bool, ...]:
     """Per depot: whether its type's role is ``foundation`` (where a card counts as played home)."""
-    types = game.registry.depot_types
-    return tuple(getattr(types.get(d.type), "role", None) == "foundation" for d in game.spec.depots)
+    return tuple(role == "foundation" for role in game.roles)
 
 
-def _arrivals(before: Sequence[tuple[int, ...]], after: Sequence[tuple[int, ...]]):
+def _arrivals(before: Sequence[tuple[int, ...]], after: Sequence[tuple[int, ...]]
+              ) -> Iterator[tuple[int, set[int]]]:
     """(depot, card ids that are in the depot after but were not before) for each changed depot.
     Cards shifting inside a pile, or turning over, do not count as arriving."""
     for d, (a, b) in enumerate(zip(before, after)):
@@ -49,7 +57,7 @@ def _arrivals(before: Sequence[tuple[int, ...]], after: Sequence[tuple[int, ...]
             yield d, came
 
 
-def play_deal(game: Any, seat_type: Callable[[Any, Any], Seat], planner: Planner,
+def play_deal(game: Game, seat_type: Callable[[Game, State], Seat], planner: Planner,
               rng: random.Random, seed: int, max_moves: int,
               foundations: tuple[bool, ...]) -> dict[str, Any]:
     """Play the deal ``seed`` and return the row's measured part: result, moves, score, seconds,
@@ -60,7 +68,7 @@ def play_deal(game: Any, seat_type: Callable[[Any, Any], Seat], planner: Planner
     started = time.perf_counter()
     seat = seat_type(game, game.deal(seed))
     state = seat.state
-    n_cards = len(game.spec.cards)
+    n_cards = game.n_cards
     moved = bytearray(n_cards)
     home = bytearray(n_cards)
     for d, is_home in enumerate(foundations):

@@ -65,7 +65,7 @@ def run_ray(job: Job, batches: Sequence[tuple[int, int]], emit: Emit, address: s
                 done, running = ray.wait(running, num_returns=1)
                 emit(_get(ray, done[0]))
         except KeyboardInterrupt:
-            done: list[Any] = []
+            done = []
             if running:
                 done, running = ray.wait(running, num_returns=len(running), timeout=0)
             for ref in running:

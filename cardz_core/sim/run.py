@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from cardz_core.problems import CardzError
 from cardz_core.sim.job import Job
 from cardz_core.sim.local import run_here, run_processes
 from cardz_core.sim.rows import RowWriter
 from cardz_core.sim.summary import Tally
+
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
 
 BACKENDS = ("local", "ray")
 RAY_BATCH = 200  # deals per Ray task: large enough that scheduling costs little
@@ -30,13 +33,13 @@ def plan_batches(games: int, size: int) -> list[tuple[int, int]]:
     return [(start, min(start + size, games)) for start in range(0, games, size)]
 
 
-def card_labels(spec: Any) -> list[str]:
+def card_labels(game: Game) -> list[str]:
     """A label per card id: its notation, with ``/2``, ``/3`` ... on the second and later copies
     of a card in games with several packs."""
     seen: Counter[str] = Counter()
     labels = []
-    for deck_card in spec.cards:
-        text = str(deck_card.card)
+    for card in game.identity:
+        text = str(card)
         seen[text] += 1
         labels.append(text if seen[text] == 1 else f"{text}/{seen[text]}")
     return labels

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Sequence
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 EXACT_MCNEMAR_MAX = 2000  # above this many discordant deals, the chi-square form is used
@@ -39,7 +40,7 @@ def mcnemar_p(a_only: int, b_only: int) -> float | None:
     return math.erfc(math.sqrt(chi2 / 2))
 
 
-def median(values: list[float]) -> float | None:
+def median(values: Sequence[float]) -> float | None:
     if not values:
         return None
     s = sorted(values)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from html import escape
-from typing import Sequence
+from typing import Mapping, Sequence
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7")
 MAX_BINS = 30
@@ -77,7 +77,7 @@ def histogram_bins(values: Sequence[float]) -> tuple[float, float, int]:
     return lo, width, int((hi - lo) // width) + 1
 
 
-def histogram_chart(series: dict[str, Sequence[float]], title: str, xlabel: str) -> str:
+def histogram_chart(series: Mapping[str, Sequence[float]], title: str, xlabel: str) -> str:
     """Side-by-side bars per bin, one colour per series, on shared bins."""
     everything = [v for vals in series.values() for v in vals]
     left, top, plot_w, plot_h = 48, 24, 560, 180

@@ -44,17 +44,11 @@ _DEPOT_FIELDS = frozenset({"depot", "depots", "group", "pattern"})
 _LAYOUT_FIELDS = frozenset({"name", "group", "index", "col", "row", "x", "y", "angle", "off_table",
                             "fan_direction", "fan_window", "fan_anchor", "fan_offset_face_up",
                             "fan_offset_face_down", "ptr"})
-# The attribute of a compiled game that holds its analysis (``analysis_of``).
-_HELD = "solver_analysis"
 
 
 def analysis_of(game: Game) -> "Analysis":
     """The solver's analysis of ``game``, built on first use and then held by the game."""
-    held = getattr(game, _HELD, None)
-    if held is None:
-        held = Analysis(game)
-        setattr(game, _HELD, held)
-    return held
+    return game.derive(Analysis)
 
 
 class _Kinds:

@@ -16,13 +16,17 @@ order of the sequences' card ids.
 from __future__ import annotations
 
 import heapq
+import random
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING
 
-from cardz_core.engine.state import State
 from cardz_core.limits import MAX_OUTCOME_RUNS, MAX_OUTCOMES
 from cardz_core.problems import CardzError
-from cardz_core.view import Outcome, Outcomes, Reveal, canonical, deck_info, pool_counts
+from cardz_core.view import Outcome, Outcomes, Reveal, View, canonical, deck_info, pool_counts
+
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
+    from cardz_core.engine.moves import Move
 
 
 class _More(BaseException):
@@ -40,7 +44,7 @@ def _no_view() -> CardzError:
 class CountsDeck:
     """The ``counts`` deck model registered by this plugin."""
 
-    def outcomes(self, game: Any, v: State, move: Any, limit: int | None = None) -> Outcomes:
+    def outcomes(self, game: Game, v: View, move: Move, limit: int | None = None) -> Outcomes:
         if v.pools is None:
             raise _no_view()
         if limit is not None and limit < 1:
@@ -86,7 +90,7 @@ class CountsDeck:
             raise CardzError(f"the move has more than {MAX_OUTCOMES} outcomes: give a limit")
         return Outcomes(found, 1.0 if not heap else float(kept))
 
-    def sample(self, game: Any, v: State, move: Any, rng: Any) -> Outcome:
+    def sample(self, game: Game, v: View, move: Move, rng: random.Random) -> Outcome:
         if v.pools is None:
             raise _no_view()
         info = deck_info(game)
