@@ -19,6 +19,7 @@ from cardz_core.engine.eject import LOCKED, Eject
 from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.engine.state import LOST, PLAYING, WON, State
 from cardz_core.engine.work import Reveal, Work
+from cardz_core.expr.api import programs_for
 from cardz_core.expr.env import Env
 from cardz_core.limits import MAX_CASCADE
 from cardz_core.problems import CardzError, Problem
@@ -81,7 +82,10 @@ class Game:
         self._memo_state: State | None = None
         self._memo_moves: list[Move] = []
         self._memo_plans: dict[int, tuple[int, int]] = {}
+        self.programs = programs_for(spec, registry)  # the loader's, when it checked this spec
         self._compile()
+        # what the rules can read of a position (State fields and context bindings)
+        self.expression_reads: frozenset[str] = self.programs.reads
 
     # -- compile-time helpers (also the API step, condition and aid plugins compile against) --
     def _value(self, card: Card) -> int:
@@ -116,11 +120,8 @@ class Game:
         return self.names(p.names or ())
 
     def expr(self, expr: Expr, context: str, self_depot: int = -1) -> Callable[[Any], Any]:
-        """A compiled rule expression ``fn(env)`` (``cardz_core.expr.compile_expr``)."""
-        from cardz_core.expr import compile_expr
-
-        self_name = self.depot_names[self_depot] if self_depot >= 0 else None
-        return compile_expr(expr, context, self.spec, self.registry, self_depot=self_name)
+        """A compiled rule expression ``fn(env)``, from the game's kept program."""
+        return self.programs.closure(expr, context, self_depot)
 
     def env(self, state: State, **bindings: Any) -> Any:
         return Env(state, **bindings)

@@ -23,7 +23,8 @@ from typing import Any, Hashable, Iterable
 import attrs
 
 from cardz_core.cards import SUIT_COLOR
-from cardz_core.spec.model import AcceptRule, Condition, GameSpec, Pattern, Step, rule_expressions
+from cardz_core.expr import rule_reads
+from cardz_core.spec.model import AcceptRule, Condition, GameSpec, Pattern, Step
 
 # Builtin kinds whose meaning the analysis knows; anything else switches pruning off.
 _KNOWN_CONDITIONS = frozenset({"allCardsIn", "allCardsFaceUp", "depotsEmpty", "depotsNonEmpty",
@@ -48,10 +49,6 @@ def _shape(node: Any) -> Any:
     return node
 
 
-def _expr_texts(spec: GameSpec) -> list[str]:
-    return [e.text for e in rule_expressions(spec)]
-
-
 def _conditions(cond: Condition | None) -> Iterable[Condition]:
     if cond is None:
         return
@@ -71,7 +68,6 @@ class Analysis:
         self.index = {d.name: i for i, d in enumerate(depots)}
         self.ranks = tuple(c.card.rank for c in spec.cards)
         self.suits = tuple(c.card.suit for c in spec.cards)
-        texts = " ".join(_expr_texts(spec)).lower()
         self.plain = not spec.uses_expressions  # no expressions, triggers or actions anywhere
         kinds_known = all(c.kind in _KNOWN_CONDITIONS for top in (spec.win, spec.loss, spec.redeal_when)
                           for c in _conditions(top)) and all(s.kind in _KNOWN_STEPS for s in spec.redeal)
@@ -79,12 +75,14 @@ class Analysis:
         if not kinds_known:
             self.notes.append("a condition or redeal step of a plugin: no symmetry, safe moves or tap runs")
 
-        # Counters in the key: only those a rule can read or that bound what is left to do.
+        # Counters in the key: only those a rule reads (as its expressions declare, functions
+        # included) or that bound what is left to do.
         unlimited = all(d.draw is None or d.draw.max_recycles is None for d in depots)
-        self.key_recycles = not unlimited or "recycles" in texts
-        self.key_redeals = spec.max_redeals is not None or "redeals" in texts
-        self.key_moves = "moves" in texts or "undos" in texts
-        self.key_came_from = "camefrom" in texts
+        reads = rule_reads(spec)
+        self.key_recycles = not unlimited or bool(reads & {"recycles", "recycles_total"})
+        self.key_redeals = spec.max_redeals is not None or "redeals" in reads
+        self.key_moves = bool(reads & {"moves", "undos"})
+        self.key_came_from = "came_from" in reads
         # Identical cards (several packs) are one card to every rule.
         first: dict[Any, int] = {}
         canon = [first.setdefault((c.card.rank, c.card.suit), i) for i, c in enumerate(spec.cards)]

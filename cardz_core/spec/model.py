@@ -235,6 +235,10 @@ class GameSpec:
     fan_offset_face_down: float | None = None
     text: str = ""  # the source text, for hashing (logs) and for rebuilding in workers
     ptr: str = ""
+    # the expression programs the loader compiled to check this spec (a
+    # ``cardz_core.expr.GamePrograms``), reused by compile; not part of the spec's value, and
+    # not carried over by ``attrs.evolve`` (a changed spec compiles its own)
+    programs: Any = attrs.field(default=None, init=False, eq=False, repr=False)
 
     def depot(self, name: str) -> Depot:
         for d in self.depots:
