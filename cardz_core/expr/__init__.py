@@ -4,8 +4,8 @@ programs (plain data, ``program.py``), and the Python engine's closures over the
 ``Signature``."""
 
 from cardz_core.expr.api import (GamePrograms, check_expr, check_spec, compile_expr,
-                                 compile_program, compile_typed, programs_for, rule_reads,
-                                 syntax_problems)
+                                 compile_program, compile_typed, programs_for, read_problems,
+                                 rule_reads)
 from cardz_core.expr.check import expressions
 from cardz_core.expr.closure import closure
 from cardz_core.expr.contexts import CONTEXTS
@@ -15,7 +15,7 @@ from cardz_core.expr.signature import (GAME, KINDS, PURE, STATE, STATE_READS, Ea
                                        FunctionError, Signature)
 from cardz_core.expr.tables import Tables
 
-__all__ = ["check_expr", "syntax_problems", "compile_expr", "compile_typed", "compile_program",
+__all__ = ["check_expr", "read_problems", "compile_expr", "compile_typed", "compile_program",
            "check_spec", "expressions", "rule_reads", "programs_for", "GamePrograms",
            "closure", "Program", "ProgramError", "CONTEXTS", "Env", "GAME", "KINDS", "PURE",
            "STATE", "STATE_READS", "Each", "Function", "FunctionError", "Signature", "Tables"]

@@ -9,7 +9,7 @@ compiling again.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from cardz_core.expr.check import expressions
 from cardz_core.expr.closure import closure
@@ -19,7 +19,7 @@ from cardz_core.expr.parse import ExprSyntaxError, parse
 from cardz_core.expr.program import Program
 from cardz_core.expr.tables import Tables
 from cardz_core.problems import CardzError, Problem
-from cardz_core.spec.model import Expr
+from cardz_core.spec.model import Depot, Expr, GameSpec
 
 # where an expression makes a rule (decides what may be played or what happens)
 RULE_CONTEXTS = frozenset(CONTEXTS) - {"scoring", "planner", "eval", "evalDepot"}
@@ -169,15 +169,37 @@ def check_expr(expr: Any, context: str, spec: Any, registry: Any = None, *,
     return []
 
 
-def syntax_problems(exprs: Any) -> list[Problem]:
-    """Syntax problems of expressions (``Expr``s), without type-checking. Same messages as
-    ``check_expr``."""
+def read_problems(exprs: Iterable[tuple[Expr, str | None, str | None]], names: dict[str, str],
+                  groups: dict[str, tuple[str, ...]], names_complete: bool,
+                  registry: Any = None) -> list[Problem]:
+    """The problems of the expressions of a file whose structure is broken (so there is no
+    spec): each ``(expr, context, self depot)`` is checked against the depots whose names did
+    read (``names``: name -> type, ``groups``: repeated depot -> copies). An expression read in
+    no context is checked for syntax only; with ``names_complete`` False, a problem that an
+    unread depot's name could explain (an unknown name) is left out."""
+    registry = _registry(registry)
+    depots = []
+    for group, copies in groups.items():
+        depots += [Depot(name=n, type=names.get(n, ""), group=group, index=i)
+                   for i, n in enumerate(copies, 1)]
+    grouped = {n for copies in groups.values() for n in copies}
+    depots += [Depot(name=n, type=t, group=None, index=0) for n, t in names.items()
+               if n not in grouped]
+    tables = Tables(GameSpec(name="", depots=tuple(depots), packs=(), cards=(),
+                             groups=dict(groups)), registry)
     problems = []
-    for expr in exprs:
+    for expr, context, self_depot in exprs:
         try:
-            parse(expr.text)
+            if context is None:
+                parse(expr.text)
+                continue
+            index = tables.depot_index.get(self_depot) if self_depot is not None else None
+            compile_program(expr.text, context, tables, registry.functions, index)
         except ExprSyntaxError as exc:
             problems.append(_problem(expr.ptr, exc))
+        except ExprProblem as exc:
+            if names_complete or not exc.names:
+                problems.append(_problem(expr.ptr, exc))
     return problems
 
 

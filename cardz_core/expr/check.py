@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from cardz_core.spec.model import Condition, Expr, Step
-
-# the context of a step field given as an expression, by the field's kind (cardz_core.kinds)
-FIELD_CONTEXT = {"expr": "step", "numexpr": "count", "depot": "depotField", "depots": "depotsField"}
+from cardz_core.spec.steps import FIELD_CONTEXT
 
 
 def expressions(spec: Any, registry: Any) -> Iterator[tuple[Expr, str, str | None]]:

@@ -282,8 +282,7 @@ class Compiler:
                 full = f"{left.children[0]}-{right.children[0]}"
                 if full in self.t.depot_index:
                     raise ExprProblem(column(left), f"`{full}` reads as a subtraction; "
-                                                    f"name the copy as depot(\"{full}\")",
-                                      names=True)
+                                                    f"name the copy as depot(\"{full}\")")
 
     def arith(self, tree: Tree) -> Typed:
         kids = tree.children
