@@ -4,6 +4,7 @@ read; a game's reads decide the solver's position key, plugin functions included
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import types
 from pathlib import Path
@@ -55,8 +56,8 @@ def test_a_game_run_from_serialised_programs_plays_the_same(name):
     again = GamePrograms(spec, kept.registry)
     for expr, context, self_depot in expressions(spec, kept.registry):
         program = kept.get(expr, context, self_depot)
-        again._programs[again._key(expr, context, self_depot)] = Program.from_json(
-            json.loads(json.dumps(program.to_json())))
+        again.put(expr, context, self_depot,
+                  Program.from_json(json.loads(json.dumps(program.to_json()))))
     spec_again = load_game(path)
     object.__setattr__(spec_again, "programs", again)
     game = compile(spec_again, kept.registry)
@@ -71,6 +72,14 @@ def test_a_game_run_from_serialised_programs_plays_the_same(name):
         move = rng.choice(moves)
         a, b = plain.apply(a, move), game.apply(b, move)
         assert a == b
+
+
+def test_a_spec_pickles_without_its_programs_and_compiles_its_own():
+    spec = load_game(Path(__file__).parents[1] / "rulesets" / "giza.cardz")
+    assert spec.programs is not None
+    back = pickle.loads(pickle.dumps(spec))
+    assert back == spec and back.programs is None
+    assert compile(back).expression_reads == compile(spec).expression_reads
 
 
 def test_a_bad_program_is_refused():

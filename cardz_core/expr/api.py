@@ -81,6 +81,11 @@ class GamePrograms:
             self._programs[key] = program
         return program
 
+    def put(self, expr: Expr, context: str, self_depot: str | None, program: Program) -> None:
+        """Use ``program`` for ``expr`` (one compiled elsewhere and read back with
+        ``Program.from_json``, say)."""
+        self._programs[self._key(expr, context, self_depot)] = program
+
     def closure(self, expr: Expr | str, context: str,
                 self_depot: int | str | None = None) -> Callable[[Any], Any]:
         """``fn(env)`` running the program of ``expr`` (see ``get``)."""
@@ -146,7 +151,6 @@ def compile_typed(expr: Any, context: str, spec: Any, registry: Any = None, *,
     """The kind an expression gives and its compiled closure ``fn(env)``. ``expr`` is an ``Expr``
     (text and pointer) or plain text. Raises CardzError with the problem at the expression's
     pointer, the column in the message."""
-    _context(context)
     programs = programs_for(spec, registry)
     program = programs.get(expr, context, self_depot)
     return program.kind, closure(program, programs.tables, programs.registry.functions)

@@ -13,7 +13,6 @@ too, so a node is hashable and its JSON form (lists) maps back one to one.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Iterator
 
 import attrs
@@ -68,9 +67,6 @@ class Program:
         """The program as JSON data (lists for tuples); ``Program.from_json`` reads it back."""
         return {"format": FORMAT, "kind": self.kind, "slots": self.slots,
                 "reads": sorted(self.reads), "root": _to_json(self.root)}
-
-    def dumps(self) -> str:
-        return json.dumps(self.to_json(), separators=(",", ":"))
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Program":
