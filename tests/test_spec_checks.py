@@ -395,12 +395,12 @@ def test_a_depot_without_a_name_silences_unknown_names_only():
 
 # --- expressions --------------------------------------------------------------------------------
 
-def test_expression_problems_come_at_the_field_pointer_once_the_structure_is_sound():
+def test_expression_problems_come_at_the_field_pointer_with_or_without_structural_errors():
     doc = with_depot(2, acceptRule={"when": "card.rank == Kong"})
     path, message = only_error(doc)
     assert path == "/depots/2/acceptRule/when" and "column" in message
     doc["colour"] = "red"
-    assert list(errors(doc)) == ["/colour"]
+    assert list(errors(doc)) == ["/colour", "/depots/2/acceptRule/when"]
 
 
 def test_expression_problems_carry_the_file_name():

@@ -12,6 +12,7 @@ from cardz_core.compiled.game import CompiledGame
 from cardz_core.compiled.records import (AcceptTable, ActionTable, BuildRule, ConditionData,
                                          DrawTable, EjectTable, ExprRef, ScoringTable, StepData,
                                          TriggerTable)
+from cardz_core.expr.api import programs_for
 from cardz_core.kinds import ConditionKind, DepotType, Field, StepKind
 from cardz_core.problems import CardzError, Problem
 from cardz_core.registry import Registry
@@ -36,6 +37,7 @@ class _Resolver:
         self.groups = {g: tuple(self.index[n] for n in names) for g, names in spec.groups.items()}
         self.facts = tuple(self._depot_type(t) for t in self.types)
         self.first_stock = next((i for i, f in enumerate(self.facts) if f.deals_from), -1)
+        self.programs = programs_for(spec, registry)
 
     def _depot_type(self, name: str) -> DepotType:
         dtype = self.registry.lookup("depot_types", name)
@@ -64,6 +66,15 @@ class _Resolver:
             return tuple(i for i, t in enumerate(self.types) if t.lower() == low)
         return self.depots(p.names or ())
 
+    # -- expressions ---------------------------------------------------------------------------
+    def ref(self, e: Expr, context: str, self_depot: int = -1) -> ExprRef:
+        """An expression with its compiled program (the loader's, when it checked this spec)."""
+        return ExprRef(e.text, context, self_depot, e.ptr,
+                       self.programs.get(e, context, self_depot))
+
+    def maybe_ref(self, e: Expr | None, context: str, self_depot: int = -1) -> ExprRef | None:
+        return None if e is None else self.ref(e, context, self_depot)
+
     def one(self, value: str, ptr: str, field: str) -> int:
         """The index of a field naming exactly one depot."""
         d = self.depots((value,))
@@ -88,7 +99,7 @@ class _Resolver:
     def _step_arg(self, field: Field | None, value: Any, ptr: str, name: str, me: int) -> Any:
         kind = field.kind if field is not None else ""
         if isinstance(value, Expr):
-            return ExprRef(value.text, _STEP_FIELD_CONTEXT.get(kind, "step"), me, value.ptr)
+            return self.ref(value, _STEP_FIELD_CONTEXT.get(kind, "step"), me)
         return self._plain_arg(kind, value, ptr, name)
 
     def _plain_arg(self, kind: str, value: Any, ptr: str, name: str) -> Any:
@@ -117,7 +128,7 @@ class _Resolver:
         for name, value in cond.args.items():
             field = kind.fields.get(name)
             if isinstance(value, Expr):
-                args[name] = ExprRef(value.text, "condition", -1, value.ptr)
+                args[name] = self.ref(value, "condition")
             else:
                 args[name] = self._plain_arg(field.kind if field else "", value, cond.ptr, name)
         return ConditionData(cond.kind, args, cond.ptr)
@@ -133,7 +144,7 @@ class _Resolver:
             rank_is=rule.rank_is, build=_build(rule.build), suit=rule.suit, follow=rule.follow,
             wild_rank=rule.wild_rank, wild_joker=rule.wild_joker,
             wild_declares=rule.wild_declares, allow_face_down=rule.allow_face_down,
-            when=_ref(rule.when, "accept", i), reason=rule.reason)
+            when=self.maybe_ref(rule.when, "accept", i), reason=rule.reason)
 
     def eject(self, rule: EjectRule, d: Depot) -> EjectTable:
         """A depot's eject table."""
@@ -150,7 +161,7 @@ class _Resolver:
         if dr is None:
             return None
         return DrawTable(self.depots((dr.to,))[0], dr.count, dr.recycle, dr.max_recycles,
-                         _ref(dr.when, "draw", i))
+                         self.maybe_ref(dr.when, "draw", i))
 
     def others(self, p: Pattern | None, i: int) -> tuple[int, ...] | None:
         """The depots a pattern matches, ``i`` left out; None without a pattern."""
@@ -159,10 +170,6 @@ class _Resolver:
 
 def _build(b: Build | None) -> BuildRule | None:
     return None if b is None else BuildRule(b.direction, b.step, b.wrap)
-
-
-def _ref(e: Expr | None, context: str, self_depot: int = -1) -> ExprRef | None:
-    return None if e is None else ExprRef(e.text, context, self_depot, e.ptr)
 
 
 def _values(values: Mapping[str, int]) -> dict[str, int]:
@@ -179,14 +186,14 @@ def compile(spec: GameSpec, registry: Registry) -> CompiledGame:  # noqa: A001
     targets: dict[str | None, int] = {}
     pack_pool = [targets.setdefault(pack.to, len(targets)) for pack in spec.packs]
     pack_home = [r.depots((p.to,))[0] if p.to is not None else r.first_stock for p in spec.packs]
-    triggers = tuple(TriggerTable(i, ExprRef(t.when.text, "trigger", i, t.when.ptr),
+    triggers = tuple(TriggerTable(i, r.ref(t.when, "trigger", i),
                                   tuple(r.step(s) for s in t.do), t.ptr)
                      for i, d in enumerate(depots) for t in d.triggers)
-    actions = tuple(tuple(ActionTable(a.name, _ref(a.when, "action", i),
+    actions = tuple(tuple(ActionTable(a.name, r.maybe_ref(a.when, "action", i),
                                       tuple(r.step(s) for s in a.do), a.ptr) for a in d.actions)
                     for i, d in enumerate(depots))
     scoring = None if spec.scoring is None else ScoringTable(
-        ExprRef(spec.scoring.value.text, "scoring", -1, spec.scoring.value.ptr),
+        r.ref(spec.scoring.value, "scoring"),
         spec.scoring.better, spec.scoring.keep)
     return CompiledGame(
         name=spec.name,
@@ -228,5 +235,5 @@ def compile(spec: GameSpec, registry: Registry) -> CompiledGame:  # noqa: A001
         aids=dict(spec.aids),
         uses_expressions=spec.uses_expressions,
         planner_enabled=spec.planner.enabled,
-        planner_value=_ref(spec.planner.value, "planner"),
+        planner_value=r.maybe_ref(spec.planner.value, "planner"),
     )

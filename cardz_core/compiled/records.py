@@ -13,17 +13,21 @@ from typing import Any
 
 import attrs
 
+from cardz_core.expr.program import Program
+
 
 @attrs.frozen
 class ExprRef:
-    """A rule expression, until expressions compile to data: its source text, the context it is
-    checked in (``cardz_core.expr.CONTEXTS``), the depot ``@self``/``depot`` means there (-1
-    none) and its JSON pointer in the game file."""
+    """A rule expression: its compiled ``program`` (``cardz_core.expr.Program``: data that says
+    what it reads, docs/expressions.md), and for messages and showing its source text, the
+    context it is checked in (``cardz_core.expr.CONTEXTS``), the depot ``@self``/``depot``
+    means there (-1 none) and its JSON pointer in the game file."""
 
     text: str
     context: str
     self_depot: int
     ptr: str
+    program: Program
 
 
 @attrs.frozen

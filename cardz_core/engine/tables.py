@@ -16,12 +16,13 @@ from cardz_core.engine.eject import LOCKED, Eject
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import State
 from cardz_core.engine.work import Work
-from cardz_core.expr import compile_expr
+from cardz_core.expr.api import programs_for
+from cardz_core.expr.closure import closure
 from cardz_core.expr.env import Env
 from cardz_core.kinds import Aid, ConditionKind, StepKind
 from cardz_core.problems import CardzError, Problem
 from cardz_core.registry import Registry
-from cardz_core.spec.model import Expr, GameSpec, Pattern
+from cardz_core.spec.model import GameSpec, Pattern
 
 Executor = Callable[[Work], None]
 Test = Callable[[State], bool]
@@ -42,14 +43,6 @@ class Draw:
         self.max_recycles, self.when = max_recycles, when
 
 
-def expression(spec: GameSpec, registry: Registry, ref: ExprRef) -> Callable[[Env], Any]:
-    """The closure ``fn(env)`` of a rule expression: the one place where the engine turns an
-    expression of the compiled game into something it runs (today by compiling its source
-    text; compiled expression programs plug in here)."""
-    return compile_expr(Expr(ref.text, ref.ptr), ref.context, spec, registry,
-                        self_depot=ref.self_depot if ref.self_depot >= 0 else None)
-
-
 def parks_any_card(rule: AcceptTable) -> bool:
     """Whether an empty depot with accept rule ``rule`` takes any card from any depot, as a
     place to park part of a staged run must. A ``when`` could refuse, so it does not count."""
@@ -68,6 +61,10 @@ class GameTables:
         self.registry = registry
         self.spec = spec  # for showing (name, description) and for expression closures
         self._derived: dict[Callable[[Any], Any], Any] = {}  # see ``derive``
+        # the run-time tables expression programs read (the loader's, when it checked the spec)
+        self.programs = programs_for(spec, registry)
+        # what the rules can read of a position (State fields and context bindings)
+        self.expression_reads: frozenset[str] = self.programs.reads
         c = compiled
         self.depot_names: tuple[str, ...] = c.depot_names
         self.depot_index: dict[str, int] = {n: i for i, n in enumerate(self.depot_names)}
@@ -211,8 +208,9 @@ class GameTables:
             return out
 
     def expr(self, ref: ExprRef) -> Callable[[Env], Any]:
-        """A rule expression's closure ``fn(env)``."""
-        return expression(self.spec, self.registry, ref)
+        """A rule expression's closure ``fn(env)``, built from its program: the one place where
+        the engine turns an expression of the compiled game into something it runs."""
+        return closure(ref.program, self.programs.tables, self.registry.functions)
 
     def env(self, state: State, **bindings: Any) -> Env:
         """An expression environment on ``state`` with the context's bindings."""

@@ -1,33 +1,19 @@
-"""Finding every expression in a game and checking each in its context."""
+"""Finding every expression in a game, with the context it is checked and compiled in."""
 
 from __future__ import annotations
 
 from typing import Any, Iterator
 
-from cardz_core.expr.api import check_expr
-from cardz_core.problems import Problem
 from cardz_core.spec.model import Condition, Expr, Step
-
-# the context of a step field given as an expression, by the field's kind (cardz_core.kinds)
-_FIELD_CONTEXT = {"expr": "step", "numexpr": "count", "depot": "depotField", "depots": "depotsField"}
-
-
-def check_spec(spec: Any, registry: Any = None) -> list[Problem]:
-    """Type-check every expression of ``spec``; the problems, each at its expression's pointer."""
-    if registry is None:
-        from cardz_core.registry import default_registry
-        registry = default_registry()
-    problems: list[Problem] = []
-    for expr, context, self_depot in expressions(spec, registry):
-        problems += check_expr(expr, context, spec, registry, self_depot=self_depot)
-    return problems
+from cardz_core.spec.steps import FIELD_CONTEXT
 
 
 def expressions(spec: Any, registry: Any) -> Iterator[tuple[Expr, str, str | None]]:
-    """Every expression with its context and, for triggers and actions, the depot it is on."""
+    """Every expression with its context and the depot it belongs to: an accept rule's, or the
+    one a trigger or action (and its steps) is on; None elsewhere."""
     for depot in spec.depots:
         if depot.accept.when is not None:
-            yield depot.accept.when, "accept", None
+            yield depot.accept.when, "accept", depot.name
         if depot.draw is not None and depot.draw.when is not None:
             yield depot.draw.when, "draw", None
         for trigger in depot.triggers:
@@ -56,7 +42,7 @@ def _steps(steps: tuple[Step, ...], registry: Any, self_depot: str | None
         for name, value in step.args.items():
             if isinstance(value, Expr):
                 field = fields.get(name)
-                context = _FIELD_CONTEXT.get(getattr(field, "kind", "expr"), "step")
+                context = FIELD_CONTEXT.get(getattr(field, "kind", "expr"), "step")
                 yield value, context, self_depot or step.self_depot
 
 

@@ -1,9 +1,10 @@
 """Type checking and compiling one expression, in one pass over its syntax tree: each node's
-kind is worked out and a closure built for it. Evaluation afterwards only calls closures.
+kind is worked out and its program node written (``program.py``): names resolved, constants
+folded, overloads chosen. ``closure.py`` turns the program into closures for the Python engine.
 
-A node compiles to a ``Typed``: its kind, its closure ``fn(env)``, its value when known at
-compile time (``const``), and ``maybe``: whether it can be missing (None) at run time, which only
-rank, suit and colour values (and numbers made from them) can be.
+A syntax node compiles to a ``Typed``: its kind, its program node, and ``maybe``: whether it can
+be missing (None) at run time, which only rank, suit and colour values (and numbers made from
+them) can be. A node ``("const", value)`` is a value known at compile time.
 """
 
 from __future__ import annotations
@@ -11,27 +12,26 @@ from __future__ import annotations
 import difflib
 import operator
 from functools import partial
-from itertools import chain
-from typing import Any, Callable
+from typing import Any
 
 from lark import Token, Tree
 
 from cardz_core.cards import BLACK, COLOR_WORDS, RANK_WORDS, RED, SUIT_WORDS
+from cardz_core.expr.closure import compare
 from cardz_core.expr.contexts import ANY, CONTEXT_NAMES, Context
-from cardz_core.expr.inline import binary, binary_const
+from cardz_core.expr.program import Node, Program, is_data, reads_of
 from cardz_core.expr.signature import GAME, ITEM_OF, STATE, Each, FunctionError, Signature
 from cardz_core.expr.tables import Tables
-
-NOCONST: Any = object()
 
 KIND_NAMES = {
     "number": "a number", "bool": "a condition", "card": "a card", "cards": "a list of cards",
     "depot": "a depot", "depots": "a list of depots", "rank": "a rank", "suit": "a suit",
     "colour": "a colour", "text": "a quoted name", "items": "a list", ANY: "a value",
 }
-# property -> (kind, Tables attribute)
+# property as written -> (kind, property in the program)
 CARD_PROPERTIES = {"rank": ("rank", "rank"), "suit": ("suit", "suit"), "color": ("colour", "colour"),
-                   "value": ("number", "value"), "faceUp": ("bool", None), "joker": ("bool", "joker")}
+                   "value": ("number", "value"), "faceUp": ("bool", "faceUp"),
+                   "joker": ("bool", "joker")}
 WORDS: dict[str, tuple[str, int]] = {}
 for _r in range(1, 14):
     WORDS[RANK_WORDS[_r]] = ("rank", _r)
@@ -42,57 +42,46 @@ WORDS[COLOR_WORDS[RED]] = ("colour", RED)
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
           "%": lambda a, b: a % b if b else 0}
-_ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+_ORDER = ("<", "<=", ">", ">=")
 _NUMERIC = ("number", "rank")
 _EQUATABLE = ("card", "depot", "suit", "colour", "bool")
-
-
-def _read_card(env: Any) -> Any:
-    return env.card
-
-
-def _read_top(env: Any) -> Any:
-    return env.top
-
-
-_READERS: dict[str, Callable[[Any], Any]] = {
-    "card": _read_card, "top": _read_top, "pile": lambda env: env.pile,
-    "depot": lambda env: env.depot, "source": lambda env: env.source,
-    "moves": lambda env: env.state.moves, "undos": lambda env: env.state.undos,
-    "recycles": lambda env: env.state.recycles_total, "redeals": lambda env: env.state.redeals,
-}
+# context names read from the position: name -> State field
+_COUNTERS = {"moves": "moves", "undos": "undos", "recycles": "recycles_total", "redeals": "redeals"}
 
 
 class ExprProblem(Exception):
-    """A type error at a column of the expression."""
+    """A type error at a column of the expression. ``names`` marks a problem that only holds if
+    the game's depot names are all known (an unknown name may be a depot the file fails to
+    declare)."""
 
-    def __init__(self, column: int, message: str) -> None:
+    def __init__(self, column: int, message: str, names: bool = False) -> None:
         super().__init__(f"column {column}: {message}")
         self.column = column
         self.message = message
+        self.names = names
 
 
 class Typed:
-    """A compiled node: kind, closure, compile-time value (``NOCONST`` if unknown), maybe-missing."""
+    """A compiled node: kind, program node, maybe-missing."""
 
-    __slots__ = ("kind", "fn", "const", "maybe")
+    __slots__ = ("kind", "node", "maybe")
 
-    def __init__(self, kind: str, fn: Callable[[Any], Any] | None = None, const: Any = NOCONST,
-                 maybe: bool = False) -> None:
-        if fn is None:
-            fn = _constant(const)
+    def __init__(self, kind: str, node: Node, maybe: bool = False) -> None:
         self.kind = kind
-        self.fn = fn
-        self.const = const
+        self.node = node
         self.maybe = maybe
 
     @property
     def is_const(self) -> bool:
-        return self.const is not NOCONST
+        return self.node[0] == "const"
+
+    @property
+    def const(self) -> Any:
+        return self.node[1]
 
 
-def _constant(value: Any) -> Callable[[Any], Any]:
-    return lambda env: value
+def _value(kind: str, value: Any, maybe: bool = False) -> Typed:
+    return Typed(kind, ("const", value), maybe)
 
 
 def column(node: Tree | Token) -> int:
@@ -120,21 +109,21 @@ class Compiler:
 
     # --- entry -----------------------------------------------------------------------------
 
-    def compile(self, tree: Tree) -> tuple[str, Callable[[Any], Any]]:
-        """The kind the expression gives and its closure, checked against the context."""
+    def compile(self, tree: Tree) -> Program:
+        """The expression's program, checked against the context."""
         typed = self.node(tree)
         want = self.context.result
         if typed.kind == "text":
             raise ExprProblem(column(tree), "a quoted name only names a depot, as in depot(\"x\")")
         if want == "depots" and typed.kind == "depot":
-            f = typed.fn
-            typed = Typed("depots", lambda env: (d,) if (d := f(env)) >= 0 else ())
+            if typed.is_const:
+                d = typed.const
+                typed = _value("depots", (d,) if d >= 0 else ())
+            else:
+                typed = Typed("depots", ("depots", typed.node))
         elif want != ANY:
             typed = self.need(typed, want, tree, f"{self.context.where} must give")
-        fn = typed.fn
-        if self.nslots:
-            fn = _with_vars(fn, self.nslots)
-        return typed.kind, fn
+        return Program(typed.kind, typed.node, self.nslots, reads_of(typed.node, self.functions))
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -148,29 +137,26 @@ class Compiler:
 
     def coerce(self, typed: Typed, kind: str) -> Typed | None:
         k = typed.kind
-        f = typed.fn
         if kind == "number" and k in _NUMERIC:  # a missing rank counts as 0 once it is a number
             if typed.is_const:
-                return Typed("number", const=0 if typed.const is None else typed.const)
-            return Typed("number", _zero_missing(f) if typed.maybe else f)
+                return _value("number", 0 if typed.const is None else typed.const)
+            return Typed("number", ("zero", typed.node) if typed.maybe else typed.node)
         if k == kind:
             return typed
         if kind in ("cards", "items") and k == "depot":
-            if typed.is_const:
-                d = typed.const
-                return Typed("cards", (lambda env: env.state.piles[d]) if d >= 0 else _constant(()))
-            return Typed("cards", lambda env: env.state.piles[d] if (d := f(env)) >= 0 else ())
+            if typed.is_const and typed.const < 0:
+                return _value("cards", ())
+            return Typed("cards", ("cards", typed.node))
         if kind == "items" and k in ("cards", "depots"):
             return typed
         if kind == "cards" and k == "depots":
-            return Typed("cards", lambda env: tuple(
-                chain.from_iterable(map(env.state.piles.__getitem__, f(env)))))
+            return Typed("cards", ("cardsOf", typed.node))
         return None
 
     def bind_slot(self, kind: str, maybe: bool) -> tuple[int, Typed]:
         slot = self.nslots
         self.nslots += 1
-        return slot, Typed(kind, lambda env: env.vars[slot], maybe=maybe)
+        return slot, Typed(kind, ("var", slot), maybe=maybe)
 
     # --- nodes -----------------------------------------------------------------------------
 
@@ -179,16 +165,16 @@ class Compiler:
         return getattr(self, "n_" + str(tree.data))(tree)
 
     def n_number(self, tree: Tree) -> Typed:
-        return Typed("number", const=int(tree.children[0]))
+        return _value("number", int(str(tree.children[0])))
 
     def n_true(self, tree: Tree) -> Typed:
-        return Typed("bool", const=True)
+        return _value("bool", True)
 
     def n_false(self, tree: Tree) -> Typed:
-        return Typed("bool", const=False)
+        return _value("bool", False)
 
     def n_string(self, tree: Tree) -> Typed:
-        return Typed("text", const=str(tree.children[0])[1:-1])
+        return _value("text", str(tree.children[0])[1:-1])
 
     def n_it(self, tree: Tree) -> Typed:
         if not self.items:
@@ -211,20 +197,20 @@ class Compiler:
             return self.context_name(name)
         t = self.t
         if name in t.depot_index:
-            return Typed("depot", const=t.depot_index[name])
+            return _value("depot", t.depot_index[name])
         if name in t.groups:
-            return Typed("depots", const=t.groups[name])
+            return _value("depots", t.groups[name])
         if name in WORDS:
             kind, value = WORDS[name]
-            return Typed(kind, const=value)
+            return _value(kind, value)
         if name in t.types:
-            return Typed("depots", const=t.types[name])
+            return _value("depots", t.types[name])
         if name in CONTEXT_NAMES:
             sees = ", ".join(sorted(ctx.names)) or "only the depots"
             raise ExprProblem(column(tok), f"`{name}` can't be seen in {ctx.where} (it sees {sees})")
         if name in self.functions:
             raise ExprProblem(column(tok), f"`{name}` is a function: call it, as in {name}(...)")
-        raise ExprProblem(column(tok), f"unknown name `{name}`{self.suggest(name)}")
+        raise ExprProblem(column(tok), f"unknown name `{name}`{self.suggest(name)}", names=True)
 
     def suggest(self, name: str) -> str:
         known = set(WORDS) | set(self.t.depot_index) | set(self.t.groups) | set(self.t.types)
@@ -239,8 +225,10 @@ class Compiler:
     def context_name(self, name: str) -> Typed:
         kind = CONTEXT_NAMES[name]
         if name == "depot" and self.context.self_is_depot and self.self_depot is not None:
-            return Typed("depot", const=self.self_depot)
-        return Typed(kind, _READERS[name])
+            return _value("depot", self.self_depot)
+        if name in _COUNTERS:
+            return Typed(kind, ("counter", _COUNTERS[name]))
+        return Typed(kind, ("bind", name))
 
     def n_prop(self, tree: Tree) -> Typed:
         target_tree, tok = tree.children
@@ -256,34 +244,20 @@ class Compiler:
                     if target.kind in ("depot", "depots", "cards") else "")
             raise ExprProblem(column(tok), f"only a card has properties, and this is "
                                            f"{_kind_name(target.kind)}{hint}")
-        kind, attr = CARD_PROPERTIES[prop]
-        f = target.fn
-        if attr is None:  # faceUp: a face-up code is odd; None and unknown (negative even) codes are not
-            return Typed("bool", lambda env: (c := f(env)) is not None and c & 1 == 1)
-        get = getattr(self.t, attr).get
-        missing = {"number": 0, "bool": False}.get(kind)
-        # `card.x` and `top.x` read the Env directly: the hottest reads of accept rules
-        if target.fn is _read_card:
-            return Typed(kind, lambda env: get(env.card, missing), maybe=missing is None)
-        if target.fn is _read_top:
-            return Typed(kind, lambda env: get(env.top, missing), maybe=missing is None)
-        return Typed(kind, lambda env: get(f(env), missing), maybe=missing is None)
+        kind, name = CARD_PROPERTIES[prop]
+        return Typed(kind, ("prop", name, target.node), maybe=kind not in ("number", "bool"))
 
     def n_not_(self, tree: Tree) -> Typed:
         inner = self.need(self.node(tree.children[0]), "bool", tree.children[0], "`!` needs")
         if inner.is_const:
-            return Typed("bool", const=not inner.const)
-        f = inner.fn
-        return Typed("bool", lambda env: not f(env))
+            return _value("bool", not inner.const)
+        return Typed("bool", ("not", inner.node))
 
     def n_neg(self, tree: Tree) -> Typed:
         inner = self.numeric(tree.children[0], "`-` needs")
         if inner.is_const:
-            return Typed("number", const=None if inner.const is None else -inner.const)
-        f = inner.fn
-        if inner.maybe:
-            return Typed("number", lambda env: None if (v := f(env)) is None else -v, maybe=True)
-        return Typed("number", lambda env: -f(env))
+            return _value("number", None if inner.const is None else -inner.const)
+        return Typed("number", ("neg", inner.node, inner.maybe), maybe=inner.maybe)
 
     def numeric(self, node: Tree, what: str) -> Typed:
         typed = self.node(node)
@@ -315,37 +289,15 @@ class Compiler:
         # each operand is named by the operator next to it: `a + card` says `+` needs a number
         operands = [self.numeric(k, f"`{kids[max(i - 1, 1)]}` needs")
                     for i, k in enumerate(kids) if i % 2 == 0]
-        ops = [_ARITH[str(o)] for o in kids[1::2]]
+        symbols = tuple(str(o) for o in kids[1::2])
         maybe = any(o.maybe for o in operands)
         if all(o.is_const for o in operands):
             acc = operands[0].const
-            for op, o in zip(ops, operands[1:]):
-                acc = None if acc is None or o.const is None else op(acc, o.const)
-            return Typed("number", const=acc, maybe=acc is None)
-        fns = [o.fn for o in operands]
-        if len(fns) == 2 and not maybe:
-            symbol, a, b, op = str(kids[1]), fns[0], fns[1], ops[0]
-            if operands[1].is_const:
-                c = operands[1].const
-                return Typed("number", binary_const(symbol, a, c) or (lambda env: op(a(env), c)))
-            return Typed("number", binary(symbol, a, b) or (lambda env: op(a(env), b(env))))
-        pairs = list(zip(ops, fns[1:]))
-        first = fns[0]
-        if not maybe:
-            def run(env: Any) -> Any:
-                acc = first(env)
-                for op, g in pairs:
-                    acc = op(acc, g(env))
-                return acc
-            return Typed("number", run)
-
-        def run_maybe(env: Any) -> Any:
-            acc = first(env)
-            for op, g in pairs:
-                v = g(env)
-                acc = None if acc is None or v is None else op(acc, v)
-            return acc
-        return Typed("number", run_maybe, maybe=True)
+            for symbol, o in zip(symbols, operands[1:]):
+                acc = None if acc is None or o.const is None else _ARITH[symbol](acc, o.const)
+            return _value("number", acc, maybe=acc is None)
+        return Typed("number", ("arith", symbols, tuple(o.node for o in operands), maybe),
+                     maybe=maybe)
 
     def n_comparison(self, tree: Tree) -> Typed:
         left_tree, op_tok, right_tree = tree.children
@@ -357,8 +309,7 @@ class Compiler:
                 if side.kind not in _NUMERIC:
                     raise ExprProblem(column(node), f"only numbers and ranks can be ordered, and this is "
                                                     f"{_kind_name(side.kind)}{_hint(side.kind, 'number')}")
-            maybe = left.maybe or right.maybe
-            return self.fold2(left, right, _maybe_cmp(_ORDER[op], maybe), None if maybe else op)
+            return self.fold2(op, "maybe" if left.maybe or right.maybe else "plain", left, right)
         same = (lk in _NUMERIC and rk in _NUMERIC) or (lk == rk and lk in _EQUATABLE)
         if not same:
             if lk == rk:
@@ -366,33 +317,18 @@ class Compiler:
                                                   f"{_hint(lk, 'number')}")
             raise ExprProblem(column(op_tok), f"can't compare {_kind_name(lk)} with {_kind_name(rk)}"
                                               f"{_hint(lk if lk not in _NUMERIC else rk, 'number')}")
-        plain = None
-        if lk == "card":
-            eq = _card_eq
-        elif lk == "depot":
-            eq = _depot_eq
-        elif left.maybe or right.maybe:
-            eq = _maybe_cmp(operator.eq, True)
+        if lk in ("card", "depot"):
+            how = lk
         else:
-            eq, plain = operator.eq, op
-        if op == "!=":
-            return self.fold2(left, right, lambda a, b: not eq(a, b), plain)
-        return self.fold2(left, right, eq, plain)
+            how = "maybe" if left.maybe or right.maybe else "plain"
+        return self.fold2(op, how, left, right)
 
-    def fold2(self, left: Typed, right: Typed, fn: Callable[[Any, Any], bool],
-              symbol: str | None = None) -> Typed:
-        """A comparison; ``symbol`` when the plain operator gives the answer (nothing missing)."""
+    def fold2(self, op: str, how: str, left: Typed, right: Typed) -> Typed:
+        """A comparison (``how``: see ``closure.compare``), worked out now when both sides are
+        known."""
         if left.is_const and right.is_const:
-            return Typed("bool", const=fn(left.const, right.const))
-        a, b = left.fn, right.fn
-        if right.is_const:
-            c = right.const
-            if symbol is not None:
-                return Typed("bool", binary_const(symbol, a, c))
-            return Typed("bool", lambda env: fn(a(env), c))
-        if symbol is not None:
-            return Typed("bool", binary(symbol, a, b))
-        return Typed("bool", lambda env: fn(a(env), b(env)))
+            return _value("bool", compare(op, how)(left.const, right.const))
+        return Typed("bool", ("cmp", op, how, left.node, right.node))
 
     def n_and_expr(self, tree: Tree) -> Typed:
         return self.logic(tree, "&&", stop=False)
@@ -403,28 +339,18 @@ class Compiler:
     def logic(self, tree: Tree, op: str, stop: bool) -> Typed:
         """`&&` (stop at the first false) and `||` (stop at the first true)."""
         operands = [self.need(self.node(kid), "bool", kid, f"`{op}` needs") for kid in tree.children]
-        fns = []
+        nodes = []
         for typed in operands:  # all checked first, so folding hides no error
             if typed.is_const:
                 if typed.const == stop:
-                    return Typed("bool", const=stop)
+                    return _value("bool", stop)
                 continue
-            fns.append(typed.fn)
-        if not fns:
-            return Typed("bool", const=not stop)
-        if len(fns) == 1:
-            return Typed("bool", fns[0])
-        if len(fns) == 2:
-            a, b = fns
-            if stop:
-                return Typed("bool", lambda env: a(env) or b(env))
-            return Typed("bool", lambda env: a(env) and b(env))
-        def run(env: Any) -> bool:
-            for f in fns:
-                if f(env) == stop:
-                    return stop
-            return not stop
-        return Typed("bool", run)
+            nodes.append(typed.node)
+        if not nodes:
+            return _value("bool", not stop)
+        if len(nodes) == 1:
+            return Typed("bool", nodes[0])
+        return Typed("bool", ("or" if stop else "and", tuple(nodes)))
 
     def n_let(self, tree: Tree) -> Typed:
         name_tok, value_tree, body_tree = tree.children
@@ -443,12 +369,7 @@ class Compiler:
             self.scopes.pop()
         if slot < 0:
             return body
-        v, b = value.fn, body.fn
-
-        def run(env: Any) -> Any:
-            env.vars[slot] = v(env)
-            return b(env)
-        return Typed(body.kind, run, maybe=body.maybe)
+        return Typed(body.kind, ("let", slot, value.node, body.node), maybe=body.maybe)
 
     # --- calls -----------------------------------------------------------------------------
 
@@ -514,10 +435,10 @@ class Compiler:
             raise ExprProblem(column(name_tok), f"`{name}` can't take ({', '.join(kinds)}); it is "
                                                 f"{_signatures(name, func.overloads)}")
         sig = best[1]
-        return self.call(name, sig, arg_trees, plain, named, tree)
+        return self.call(name, func.overloads.index(sig), sig, arg_trees, plain, named, tree)
 
-    def call(self, name: str, sig: Signature, arg_trees: list[Tree], plain: dict[int, Any],
-             named: dict[int, tuple[str, Typed]], tree: Tree) -> Typed:
+    def call(self, name: str, overload: int, sig: Signature, arg_trees: list[Tree],
+             plain: dict[int, Any], named: dict[int, tuple[str, Typed]], tree: Tree) -> Typed:
         args: list[Typed] = []
         for i, param in enumerate(sig.params):
             if isinstance(param, Each):
@@ -537,19 +458,12 @@ class Compiler:
             try:
                 value = fn(*[a.const for a in args])
             except FunctionError as exc:
-                raise ExprProblem(column(tree), str(exc)) from None
-            return Typed(sig.result, const=value, maybe=maybe)
-        fns = [a.fn for a in args]
-        if sig.needs == STATE:
-            t, raw = self.t, sig.fn
-            return Typed(sig.result, lambda env: raw(t, env.state, *[f(env) for f in fns]), maybe=maybe)
-        if len(fns) == 1:
-            a = fns[0]
-            return Typed(sig.result, lambda env: fn(a(env)), maybe=maybe)
-        if len(fns) == 2:
-            a, b = fns
-            return Typed(sig.result, lambda env: fn(a(env), b(env)), maybe=maybe)
-        return Typed(sig.result, lambda env: fn(*[f(env) for f in fns]), maybe=maybe)
+                raise ExprProblem(column(tree), str(exc), names=True) from None
+            if isinstance(value, list):
+                value = tuple(value)
+            if is_data(value):  # else worked out at run time: a program holds only data
+                return _value(sig.result, value, maybe=maybe)
+        return Typed(sig.result, ("call", name, overload, tuple(a.node for a in args)), maybe=maybe)
 
     def each_arg(self, name: str, position: int, param: Each, node: Tree, args: list[Typed],
                  named: dict[int, tuple[str, Typed]]) -> Typed:
@@ -571,19 +485,7 @@ class Compiler:
             else:
                 self.items.pop()
         body = self.need(body, param.result, node, f"argument {position + 1} of `{name}` must be")
-        if body.is_const:
-            v = body.const
-            return Typed("each", _constant(lambda item: v))
-        f = body.fn
-
-        def make(env: Any) -> Callable[[Any], Any]:
-            slots = env.vars
-
-            def each(item: Any) -> Any:
-                slots[slot] = item
-                return f(env)
-            return each
-        return Typed("each", make)
+        return Typed("each", ("each", slot, body.node))
 
 
 def _cost(param: Any, kind: str) -> int | None:
@@ -611,29 +513,3 @@ def _hint(kind: str, wanted: str) -> str:
     if kind == "suit" and wanted == "number":
         return " (a suit is not a number)"
     return ""
-
-
-def _maybe_cmp(cmp: Callable[[Any, Any], bool], maybe: bool) -> Callable[[Any, Any], bool]:
-    if not maybe:
-        return cmp
-    return lambda a, b: a is not None and b is not None and cmp(a, b)
-
-
-def _card_eq(a: Any, b: Any) -> bool:
-    """The same card, both face-up: no card and face-down cards equal nothing."""
-    return a is not None and a == b and a & 1 == 1
-
-
-def _depot_eq(a: int, b: int) -> bool:
-    return a == b and a >= 0
-
-
-def _zero_missing(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    return lambda env: 0 if (v := f(env)) is None else v
-
-
-def _with_vars(f: Callable[[Any], Any], n: int) -> Callable[[Any], Any]:
-    def run(env: Any) -> Any:
-        env.vars = [None] * n
-        return f(env)
-    return run

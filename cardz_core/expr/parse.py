@@ -65,7 +65,7 @@ def _check_depth(tree: Tree) -> None:
 
 def _syntax_error(text: str, exc: UnexpectedInput) -> ExprSyntaxError:
     if isinstance(exc, UnexpectedCharacters):
-        pos = exc.pos_in_stream
+        pos = exc.pos_in_stream or 0  # lark types it optional; a character error always has it
         word = _word_at(text, pos)
         if word in RESERVED:
             return ExprSyntaxError(pos + 1, _HINTS.get(word, f"`{word}` is a reserved word, not a name"))

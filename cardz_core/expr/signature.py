@@ -20,6 +20,10 @@ implementation receives as a callable ``f(item) -> value``.
 Where a parameter wants ``cards``, a depot or a list of depots is accepted and stands for the
 cards on it (bottom first, depot after depot). Where it wants ``number``, a rank is accepted
 (as 1..13, 0 when missing).
+
+A ``STATE`` function declares in ``reads`` the ``State`` fields it reads (``STATE_READS``), so
+that what a game's rules can tell apart is known without running them (the solver's position
+key); one that declares nothing is taken to read every field.
 """
 
 from __future__ import annotations
@@ -37,6 +41,10 @@ PURE = "pure"  # fn(*args); constant arguments are folded at compile time
 GAME = "game"  # fn(game, *args): game is the compiled ``Tables``; also folded when constant
 STATE = "state"  # fn(game, state, *args): reads the position, never folded
 NEEDS = (PURE, GAME, STATE)
+
+# The ``State`` fields an expression or a STATE function may read (docs/expressions.md).
+STATE_READS = frozenset({"piles", "came_from", "recycles", "redeals", "moves", "undos",
+                         "recycles_total", "seed_rank", "declared", "rng", "rules_off", "status"})
 
 
 class FunctionError(Exception):
@@ -56,14 +64,20 @@ class Each:
 Param = str | Each
 
 
+def _reads(value: Any) -> frozenset[str] | None:
+    return None if value is None else frozenset(value)
+
+
 @attrs.frozen
 class Signature:
-    """One overload: parameter kinds, result kind, implementation and what it needs."""
+    """One overload: parameter kinds, result kind, implementation, what it needs and, for a
+    ``STATE`` function, the ``State`` fields it reads (None: undeclared, taken as all of them)."""
 
     params: tuple[Param, ...]
     result: str
     fn: Callable[..., Any]
     needs: str = PURE
+    reads: frozenset[str] | None = attrs.field(default=None, converter=_reads)
 
     def __attrs_post_init__(self) -> None:
         for i, p in enumerate(self.params):
@@ -79,6 +93,20 @@ class Signature:
             raise ValueError(f"unknown result kind {self.result!r}")
         if self.needs not in NEEDS:
             raise ValueError(f"needs must be one of {NEEDS}")
+        if self.reads:
+            if self.needs != STATE:
+                raise ValueError("only a STATE function reads the state, so only it declares reads")
+            unknown = sorted(self.reads - STATE_READS)
+            if unknown:
+                raise ValueError(f"unknown state field(s) in reads: {', '.join(unknown)}; "
+                                 f"one of {', '.join(sorted(STATE_READS))}")
+
+    @property
+    def state_reads(self) -> frozenset[str]:
+        """What a call of this overload reads of the position."""
+        if self.needs != STATE:
+            return frozenset()
+        return STATE_READS if self.reads is None else self.reads
 
     def describe(self, name: str) -> str:
         parts = [f"{p.result} for each item" if isinstance(p, Each) else p for p in self.params]
@@ -94,6 +122,6 @@ class Function:
 
     @classmethod
     def of(cls, params: tuple[Param, ...], result: str, fn: Callable[..., Any],
-           needs: str = PURE, doc: str = "") -> "Function":
+           needs: str = PURE, doc: str = "", reads: frozenset[str] | None = None) -> "Function":
         """A function with a single overload."""
-        return cls((Signature(tuple(params), result, fn, needs),), doc)
+        return cls((Signature(tuple(params), result, fn, needs, reads),), doc)

@@ -30,8 +30,9 @@ import attrs
 from cardz_core.cards import Card
 from cardz_core.engine import Game, compile
 from cardz_core.engine.accept import Accept
+from cardz_core.expr import rule_reads
 from cardz_core.kinds import ConditionKind, DepotType, StepKind
-from cardz_core.spec.model import Condition, GameSpec, Pattern, Step, rule_expressions
+from cardz_core.spec.model import Condition, GameSpec, Pattern, Step
 
 # What a condition may read and still be understood: the cards on the table and their faces,
 # which the key keeps exactly (counters, moves and expressions it would have to be told about).
@@ -91,17 +92,14 @@ def _shape(node: Any) -> Any:
     return node
 
 
-def _expr_texts(spec: GameSpec) -> list[str]:
-    return [e.text for e in rule_expressions(spec)]
-
-
 class Analysis:
     """Per-game tables the solver reads in its inner loop. Built from a compiled ``Game`` (use
-    ``analysis_of``); a ``GameSpec`` is compiled with the default registry first."""
+    ``analysis_of``); a ``GameSpec`` is compiled first, with the registry it was loaded with."""
 
     def __init__(self, game: Game | GameSpec) -> None:
-        if isinstance(game, GameSpec):
-            game = compile(game)
+        if isinstance(game, GameSpec):  # compiled with the registry it was loaded with
+            kept = getattr(game, "programs", None)
+            game = compile(game, None if kept is None else kept.registry)
         self.game = game
         spec = self.spec = game.spec
         self.kinds = _Kinds(game)
@@ -112,7 +110,6 @@ class Analysis:
         self.cards: tuple[Card, ...] = game.identity
         self.ranks = tuple(c.rank for c in self.cards)
         self.suits = tuple(c.suit for c in self.cards)
-        texts = " ".join(_expr_texts(spec)).lower()
         self.plain = not spec.uses_expressions  # no expressions, triggers or actions anywhere
         kinds_known = all(self._understood(top) for top in (spec.win, spec.loss, spec.redeal_when)
                           if top is not None) and all(self._step_understood(s) for s in spec.redeal)
@@ -120,12 +117,14 @@ class Analysis:
         if not kinds_known:
             self.notes.append("a condition or redeal step of a plugin: no symmetry, safe moves or tap runs")
 
-        # Counters in the key: only those a rule can read or that bound what is left to do.
+        # Counters in the key: only those a rule reads (as its expressions declare, functions
+        # included) or that bound what is left to do.
         unlimited = all(d.draw is None or d.draw.max_recycles is None for d in depots)
-        self.key_recycles = not unlimited or "recycles" in texts
-        self.key_redeals = spec.max_redeals is not None or "redeals" in texts
-        self.key_moves = "moves" in texts or "undos" in texts
-        self.key_came_from = "camefrom" in texts
+        reads = rule_reads(spec)
+        self.key_recycles = not unlimited or bool(reads & {"recycles", "recycles_total"})
+        self.key_redeals = spec.max_redeals is not None or "redeals" in reads
+        self.key_moves = bool(reads & {"moves", "undos"})
+        self.key_came_from = "came_from" in reads
         # Identical cards (several packs) are one card to every rule.
         first: dict[Any, int] = {}
         canon = [first.setdefault((c.rank, c.suit), i) for i, c in enumerate(self.cards)]

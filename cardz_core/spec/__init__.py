@@ -1,8 +1,10 @@
 """Loading `.cardz` game files: ``load`` (spec and problems) and ``load_game`` (spec or CardzError).
 
 Reading is one pass that collects every problem: JSON, structure, types, ranges, references.
-Once that pass finds no error, the expressions are type-checked by ``cardz_core.expr.check_spec``;
-on a file with structural errors, only their syntax is checked (``syntax_problems``).
+Once that pass finds no error, the expressions are type-checked by ``cardz_core.expr.check_spec``,
+which keeps their programs on the spec for compile to reuse. On a file with structural errors,
+each expression whose own field read is checked against the depots whose names read
+(``cardz_core.expr.read_problems``).
 """
 
 from __future__ import annotations
@@ -39,11 +41,14 @@ def _expression_problems(spec: GameSpec, registry: Registry) -> list[Problem]:
     return list(check(spec, registry)) if callable(check) else []
 
 
-def _syntax_problems(ctx: Ctx) -> list[Problem]:
-    """On a file with structural errors the expressions can't be type-checked (their names may
-    point nowhere), but their syntax can: report that too, so one pass shows every problem."""
-    check = getattr(_expr_module(), "syntax_problems", None)
-    return list(check(ctx.exprs)) if callable(check) else []
+def _read_problems(ctx: Ctx, registry: Registry) -> list[Problem]:
+    """On a file with structural errors there is no spec, but every expression whose own field
+    read is still checked, against the depots whose names read (``read_problems``), so one pass
+    shows unknown functions, names and properties beside the structural errors."""
+    check = getattr(_expr_module(), "read_problems", None)
+    if not callable(check):
+        return []
+    return list(check(ctx.exprs, ctx.names, ctx.groups, ctx.names_complete, registry))
 
 
 def _unique(problems: list[Problem]) -> list[Problem]:
@@ -81,7 +86,7 @@ def load(source: Path | str | dict, *, registry: Registry | None = None, lenient
     if spec is not None and not ctx.failed:
         found = _expression_problems(spec, registry)
     else:
-        found = _syntax_problems(ctx)
+        found = _read_problems(ctx, registry)
     problems = _unique(problems + [p if p.file else attrs.evolve(p, file=file) for p in found])
     if any(p.severity == ERROR for p in problems):
         spec = None

@@ -67,8 +67,10 @@ def _read_draw(ctx: Ctx, value: Any, ptr: str) -> Draw | None:
         return None
     obj = Obj(ctx, value, ptr, DRAW, "draw")
     to = depot_ref(ctx, obj.raw("to"), obj.at("to")) if obj.has("to") else None
+    with ctx.reading("draw"):
+        when = obj.get("when")
     draw = Draw(to=to, count=obj.get("count", 1), recycle=obj.get("recycle", False),  # type: ignore[arg-type]
-                max_recycles=obj.get("maxRecycles"), when=obj.get("when"), ptr=ptr)
+                max_recycles=obj.get("maxRecycles"), when=when, ptr=ptr)
     return None if to is None else draw
 
 
@@ -80,7 +82,8 @@ def _read_triggers(ctx: Ctx, value: Any, ptr: str, self_name: str) -> tuple[Trig
         if as_object(ctx, item, where, "a trigger object") is None:
             continue
         obj = Obj(ctx, item, where, TRIGGER, "a trigger")
-        when = obj.get("when")
+        with ctx.reading("trigger", self_name):
+            when = obj.get("when")
         do = read_steps(ctx, obj.raw("do"), obj.at("do"), self_name, True) if obj.has("do") else ()
         if when is not None:
             out.append(Trigger(when=when, do=do, ptr=where))
@@ -96,7 +99,9 @@ def _read_actions(ctx: Ctx, value: Any, ptr: str, self_name: str) -> tuple[Actio
             continue
         obj = Obj(ctx, item, where, ACTION, "an action")
         do = read_steps(ctx, obj.raw("do"), obj.at("do"), self_name, True) if obj.has("do") else ()
-        out.append(Action(name=obj.get("name", ""), when=obj.get("when"), do=do, ptr=where))
+        with ctx.reading("action", self_name):
+            when = obj.get("when")
+        out.append(Action(name=obj.get("name", ""), when=when, do=do, ptr=where))
     return tuple(out)
 
 
@@ -131,8 +136,9 @@ def _read_depot(ctx: Ctx, data: dict, ptr: str, rules: RuleBook,
         names = depot_names(ctx, obj.raw("uncoveredBy"), obj.at("uncoveredBy"))
         kw["uncovered_by"] = names or ()
     # an omitted rule is the Any rule, placed where the property would be
-    kw["accept"] = (read_accept(ctx, obj.raw("acceptRule"), obj.at("acceptRule"), rules)
-                    if obj.has("acceptRule") else AcceptRule(ptr=obj.at("acceptRule")))
+    with ctx.reading("accept"):
+        kw["accept"] = (read_accept(ctx, obj.raw("acceptRule"), obj.at("acceptRule"), rules)
+                        if obj.has("acceptRule") else AcceptRule(ptr=obj.at("acceptRule")))
     kw["eject"] = (read_eject(ctx, obj.raw("ejectRule"), obj.at("ejectRule"), rules)
                    if obj.has("ejectRule") else EjectRule(ptr=obj.at("ejectRule")))
     if obj.has("draw"):
@@ -145,15 +151,16 @@ def _read_depot(ctx: Ctx, data: dict, ptr: str, rules: RuleBook,
         kw["x"], kw["y"] = obj.get("x", 0.0), obj.get("y", 0.0)
     if obj.has("perRow") and not obj.has("repeat"):
         ctx.error(obj.at("perRow"), "perRow works only with repeat")
+    copies: list[tuple[str, str | None, int, float, float]]  # name, group, index, col, row
     if not obj.has("repeat"):
-        names = [(base or "", None, 0, col, row)]
+        copies = [(base or "", None, 0, col, row)]
     else:
         count = obj.get("repeat") or 1
         per_row = obj.get("perRow") or count
-        names = [(copy_name(base or "", k + 1), base, k + 1, col + k % per_row, row + k // per_row)
-                 for k in range(count)]
+        copies = [(copy_name(base or "", k + 1), base, k + 1, col + k % per_row, row + k // per_row)
+                  for k in range(count)]
     out = []
-    for name, group, index, c, r in names:
+    for name, group, index, c, r in copies:
         extra: dict[str, Any] = {}
         if obj.has("triggers"):
             extra["triggers"] = _read_triggers(ctx, obj.raw("triggers"), obj.at("triggers"), name)

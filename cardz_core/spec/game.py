@@ -78,7 +78,8 @@ def _read_scoring(ctx: Ctx, value: Any, ptr: str) -> Scoring | None:
     if as_object(ctx, value, ptr, "a scoring object like {\"value\": \"...\"}") is None:
         return None
     obj = Obj(ctx, value, ptr, SCORING, "scoring")
-    expr = obj.get("value")
+    with ctx.reading("scoring"):
+        expr = obj.get("value")
     if expr is None:
         return None
     return Scoring(value=expr, better=obj.get("better", "High"), keep=obj.get("keep", "Won"), ptr=ptr)
@@ -92,7 +93,9 @@ def _read_planner(ctx: Ctx, value: Any, ptr: str) -> PlannerSpec:
         ctx.error(ptr, f"expected true, false or an object, found {describe(value)}")
         return PlannerSpec(ptr=ptr)
     obj = Obj(ctx, value, ptr, PLANNER, "planner")
-    return PlannerSpec(enabled=True, value=obj.get("value"), ptr=ptr)
+    with ctx.reading("planner"):
+        expr = obj.get("value")
+    return PlannerSpec(enabled=True, value=expr, ptr=ptr)
 
 
 def read_game(ctx: Ctx, data: Any, ptr: str, text: str) -> GameSpec | None:

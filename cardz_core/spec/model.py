@@ -235,6 +235,19 @@ class GameSpec:
     fan_offset_face_down: float | None = None
     text: str = ""  # the source text, for hashing (logs) and for rebuilding in workers
     ptr: str = ""
+    # the expression programs the loader compiled to check this spec (a
+    # ``cardz_core.expr.GamePrograms``), reused by compile; not part of the spec's value, and
+    # not carried over by ``attrs.evolve`` (a changed spec compiles its own)
+    programs: Any = attrs.field(default=None, init=False, eq=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without ``programs`` (they hold the registry): a process compiles its own."""
+        return {f.name: getattr(self, f.name) for f in attrs.fields(GameSpec) if f.name != "programs"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "programs", None)
 
     def depot(self, name: str) -> Depot:
         for d in self.depots:

@@ -8,7 +8,8 @@ Readers never raise on bad input: they record a Problem and return None.
 from __future__ import annotations
 
 import difflib
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from cardz_core import cards
 from cardz_core.limits import MAX_EXPR_CHARS
@@ -33,7 +34,10 @@ class Ctx:
         # False when some depot has no usable name: an unknown name may then be that depot's,
         # so references are not reported as unknown (the depot's own problem is)
         self.names_complete = True
-        self.exprs: list[Expr] = []  # every expression read, for a syntax pass on a broken file
+        # every expression read, with where it is (its context and the depot it belongs to, see
+        # ``reading``), so a broken file's expressions are still checked
+        self.exprs: list[tuple[Expr, str | None, str | None]] = []
+        self._where: tuple[str | None, str | None] = (None, None)
 
     def error(self, ptr: str, message: str) -> None:
         self.problems.append(Problem(ptr, message, ERROR, self.file))
@@ -44,6 +48,17 @@ class Ctx:
     @property
     def failed(self) -> bool:
         return any(p.severity == ERROR for p in self.problems)
+
+    @contextmanager
+    def reading(self, context: str, self_depot: str | None = None) -> Iterator[None]:
+        """Expressions read inside are in this context (``cardz_core.expr.CONTEXTS``), on
+        ``self_depot``; one read outside any is only checked for syntax on a broken file."""
+        outer = self._where
+        self._where = (context, self_depot)
+        try:
+            yield
+        finally:
+            self._where = outer
 
 
 def describe(value: Any) -> str:
@@ -226,7 +241,7 @@ def as_expr(ctx: Ctx, value: Any, ptr: str) -> Expr | None:
                        f"the limit is {MAX_EXPR_CHARS}")
         return None
     expr = Expr(value, ptr)
-    ctx.exprs.append(expr)
+    ctx.exprs.append((expr, *ctx._where))
     return expr
 
 

@@ -15,6 +15,9 @@ from cardz_core.spec.refs import depot_names, depot_ref, group_ref, pattern
 from cardz_core.spec.tables import Prop
 
 USES = {"win": "a win condition", "loss": "a loss condition", "redeal": "redealWhen"}
+# the context of a step field given as an expression, by the field's kind (cardz_core.kinds);
+# every expression of a condition is in the "condition" context
+FIELD_CONTEXT = {"expr": "step", "numexpr": "count", "depot": "depotField", "depots": "depotsField"}
 
 
 def _kind_of(ctx: Ctx, value: dict, ptr: str, table: str, what: str) -> tuple[str, Any] | None:
@@ -43,6 +46,14 @@ def _table(fields: dict[str, Field]) -> dict[str, Prop]:
 
 
 def _field(ctx: Ctx, field: Field, value: Any, ptr: str, self_name: str | None, in_trigger: bool,
+           use: str, depot_only: bool) -> Any:
+    if field.kind in FIELD_CONTEXT:
+        with ctx.reading("condition" if use else FIELD_CONTEXT[field.kind], self_name):
+            return _value(ctx, field, value, ptr, self_name, in_trigger, use, depot_only)
+    return _value(ctx, field, value, ptr, self_name, in_trigger, use, depot_only)
+
+
+def _value(ctx: Ctx, field: Field, value: Any, ptr: str, self_name: str | None, in_trigger: bool,
            use: str, depot_only: bool) -> Any:
     kind = field.kind
     if kind == "depot":

@@ -194,7 +194,8 @@ FUNCTIONS: dict[str, Function] = {
     "coveredBy": Function.of(("depot",), "depots", _covered_by, GAME,
                              "the depots its uncoveredBy names"),
     "cameFrom": Function.of(("depot",), "depot", _came_from, STATE,
-                            "the depot its top card was last moved from"),
+                            "the depot its top card was last moved from",
+                            reads=frozenset({"came_from"})),
 }
 
 
