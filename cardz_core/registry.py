@@ -1,6 +1,6 @@
 """Collects what plugins register, once per build, into plain lookup tables.
 
-Builtin plugins (``plugins.cardz_vocabulary``, ``plugins.cardz_deck``) register through the same
+Builtin plugins (``cardz_vocabulary``, ``cardz_deck``) register through the same
 hooks as third-party plugins, which come from the entry-point group ``cardz``.
 
 Environment:
@@ -20,7 +20,7 @@ import pluggy
 from cardz_core import hookspecs
 from cardz_core.problems import CardzError
 
-BUILTIN_PLUGINS = ("plugins.cardz_vocabulary", "plugins.cardz_deck")
+BUILTIN_PLUGINS = ("cardz_vocabulary", "cardz_deck")
 ENTRY_POINT_GROUP = "cardz"
 ENV_NO_ENTRYPOINTS = "CARDZ_NO_ENTRYPOINTS"
 ENV_ALLOW = "CARDZ_PLUGINS"
@@ -99,7 +99,7 @@ def _entry_point_plugins() -> list[tuple[str, object]]:
 def build_registry(extra: Iterable[object | str] = (), *, entry_points: bool = True) -> Registry:
     """Build the registry from the builtin plugins, entry-point plugins and ``extra``.
 
-    ``extra`` holds plugin objects or module paths (strings), e.g. ``"plugins.example_moon"``.
+    ``extra`` holds plugin objects or module paths (strings), e.g. ``"example_turnabout"``.
     A name registered twice in the same table is refused with a CardzError naming both plugins.
     """
     pm = pluggy.PluginManager(hookspecs.PROJECT)

@@ -1,4 +1,5 @@
-"""The bundled rule sets: the ``rulesets/`` folder next to the ``cardz_core`` package.
+"""The bundled rule sets, shipped as the package data of ``cardz_rulesets`` (the source folder
+``rulesets/``), and opening a game by path or by bundled name.
 
 ``bundled()`` lists each game's name, family and file without compiling anything: it reads only
 the top-level ``name``, ``family`` and ``aliases`` of each file, so a listing stays fast and a
@@ -8,13 +9,15 @@ file with rule problems still appears (``cardz check`` reports those).
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
 import attrs
 
 from cardz_core.problems import CardzError
 
-RULESETS_DIR = Path(__file__).resolve().parent.parent / "rulesets"
+# a regular package on disk, so its folder is a real Path (wheel, sdist and editable installs)
+RULESETS_DIR = Path(str(resources.files("cardz_rulesets")))
 SUFFIX = ".cardz"
 
 

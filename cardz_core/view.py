@@ -23,7 +23,7 @@ counts in), updated move by move by ``trace``; ``Seat`` does this for a game bei
 ``view(game, state)`` without a ``Memory`` is the board as it is now (only what is face-up is
 known).
 
-Chance. ``outcomes`` (the deck model of ``plugins.cardz_deck``) plays a move on a view: each card
+Chance. ``outcomes`` (the deck model of ``cardz_deck``) plays a move on a view: each card
 the engine turns face-up from the unknown is drawn from its pool's counts.
 """
 

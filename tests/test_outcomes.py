@@ -75,7 +75,7 @@ def test_a_limit_keeps_the_likeliest_and_says_the_coverage() -> None:
 
 
 def test_max_outcomes_at_and_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    import plugins.cardz_deck.counts as counts
+    import cardz_deck.counts as counts
 
     game = game_of(SMALL)
     v = view(game, game.deal(1))
@@ -90,7 +90,7 @@ def test_max_outcomes_at_and_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_max_outcome_runs_at_and_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    import plugins.cardz_deck.counts as counts
+    import cardz_deck.counts as counts
 
     doc = copy.deepcopy(ACES_KING)
     doc["depots"][0]["draw"]["count"] = 2

@@ -1,6 +1,6 @@
 """Planners: Cardz's own players. Each is registered by name through the ``cardz_planners`` hook
 as a factory ``(game, **options) -> Planner`` (``cardz_core.planners.base``); the builtins are
-registered by ``plugins.cardz_deck``, third parties add theirs the same way."""
+registered by ``cardz_deck``, third parties add theirs the same way."""
 
 from __future__ import annotations
 
