@@ -60,6 +60,8 @@ def _check_installed(python: Path, work: Path) -> None:
                                           "[str(f) for f in m.distribution('cardz').files]))", cwd=work))
     tops = {Path(f).parts[0] for f in files if not Path(f).parts[0].endswith(".dist-info")}
     assert tops - {"..", "bin"} == NAMES  # no generic top-level package such as plugins
+    assert {"cardz_core/py.typed", "cardz_vocabulary/py.typed", "cardz_deck/py.typed",
+            "cardz_core/expr/grammar.lark", "cardz_rulesets/klondike_draw3.cardz"} <= set(files)
     games = json.loads(_run(bindir / "cardz", "games", "--json", cwd=work))
     assert len(games) == len(list((ROOT / "rulesets").glob("*.cardz")))
     assert all(Path(g["file"]).is_relative_to(python.parents[1]) for g in games)
