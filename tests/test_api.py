@@ -11,8 +11,8 @@ import pytest
 
 import cardz_core
 from cardz_core import CardzError, Move, State, Status
-from cardz_core.cards import parse_card
 from cardz_core.rulesets import RULESETS_DIR, find, game_file
+from conftest import board, run_cli
 
 
 def test_every_exported_name_resolves():
@@ -89,31 +89,19 @@ def test_move_repr_is_the_text_form_by_depot_index():
         assert repr(move) == f"Move({by_index})"
 
 
-def _codes(cards, texts):
-    """Card codes for ``texts`` drawn from the card table ``cards``, each card used once."""
-    used: set[int] = set()
-    out = []
-    for text in texts:
-        card, up = parse_card(text)
-        cid = next(i for i, c in enumerate(cards) if c == card and i not in used)
-        used.add(cid)
-        out.append(cid << 1 | up)
-    return tuple(out)
-
-
 def test_state_repr_in_card_notation():
     game = cardz_core.open_game("klondike")
     n = game.n_depots
-    piles = [()] * n
-    piles[0] = _codes(game.identity, ["~KC", "7D"])
-    piles[2] = _codes(game.identity, ["AS"])
-    state = State(tuple(piles), (-1,) * n, (0,) * n, moves=3, redeals=1, cards=game.identity)
+    names = game.depot_names
+    state = board(game, {names[0]: ["~KC", "7D"], names[2]: ["AS"]}, moves=3, redeals=1)
+    piles = state.piles
     empties = " | -" * (n - 3)
     assert repr(state) == f"State(playing, moves=3, redeals=1, piles=[~KC 7D | - | AS{empties}])"
     after = state.copy()
     after.status = Status.WON
     assert repr(after).startswith("State(won, moves=3, redeals=1, piles=[~KC 7D | -")
-    same = State(tuple(piles), (-1,) * n, (0,) * n, moves=3, redeals=1)
+    same = State(piles, state.came_from, state.recycles, moves=3, redeals=1,
+                 declared=state.declared)
     assert same == state and hash(same) == hash(state)
     # without the card table a code shows its card id
     assert repr(same).startswith(f"State(playing, moves=3, redeals=1, piles=[~#{piles[0][0] >> 1} ")
@@ -121,27 +109,19 @@ def test_state_repr_in_card_notation():
     assert repr(view).startswith("State(playing, piles=[~? AS | - |")
 
 
-def _cli(capsys, *argv: str) -> tuple[int, str, str]:
-    from cardz_core.cli.main import main
-
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 def test_the_commands_take_a_bundled_name(capsys, tmp_path):
-    code, out, _ = _cli(capsys, "deal", "golf", "--seed", "2")
+    code, out, _ = run_cli(capsys, "deal", "golf", "--seed", "2")
     assert code == 0 and json.loads(out)["game"] == "Golf"
     board = tmp_path / "b.json"
     board.write_text(out)
-    code, out, _ = _cli(capsys, "moves", "Golf", "--board", str(board), "--json")
+    code, out, _ = run_cli(capsys, "moves", "Golf", "--board", str(board), "--json")
     assert code == 0 and json.loads(out)
-    assert _cli(capsys, "check", "freecell", "Klondike (draw 3)")[0] == 0
-    code, out, _ = _cli(capsys, "solve", "freecell", "--ms", "1", "--json")
+    assert run_cli(capsys, "check", "freecell", "Klondike (draw 3)")[0] == 0
+    code, out, _ = run_cli(capsys, "solve", "freecell", "--ms", "1", "--json")
     assert code == 0 and json.loads(out)["result"] == "won"
-    code, out, _ = _cli(capsys, "play", "golf", "--seed", "2", "--planner", "usual", "--json")
+    code, out, _ = run_cli(capsys, "play", "golf", "--seed", "2", "--planner", "usual", "--json")
     assert code == 0 and json.loads(out)["seed"] == 2
-    code, out, _ = _cli(capsys, "simulate", "golf", "--games", "2", "--workers", "1", "--json")
+    code, out, _ = run_cli(capsys, "simulate", "golf", "--games", "2", "--workers", "1", "--json")
     assert code == 0 and json.loads(out)["game"] == "Golf"
-    code, _, err = _cli(capsys, "deal", "klondyke", "--seed", "1")
+    code, _, err = run_cli(capsys, "deal", "klondyke", "--seed", "1")
     assert code == 1 and "did you mean klondike" in err

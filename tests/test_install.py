@@ -17,10 +17,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from conftest import LONG
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = {"cardz_core", "cardz_vocabulary", "cardz_deck", "cardz_rulesets"}
-LONG = os.environ.get("CARDZ_LONG", "") not in ("", "0")
 TIMEOUT = 300
 
 
