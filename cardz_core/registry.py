@@ -1,7 +1,11 @@
 """Collects what plugins register, once per build, into plain lookup tables.
 
-Builtin plugins (``plugins.cardz_vocabulary``, ``plugins.cardz_deck``) register through the same
+Builtin plugins (``cardz_vocabulary``, ``cardz_deck``) register through the same
 hooks as third-party plugins, which come from the entry-point group ``cardz``.
+
+Each table holds one kind of implementation (``TABLE_TYPES``), checked as it is registered, so
+its type is what ``Registry`` declares: a plugin that registers something else is refused with
+an error naming it, instead of failing later inside a game.
 
 Environment:
 - ``CARDZ_NO_ENTRYPOINTS=1`` turns entry-point autoloading off.
@@ -13,14 +17,20 @@ from __future__ import annotations
 import importlib
 import os
 from types import MappingProxyType
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Literal, Mapping, overload
 
 import pluggy
 
 from cardz_core import hookspecs
+from cardz_core.hookspecs import PlannerFactory
+from cardz_core.kinds import Aid, ConditionKind, DepotType, StepKind
 from cardz_core.problems import CardzError
 
-BUILTIN_PLUGINS = ("plugins.cardz_vocabulary", "plugins.cardz_deck")
+if TYPE_CHECKING:
+    from cardz_core.expr import Function
+    from cardz_core.view import DeckModel
+
+BUILTIN_PLUGINS = ("cardz_vocabulary", "cardz_deck")
 ENTRY_POINT_GROUP = "cardz"
 ENV_NO_ENTRYPOINTS = "CARDZ_NO_ENTRYPOINTS"
 ENV_ALLOW = "CARDZ_PLUGINS"
@@ -37,6 +47,32 @@ KINDS = {
 }
 
 
+Table = Literal["depot_types", "deal_steps", "functions", "conditions", "aids", "planners",
+                "deck_models"]
+
+
+def _is_function(value: object) -> bool:
+    from cardz_core.expr import Function  # the expression package is heavy: only when checking
+
+    return isinstance(value, Function)
+
+
+def _is_deck_model(value: object) -> bool:
+    return callable(getattr(value, "outcomes", None)) and callable(getattr(value, "sample", None))
+
+
+# table -> (what its entries are, as said in a refusal; the check of an entry)
+TABLE_TYPES: dict[str, tuple[str, Callable[[object], bool]]] = {
+    "depot_types": ("a cardz_core.kinds.DepotType", lambda v: isinstance(v, DepotType)),
+    "deal_steps": ("a cardz_core.kinds.StepKind", lambda v: isinstance(v, StepKind)),
+    "functions": ("a cardz_core.expr.Function", _is_function),
+    "conditions": ("a cardz_core.kinds.ConditionKind", lambda v: isinstance(v, ConditionKind)),
+    "aids": ("a cardz_core.kinds.Aid", lambda v: isinstance(v, Aid)),
+    "planners": ("a planner factory: a callable (game, **options) -> planner", callable),
+    "deck_models": ("a deck model, with outcomes() and sample()", _is_deck_model),
+}
+
+
 class Registry:
     """Plain, read-only tables of everything registered, keyed by name.
 
@@ -44,22 +80,43 @@ class Registry:
     which is all a worker process needs to rebuild the same registry.
     """
 
+    depot_types: Mapping[str, DepotType]
+    deal_steps: Mapping[str, StepKind]
+    functions: Mapping[str, Function]
+    conditions: Mapping[str, ConditionKind]
+    aids: Mapping[str, Aid]
+    planners: Mapping[str, PlannerFactory]
+    deck_models: Mapping[str, DeckModel]
+
     def __init__(self, tables: dict[str, dict[str, object]], owners: dict[str, dict[str, str]],
                  plugin_names: tuple[str, ...]) -> None:
         self._tables = {k: MappingProxyType(v) for k, v in tables.items()}
         self._owners = owners
         self.plugin_names = plugin_names
-        self.depot_types: Mapping[str, object] = self._tables["depot_types"]
-        self.deal_steps: Mapping[str, object] = self._tables["deal_steps"]
-        self.functions: Mapping[str, object] = self._tables["functions"]
-        self.conditions: Mapping[str, object] = self._tables["conditions"]
-        self.aids: Mapping[str, object] = self._tables["aids"]
-        self.planners: Mapping[str, object] = self._tables["planners"]
-        self.deck_models: Mapping[str, object] = self._tables["deck_models"]
+        for table in KINDS.values():
+            # each table's entries were checked against TABLE_TYPES as they were registered
+            setattr(self, table, self._tables[table])
 
     def owner(self, table: str, name: str) -> str:
         """Which plugin registered ``name`` in ``table``."""
         return self._owners[table][name]
+
+    @overload
+    def lookup(self, table: Literal["depot_types"], name: str) -> DepotType | None: ...
+    @overload
+    def lookup(self, table: Literal["deal_steps"], name: str) -> StepKind | None: ...
+    @overload
+    def lookup(self, table: Literal["functions"], name: str) -> Function | None: ...
+    @overload
+    def lookup(self, table: Literal["conditions"], name: str) -> ConditionKind | None: ...
+    @overload
+    def lookup(self, table: Literal["aids"], name: str) -> Aid | None: ...
+    @overload
+    def lookup(self, table: Literal["planners"], name: str) -> PlannerFactory | None: ...
+    @overload
+    def lookup(self, table: Literal["deck_models"], name: str) -> DeckModel | None: ...
+    @overload
+    def lookup(self, table: str, name: str) -> object | None: ...
 
     def lookup(self, table: str, name: str) -> object | None:
         """Case-insensitive lookup, as the format reads names case-insensitively."""
@@ -99,7 +156,7 @@ def _entry_point_plugins() -> list[tuple[str, object]]:
 def build_registry(extra: Iterable[object | str] = (), *, entry_points: bool = True) -> Registry:
     """Build the registry from the builtin plugins, entry-point plugins and ``extra``.
 
-    ``extra`` holds plugin objects or module paths (strings), e.g. ``"plugins.example_moon"``.
+    ``extra`` holds plugin objects or module paths (strings), e.g. ``"example_turnabout"``.
     A name registered twice in the same table is refused with a CardzError naming both plugins.
     """
     pm = pluggy.PluginManager(hookspecs.PROJECT)
@@ -133,6 +190,11 @@ def build_registry(extra: Iterable[object | str] = (), *, entry_points: bool = T
                 if clash is not None:
                     problems.append(f"{_t} name {name!r} is registered by both "
                                     f"{owners[_t][clash]!r} and {_p!r}")
+                    return
+                expected, check = TABLE_TYPES[_t]
+                if not check(implementation):
+                    problems.append(f"{_p!r} registers {_t} name {name!r} as a "
+                                    f"{type(implementation).__name__}, not {expected}")
                     return
                 tables[_t][name] = implementation
                 owners[_t][name] = _p

@@ -1,20 +1,34 @@
-"""The bundled rule sets: the ``rulesets/`` folder next to the ``cardz_core`` package.
+"""The bundled rule sets, shipped as the package data of ``cardz_rulesets`` (the source folder
+``rulesets/``), and opening a game by path or by bundled name.
 
 ``bundled()`` lists each game's name, family and file without compiling anything: it reads only
 the top-level ``name``, ``family`` and ``aliases`` of each file, so a listing stays fast and a
 file with rule problems still appears (``cardz check`` reports those).
+
+A bundled game is named by its file name without ``.cardz`` (``klondike_draw3``), its name
+(``Klondike (draw 3)``) or one of its aliases, compared case-insensitively. ``open_game`` and
+every CLI command that takes a game file take such a name as well as a path.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
+import os
+from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
 from cardz_core.problems import CardzError
 
-RULESETS_DIR = Path(__file__).resolve().parent.parent / "rulesets"
+if TYPE_CHECKING:
+    from cardz_core.engine import Game
+    from cardz_core.registry import Registry
+
+# a regular package on disk, so its folder is a real Path (wheel, sdist and editable installs)
+RULESETS_DIR = Path(str(resources.files("cardz_rulesets")))
 SUFFIX = ".cardz"
 
 
@@ -58,3 +72,49 @@ def bundled(folder: Path | None = None) -> list[Ruleset]:
     """The games in the folder, sorted by name (case-insensitively)."""
     return sorted((_summary(p) for p in ruleset_paths(folder)), key=lambda r: (r.name.lower(), r.path.name))
 
+
+
+def find(name: str, folder: Path | None = None) -> Ruleset | None:
+    """The bundled game ``name`` names, or None. An alias shared by two games names neither: a
+    CardzError lists them."""
+    key = name.strip().lower()
+    games = bundled(folder)
+    by_file = [g for g in games if g.path.stem.lower() == key]
+    if by_file:
+        return by_file[0]
+    by_name = [g for g in games if g.name.lower() == key]
+    if by_name:
+        return by_name[0]
+    by_alias = [g for g in games if key in (a.lower() for a in g.aliases)]
+    if len(by_alias) > 1:
+        listed = ", ".join(f"{g.name} ({g.path.stem})" for g in by_alias)
+        raise CardzError(f"{name!r} is another name of more than one bundled game: {listed}; "
+                         "give the file name")
+    return by_alias[0] if by_alias else None
+
+
+def game_file(path_or_name: str | os.PathLike[str]) -> Path:
+    """``path_or_name`` when it is a file, else the file of the bundled game it names."""
+    path = Path(path_or_name)
+    if path.is_file():
+        return path
+    found = find(str(path_or_name))
+    if found is not None:
+        return found.path
+    words = [g.path.stem for g in bundled()]
+    close = difflib.get_close_matches(str(path_or_name).lower(), words, n=3)
+    hint = f" (did you mean {', '.join(close)}?)" if close else " ('cardz games' lists them)"
+    raise CardzError(f"{path_or_name}: no such game file, and no bundled game of that name{hint}")
+
+
+def open_game(path_or_name: str | os.PathLike[str], *, registry: Registry | None = None) -> Game:
+    """Load, check and compile a game: a ``.cardz`` file, or a bundled game by name (see the
+    module docstring). Raises CardzError carrying every problem. ``registry`` defaults to the
+    builtin and installed plugins."""
+    from cardz_core.engine import compile
+    from cardz_core.registry import default_registry
+    from cardz_core.spec import load_game
+
+    path = game_file(path_or_name)
+    registry = registry or default_registry()
+    return compile(load_game(path, registry=registry, file=str(path)), registry)

@@ -23,8 +23,8 @@ counts in), updated move by move by ``trace``; ``Seat`` does this for a game bei
 ``Game.view(state)`` without a ``Memory`` is the board as it is now (only what is face-up is
 known).
 
-Chance. ``Game.outcomes`` (the deck model of ``plugins.cardz_deck``) plays a move on a view: each
-card the engine turns face-up from the unknown is drawn from its pool's counts.
+Chance. ``Game.outcomes`` (the deck model of ``cardz_deck``) plays a move on a view: each card
+the engine turns face-up from the unknown is drawn from its pool's counts.
 
 The functions ``view``, ``outcomes`` and ``sample_outcome`` here are what those ``Game`` methods
 run; code outside the engine calls the methods.
@@ -400,7 +400,7 @@ def deck_model(game: Game, name: str = DEFAULT_DECK_MODEL) -> DeckModel:
     model = game.registry.lookup("deck_models", name)
     if model is None:
         raise CardzError(f"no deck model named {name!r} is registered")
-    return model  # type: ignore[return-value]
+    return model
 
 
 def outcomes(game: Game, v: View, move: Move, limit: int | None = None) -> Outcomes:

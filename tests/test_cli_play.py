@@ -8,6 +8,7 @@ import json
 import pytest
 
 from cardz_core.cli.main import main
+from conftest import run_cli
 
 # Six cards, two columns of one face-down and one face-up card, a one-card stock draw.
 TINY = {
@@ -45,14 +46,8 @@ def tiny(tmp_path):
     return str(path)
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 def test_deal_prints_the_opening_board(tiny, capsys):
-    code, out, err = run(capsys, "deal", tiny, "--seed", "7")
+    code, out, err = run_cli(capsys, "deal", tiny, "--seed", "7")
     assert code == 0 and err == ""
     doc = json.loads(out)
     assert doc["format"] == "cardz-board/1" and doc["game"] == "Tiny Klondike"
@@ -62,15 +57,15 @@ def test_deal_prints_the_opening_board(tiny, capsys):
     assert doc["depots"]["column-1"][0].startswith("~")
     assert not doc["depots"]["column-1"][1].startswith("~")
     assert doc["status"] == "playing" and doc["counters"]["moves"] == 0
-    assert run(capsys, "deal", tiny, "--seed", "7", "--json")[1] == out  # deterministic
+    assert run_cli(capsys, "deal", tiny, "--seed", "7", "--json")[1] == out  # deterministic
 
 
 def test_deal_refusals(tiny, capsys, tmp_path):
-    code, _, err = run(capsys, "deal", tiny, "--ms", "1")
+    code, _, err = run_cli(capsys, "deal", tiny, "--ms", "1")
     assert code == 1 and "--ms 1: Microsoft deals need" in err
-    code, _, err = run(capsys, "deal", tiny, "--seed", "-1")
+    code, _, err = run_cli(capsys, "deal", tiny, "--seed", "-1")
     assert code == 1 and "--seed" in err
-    code, _, err = run(capsys, "deal", str(tmp_path / "none.cardz"), "--seed", "1")
+    code, _, err = run_cli(capsys, "deal", str(tmp_path / "none.cardz"), "--seed", "1")
     assert code == 1 and "no such game file" in err
     with pytest.raises(SystemExit) as exc:
         main(["deal", tiny])
@@ -78,12 +73,12 @@ def test_deal_refusals(tiny, capsys, tmp_path):
 
 
 def test_moves_lists_text_forms(tiny, capsys):
-    code, out, _ = run(capsys, "moves", tiny, "--board", json.dumps(BOARD))
+    code, out, _ = run_cli(capsys, "moves", tiny, "--board", json.dumps(BOARD))
     assert code == 0
     lines = out.splitlines()
     assert "column-2@0>foundation-1" in lines and "tap stock" in lines
     assert "column-1@1>foundation-1" not in lines  # 3H is not the 2H
-    code, out, _ = run(capsys, "moves", tiny, "--board", json.dumps(BOARD), "--json")
+    code, out, _ = run_cli(capsys, "moves", tiny, "--board", json.dumps(BOARD), "--json")
     docs = json.loads(out)
     assert [d["text"] for d in docs] == lines
     assert {"from": "column-2", "index": 0, "to": "foundation-1",
@@ -93,30 +88,30 @@ def test_moves_lists_text_forms(tiny, capsys):
 def test_moves_reads_the_board_from_a_file_and_stdin(tiny, capsys, tmp_path, monkeypatch):
     path = tmp_path / "board.json"
     path.write_text(json.dumps(BOARD), encoding="utf-8")
-    expected = run(capsys, "moves", tiny, "--board", json.dumps(BOARD))[1]
-    assert run(capsys, "moves", tiny, "--board", str(path))[1] == expected
+    expected = run_cli(capsys, "moves", tiny, "--board", json.dumps(BOARD))[1]
+    assert run_cli(capsys, "moves", tiny, "--board", str(path))[1] == expected
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(BOARD)))
-    assert run(capsys, "moves", tiny, "--board", "-")[1] == expected
+    assert run_cli(capsys, "moves", tiny, "--board", "-")[1] == expected
 
 
 def test_apply_text_and_document_forms(tiny, capsys, tmp_path, monkeypatch):
-    code, out, _ = run(capsys, "apply", tiny, "--board", json.dumps(BOARD),
+    code, out, _ = run_cli(capsys, "apply", tiny, "--board", json.dumps(BOARD),
                        "--move", "column-2@0>foundation-1")
     assert code == 0
     after = json.loads(out)
     assert after["depots"]["foundation-1"] == ["AH", "2H"] and after["depots"]["column-2"] == []
     assert after["counters"]["moves"] == 1
     doc_move = json.dumps({"from": "column-2", "index": 0, "to": "foundation-1"})
-    assert run(capsys, "apply", tiny, "--board", json.dumps(BOARD), "--move", doc_move)[1] == out
+    assert run_cli(capsys, "apply", tiny, "--board", json.dumps(BOARD), "--move", doc_move)[1] == out
     path = tmp_path / "move.json"
     path.write_text(doc_move, encoding="utf-8")
-    assert run(capsys, "apply", tiny, "--board", json.dumps(BOARD), "--move", str(path))[1] == out
+    assert run_cli(capsys, "apply", tiny, "--board", json.dumps(BOARD), "--move", str(path))[1] == out
     monkeypatch.setattr("sys.stdin", io.StringIO("column-2@0>foundation-1\n"))
-    assert run(capsys, "apply", tiny, "--board", json.dumps(BOARD), "--move", "-")[1] == out
+    assert run_cli(capsys, "apply", tiny, "--board", json.dumps(BOARD), "--move", "-")[1] == out
 
 
 def test_apply_several_moves_in_turn(tiny, capsys):
-    code, out, _ = run(capsys, "apply", tiny, "--board", json.dumps(BOARD),
+    code, out, _ = run_cli(capsys, "apply", tiny, "--board", json.dumps(BOARD),
                        "--move", "column-2@0>foundation-1", "--move", "tap stock")
     assert code == 0
     after = json.loads(out)
@@ -124,7 +119,7 @@ def test_apply_several_moves_in_turn(tiny, capsys):
 
 
 def test_apply_illegal_move_says_why(tiny, capsys):
-    code, out, err = run(capsys, "apply", tiny, "--board", json.dumps(BOARD),
+    code, out, err = run_cli(capsys, "apply", tiny, "--board", json.dumps(BOARD),
                          "--move", "waste@0>column-1")
     assert code == 1 and out == ""
     assert "waste@0>column-1 is not legal" in err
@@ -132,12 +127,12 @@ def test_apply_illegal_move_says_why(tiny, capsys):
 
 
 def test_apply_refuses_bad_moves_and_boards(tiny, capsys):
-    code, _, err = run(capsys, "apply", tiny, "--board", json.dumps(BOARD), "--move", "up@1>x")
+    code, _, err = run_cli(capsys, "apply", tiny, "--board", json.dumps(BOARD), "--move", "up@1>x")
     assert code == 1 and "FROM@INDEX>TO" in err
     bad = {**BOARD, "depots": {**BOARD["depots"], "column-2": ["2H", "2H"]}}
-    code, _, err = run(capsys, "apply", tiny, "--board", json.dumps(bad), "--move", "tap stock")
+    code, _, err = run_cli(capsys, "apply", tiny, "--board", json.dumps(bad), "--move", "tap stock")
     assert code == 1 and "/depots/column-2/1" in err and "one 2H too many" in err
-    code, _, err = run(capsys, "apply", tiny, "--board", "{oops", "--move", "tap stock")
+    code, _, err = run_cli(capsys, "apply", tiny, "--board", "{oops", "--move", "tap stock")
     assert code == 1 and "not valid JSON" in err
 
 
@@ -160,14 +155,14 @@ FREECELL_SHAPE = {
 def test_deal_ms_gives_the_microsoft_deal(tmp_path, capsys):
     path = tmp_path / "cells.cardz"
     path.write_text(json.dumps(FREECELL_SHAPE), encoding="utf-8")
-    code, out, _ = run(capsys, "deal", str(path), "--ms", "1")
+    code, out, _ = run_cli(capsys, "deal", str(path), "--ms", "1")
     assert code == 0
     doc = json.loads(out)
     # deal 1 begins JD 2D 9H JC 5D 7H 7C 5H across the columns, then KD KC 9S 5S ...
     assert [doc["depots"][f"column-{i}"][0] for i in range(1, 9)] == \
         ["JD", "2D", "9H", "JC", "5D", "7H", "7C", "5H"]
     assert doc["depots"]["column-1"][1] == "KD" and doc["depots"]["stock"] == []
-    code, _, err = run(capsys, "deal", str(path), "--ms", "0")
+    code, _, err = run_cli(capsys, "deal", str(path), "--ms", "0")
     assert code == 1 and "--ms 0:" in err
 
 
@@ -176,9 +171,9 @@ VIEW = {**BOARD, "depots": {**BOARD["depots"], "stock": ["~?"], "column-1": ["~?
 
 
 def test_apply_on_a_view(tiny, capsys):
-    code, out, _ = run(capsys, "apply", tiny, "--board", json.dumps(VIEW),
+    code, out, _ = run_cli(capsys, "apply", tiny, "--board", json.dumps(VIEW),
                        "--move", "column-2@0>foundation-1")
     assert code == 0 and json.loads(out)["unseen"] == [{"AS": 1, "3S": 1}]
-    code, out, err = run(capsys, "apply", tiny, "--board", json.dumps(VIEW), "--move", "tap stock")
+    code, out, err = run_cli(capsys, "apply", tiny, "--board", json.dumps(VIEW), "--move", "tap stock")
     assert code == 1 and out == ""
     assert "tap stock turns up a card this view does not know" in err

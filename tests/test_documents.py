@@ -201,10 +201,12 @@ def test_view_refusals():
 
 
 def test_state_fields_all_reach_the_document():
-    """Guards against a State field being added without a place in the board document."""
+    """Guards against a State field being added without a place in the board document
+    (``cards``, the game's card table kept for printing, is the game's, not the position's)."""
     assert set(State.__slots__) == {
         "piles", "came_from", "recycles", "redeals", "moves", "undos", "recycles_total",
-        "seed_rank", "declared", "rules_off", "auto_moved", "status", "rng", "pools", "_hash"}
+        "seed_rank", "declared", "rules_off", "auto_moved", "status", "rng", "pools", "cards",
+        "_hash"}
 
 
 # --- move documents and the text form -------------------------------------------------------

@@ -14,7 +14,7 @@ import pytest
 from cardz_core.cards import unknown_code
 from cardz_core.engine import LOST, PLAYING, WON, IllegalMove, Move, compile
 from cardz_core.spec import load_game
-from engine_helpers import board, pile
+from conftest import board, move_texts, mv, pile, tap
 
 RULESETS = sorted((Path(__file__).resolve().parent.parent / "rulesets").glob("*.cardz"))
 
@@ -112,19 +112,6 @@ def load(source) -> object:
     return compile(load_game(source))
 
 
-def mv(g, src: str, index: int, dst: str) -> Move:
-    return Move(g.depot_index[src], index, g.depot_index[dst])
-
-
-def tap(g, name: str) -> Move:
-    return Move(g.depot_index[name], -1, -1)
-
-
-def names(g, moves) -> set[str]:
-    return {f"tap {g.depot_names[m.src]}" if m.index < 0 else
-            f"{g.depot_names[m.src]}@{m.index}>{g.depot_names[m.dst]}" for m in moves}
-
-
 # -- Pocket Patience -----------------------------------------------------------------------------
 def test_pocket_patience_deal():
     g = load(POCKET_PATIENCE)
@@ -138,7 +125,7 @@ def test_pocket_patience_play():
     g = load(POCKET_PATIENCE)
     s = board(g, {"stock": ["~5C", "~AH"], "waste": ["QD"], "column-1": ["~2S", "KS"],
                   "column-2": ["~3D", "AS"], "column-3": [], "column-4": ["~4H", "QH"]})
-    assert names(g, g.legal_moves(s)) == {
+    assert move_texts(g, g.legal_moves(s)) == {
         "column-1@1>column-3", "column-2@1>foundation-1", "column-2@1>foundation-2",
         "column-2@1>foundation-3", "column-2@1>foundation-4", "waste@0>column-1",
         "column-4@1>column-1", "tap stock"}
@@ -170,7 +157,7 @@ def test_round_the_loop_deal_and_actions():
     g = load(ROUND_THE_LOOP)
     s = g.deal(4)
     assert len(s.piles[0]) == 20 and all(not c & 1 for c in s.piles[0])
-    assert names(g, g.legal_moves(s)) == {"tap loop"}
+    assert move_texts(g, g.legal_moves(s)) == {"tap loop"}
     s = board(g, {"loop": ["~AH", "~4S", "2C"]})
     s = g.apply(s, tap(g, "loop"))  # travel: the face-up 2 sends two cards under
     assert pile(g, s, "loop") == ["~4S", "2C", "~AH"]
@@ -190,10 +177,10 @@ def test_round_the_loop_win():
 def test_under_twenty_one():
     g = load(UNDER_TWENTY_ONE)
     s = board(g, {"stock": ["~5C", "~KH"], "column-1": ["KS", "5H"], "column-2": ["2C"]})
-    assert names(g, g.legal_moves(s)) == {"tap stock"}
+    assert move_texts(g, g.legal_moves(s)) == {"tap stock"}
     s = g.apply(s, tap(g, "stock"))
     assert pile(g, s, "hand") == ["KH"]
-    assert names(g, g.legal_moves(s)) == {"hand@0>column-2", "hand@0>column-3", "hand@0>discard"}
+    assert move_texts(g, g.legal_moves(s)) == {"hand@0>column-2", "hand@0>column-3", "hand@0>discard"}
     assert g.illegal_reason(s, mv(g, "hand", 0, "column-1")) == "A column holds 21 at most"
     s = g.apply(s, mv(g, "hand", 0, "column-2"))
     assert g.score_value(s) == 27
@@ -209,9 +196,9 @@ def test_climb_to_ten():
     assert len(s.piles[0]) == 40
     s = g.apply(s, tap(g, "stock"))
     assert len(s.piles[1]) == 3 and all(c & 1 for c in s.piles[1])
-    assert "tap stock" not in names(g, g.legal_moves(s))  # play the hand out first
+    assert "tap stock" not in move_texts(g, g.legal_moves(s))  # play the hand out first
     s = board(g, {"stock": ["~2C"], "hand": ["6H", "3S"], "tower-1": ["7D"], "tower-2": ["4S"]})
-    ok = names(g, g.legal_moves(s))
+    ok = move_texts(g, g.legal_moves(s))
     assert "hand@1>tower-1" in ok  # 3 + 7 makes ten
     assert "hand@0>tower-2" in ok and "hand@1>tower-2" not in ok  # climb higher
     s = board(g, {"stock": ["~2C"], "hand": ["6H"], "discard": ["AC", "AD", "AH", "AS"]})
@@ -235,8 +222,8 @@ def test_klondike_deal_and_draw_three():
 def test_klondike_moves_and_win():
     g = load(KLONDIKE_DRAW3)
     s = board(g, {"column-1": ["~3C", "8D", "7S", "6H"], "column-2": ["9C"], "waste": ["AS"]})
-    assert names(g, g.legal_moves(s)) >= {"column-1@1>column-2", "waste@0>foundation-1"}
-    assert "column-1@2>column-2" not in names(g, g.legal_moves(s))
+    assert move_texts(g, g.legal_moves(s)) >= {"column-1@1>column-2", "waste@0>foundation-1"}
+    assert "column-1@2>column-2" not in move_texts(g, g.legal_moves(s))
     s = g.apply(s, mv(g, "column-1", 1, "column-2"))
     assert pile(g, s, "column-1") == ["3C"] and pile(g, s, "column-2") == ["9C", "8D", "7S", "6H"]
     ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]

@@ -10,7 +10,7 @@ from cardz_core.engine import rng
 from cardz_core.limits import MAX_CASCADE
 from cardz_core.problems import CardzError
 from cardz_core.spec import load_game
-from engine_helpers import board, pile
+from conftest import board, move_texts, mv, pile, tap
 
 STOCK = {"name": "stock", "type": "Stock", "acceptRule": "none", "ejectRule": "locked"}
 
@@ -20,23 +20,8 @@ def game(depots: list, **doc) -> object:
     return compile(load_game({**doc, "depots": depots}))
 
 
-def fmt(g, m: Move) -> str:
-    if m.index < 0:
-        return f"tap {g.depot_names[m.src]}"
-    text = f"{g.depot_names[m.src]}@{m.index}>{g.depot_names[m.dst]}"
-    return text + (f"={m.declare}" if m.declare >= 0 else "")
-
-
 def moves(g, state) -> set[str]:
-    return {fmt(g, m) for m in g.legal_moves(state)}
-
-
-def mv(g, src: str, index: int, dst: str, declare: int = -1) -> Move:
-    return Move(g.depot_index[src], index, g.depot_index[dst], declare)
-
-
-def tap(g, name: str) -> Move:
-    return Move(g.depot_index[name], -1, -1)
+    return move_texts(g, g.legal_moves(state))
 
 
 def two(accept=None, eject="any", **extra) -> list:
@@ -339,7 +324,7 @@ def test_wild_declares_after_a_joker(declares, card, ok):
 def test_wild_declares_suit_lists_a_move_per_called_suit():
     g = game(two({"follow": True, "wildRank": "Eight", "wildDeclares": "suit"}))
     s = board(g, {"a": ["8C"], "b": ["5H"]})
-    assert moves(g, s) == {f"a@0>b={k}" for k in range(4)}
+    assert moves(g, s) == {f"a@0>b={suit}" for suit in "CDHS"}
     assert "call a suit" in g.illegal_reason(s, mv(g, "a", 0, "b"))
     after = g.apply(s, mv(g, "a", 0, "b", declare=2))
     assert after.declared[g.depot_index["b"]] == 2

@@ -11,7 +11,7 @@ GAME = Path(__file__).parents[1] / "plugins" / "example_turnabout" / "turnabout.
 
 
 def _registry():
-    return build_registry(["plugins.example_turnabout"], entry_points=False)
+    return build_registry(["example_turnabout"], entry_points=False)
 
 
 def test_unknown_without_the_plugin():
@@ -25,8 +25,8 @@ def test_unknown_without_the_plugin():
 
 def test_plugin_step_and_function_play():
     reg = _registry()
-    assert reg.owner("deal_steps", "reverse") == "plugins.example_turnabout"
-    assert reg.owner("functions", "ringGap") == "plugins.example_turnabout"
+    assert reg.owner("deal_steps", "reverse") == "example_turnabout"
+    assert reg.owner("functions", "ringGap") == "example_turnabout"
     game = compile(load_game(GAME, registry=reg), reg)
     state = game.deal(7)
     stock = game.depot_index["stock"]

@@ -8,7 +8,7 @@ from typing import Any
 
 from cardz_core.planners import make_planner
 from cardz_core.view import Memory, Seat
-from engine_helpers import board
+from conftest import board
 from test_view import SMALL, game_of
 
 # Foundations hold the Aces; column-1 holds five unknown cards under 3H.

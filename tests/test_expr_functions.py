@@ -6,7 +6,7 @@ from cardz_core.expr import GAME, STATE, Each, Function, FunctionError, Signatur
 from cardz_core.expr import compile_expr, Env
 from cardz_core.hookspecs import hookimpl
 from cardz_core.registry import build_registry
-from plugins.cardz_vocabulary.functions import FUNCTIONS
+from cardz_vocabulary.functions import FUNCTIONS
 from test_expr_fixtures import BOARD_DEPOTS, evaluate, make_spec, make_state, registry
 
 SPEC = make_spec(BOARD_DEPOTS)
@@ -34,7 +34,7 @@ def test_every_documented_function_is_registered_by_the_vocabulary_plugin():
     reg = registry()
     for name in documented:
         assert reg.functions[name] is FUNCTIONS[name]
-        assert reg.owner("functions", name) == "plugins.cardz_vocabulary"
+        assert reg.owner("functions", name) == "cardz_vocabulary"
 
 
 @pytest.mark.parametrize("text,value", [

@@ -50,4 +50,4 @@ def test_duplicate_name_refused_naming_both_plugins():
     with pytest.raises(CardzError) as err:
         build_registry([_Dup()], entry_points=False)
     text = str(err.value)
-    assert "plugins.cardz_vocabulary" in text and "dup_plugin" in text
+    assert "cardz_vocabulary" in text and "dup_plugin" in text

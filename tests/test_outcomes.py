@@ -75,7 +75,7 @@ def test_a_limit_keeps_the_likeliest_and_says_the_coverage() -> None:
 
 
 def test_max_outcomes_at_and_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    import plugins.cardz_deck.counts as counts
+    import cardz_deck.counts as counts
 
     game = game_of(SMALL)
     v = game.view(game.deal(1))
@@ -90,7 +90,7 @@ def test_max_outcomes_at_and_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_max_outcome_runs_at_and_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    import plugins.cardz_deck.counts as counts
+    import cardz_deck.counts as counts
 
     doc = copy.deepcopy(ACES_KING)
     doc["depots"][0]["draw"]["count"] = 2
@@ -159,12 +159,13 @@ def _listable(game: Any, v: Any, move: Any, rng: random.Random) -> bool:
     return k <= 1 or math.perm(sum(sum(p) for p in probe.view.pools) + k, k - 1) <= 100
 
 
-def _replay(game: Any, seed: int, steps: int, rng: random.Random) -> int:
-    """Play a true game at random; follow it on the view through outcomes; compare each step."""
+def _replay(game: Any, seed: int, steps: int, rng: random.Random) -> tuple[int, int]:
+    """Play a true game at random; follow it on the view through outcomes; compare each step.
+    Returns how many steps were matched by a listed outcome, and how many of those redealt."""
     info = deck_info(game)
     seat = Seat(game, game.deal(seed))
     followed = seat.view
-    checked = 0
+    checked = redealt = 0
     for _ in range(steps):
         moves = game.legal_moves(seat.state)
         if not moves or seat.state.status:
@@ -173,6 +174,7 @@ def _replay(game: Any, seed: int, steps: int, rng: random.Random) -> int:
         move = rng.choice(moves)
         listed = _listable(game, followed, move, rng)
         outs = game.outcomes(followed, move, limit=60) if listed else Outcomes([], 0.0)
+        redeals = seat.state.redeals
         new = [info.cards[i] for i in seat.play(move)]
         match = [o for o in outs if [info.cards[i] for i in o.revealed] == new]
         if outs.coverage == 1.0:
@@ -181,9 +183,10 @@ def _replay(game: Any, seed: int, steps: int, rng: random.Random) -> int:
         if match:
             assert match[0].view == followed
             checked += 1
+            redealt += seat.state.redeals > redeals
         assert followed == seat.view
         check_view(game, seat.state, followed)
-    return checked
+    return checked, redealt
 
 
 @pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
@@ -201,8 +204,9 @@ def test_replay_through_a_redeal_that_gathers_and_shuffles() -> None:
                           {"kind": "shuffle", "depot": "stock"},
                           {"kind": "flipTop", "depot": "stock"}]
     game = game_of(doc)
-    for seed in range(1, 6):
-        _replay(game, seed, 80, random.Random(seed))
+    redealt = [_replay(game, seed, 80, random.Random(seed))[1] for seed in range(1, 6)]
+    # the redeals themselves were followed: listed as outcomes and matched to the true game
+    assert sum(n > 0 for n in redealt) >= 3, redealt
 
 
 def test_sample_outcome_draws_by_the_counts() -> None:
@@ -220,7 +224,7 @@ def test_true_apply_and_the_matching_outcome_agree_on_two_decks() -> None:
     game = game_of(SMALL, decks=[{"suits": ["Hearts", "Spades"],
                                   "ranks": ["Ace", "Two", "Three", "Four", "Five"], "count": 2}])
     for seed in (1, 2, 3):
-        assert _replay(game, seed, 60, random.Random(seed)) > 0
+        assert _replay(game, seed, 60, random.Random(seed))[0] > 0
 
 
 def test_cli_outcomes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

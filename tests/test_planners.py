@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import io
 import json
-import os
 import random
 from pathlib import Path
 from typing import Any
@@ -27,9 +26,9 @@ from cardz_core.registry import build_registry
 from cardz_core.engine import compile
 from cardz_core.spec import load_game
 from cardz_core.view import Seat
+from conftest import LONG, board, mv, tap
 from test_view import RULESETS, SMALL, bundled, game_of
 
-LONG = os.environ.get("CARDZ_LONG", "") not in ("", "0")
 DEALS = 50 if LONG else 1
 MOVES = 300 if LONG else 20
 OPTIONS: dict[str, dict[str, Any]] = {"expectimax": {"nodes": 30, "depth": 2, "samples": 2},
@@ -128,24 +127,31 @@ VALUED["planner"] = {"value": "count(foundation) * 10 - count(waste)"}
 
 def test_value_planner_follows_the_value_and_falls_back_on_usual() -> None:
     game = game_of(VALUED)
-    state = game.deal(1)
-    planner = make_planner(game, "value")
-    rng = random.Random(1)
-    v = game.view(state)
-    move = planner.choose(game, v, rng)
-    after = game.apply(state, move)
-    home = sum(len(after.piles[d]) for d, n in enumerate(game.depot_names) if "foundation" in n)
-    moves = game.legal_moves(state)
-    can_home = any("foundation" in game.depot_names[m.dst] for m in moves if m.dst >= 0)
-    assert home == 1 or not can_home
-    # a board where no move raises the value: the usual choice (a tap) is made
-    seat = Seat(game, state)
-    for _ in range(200):
-        m = make_planner(game, "value").choose(game, seat.view, rng)
-        if m is None or seat.state.status:
-            break
-        seat.play(m)
-    assert seat.state.moves > 1
+    # a move home (AH, +10) beside a tap (one more card on the waste, -1)
+    home = board(game, {"stock": ["~AS", "~2S", "~3S"], "column-1": ["5H", "4S", "3H"],
+                        "column-2": ["5S", "4H", "2H", "AH"]})
+    moves = game.legal_moves(home)
+    assert {m.dst for m in moves} - {-1} and any(m.dst < 0 for m in moves)
+    move = make_planner(game, "value").choose(game, game.view(home), random.Random(1))
+    assert (game.depot_names[move.src], move.index) == ("column-2", 3)
+    assert game.depot_names[move.dst].startswith("foundation")
+    # the value decides, not the usual measures: a game valuing the waste taps instead
+    waste = game_of(VALUED, planner={"value": "count(waste)"})
+    there = board(waste, {"stock": ["~AS", "~2S", "~3S"], "column-1": ["5H", "4S", "3H"],
+                          "column-2": ["5S", "4H", "2H", "AH"]})
+    assert make_planner(waste, "usual").choose(waste, waste.view(there), random.Random(1)) == move
+    assert make_planner(waste, "value").choose(waste, waste.view(there), random.Random(1)) == \
+        tap(waste, "stock")
+    # no move raises the value: moving the Five to the empty column keeps it, the tap lowers it;
+    # the best by value is that shuffle, but the planner falls back on usual, which taps
+    tie = board(game, {"foundation-1": ["AH"], "column-1": ["5H"],
+                       "stock": ["~2H", "~3H", "~4H", "~AS", "~2S", "~3S", "~4S", "~5S"]})
+    v = game.view(tie)
+    shuffle = mv(game, "column-1", 0, "column-2")
+    assert set(game.legal_moves(tie)) == {shuffle, tap(game, "stock")}
+    picked = make_planner(game, "value").choose(game, v, random.Random(2))
+    assert picked == make_planner(game, "usual").choose(game, v, random.Random(2))
+    assert picked == tap(game, "stock")
 
 
 def test_value_planner_without_a_value_uses_the_default_measures() -> None:

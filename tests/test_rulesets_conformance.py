@@ -24,11 +24,11 @@ from cardz_core.engine.logs import LogRecorder, replay
 from cardz_core.problems import CardzError
 from cardz_core.rulesets import bundled, ruleset_paths
 from cardz_core.spec import load, load_game
+from conftest import LONG
 
 PATHS = ruleset_paths()
 IDS = [p.stem for p in PATHS]
 DEAL_COUNTS = json.loads((Path(__file__).parent / "data" / "deal_counts.json").read_text())["games"]
-LONG = os.environ.get("CARDZ_LONG") == "1"
 GAMES = int(os.environ.get("CARDZ_CONFORMANCE_GAMES", "200" if LONG else "6"))
 MOVE_CAP = 300
 DEAL_SEEDS = (0, 1, 2)

@@ -322,7 +322,7 @@ def test_an_entry_point_name_is_loaded_from_its_group(monkeypatch):
 
     monkeypatch.setattr(importlib.metadata, "entry_points",
                         lambda group: [EntryPoint()] if group == "cardz" else [])
-    registry = rebuild_registry(("plugins.cardz_vocabulary", "fakes"))
+    registry = rebuild_registry(("cardz_vocabulary", "fakes"))
     assert "fake-rotate" in registry.planners and "Foundation" in registry.depot_types
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import re
 from collections import deque
 from pathlib import Path
@@ -23,6 +22,7 @@ from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import Analysis
 from cardz_core.solver.problem import NOISE, ORDERINGS, GameProblem
 from cardz_core.spec import load_game
+from conftest import LONG
 
 FOUNDATION = {"seed": "Ace", "build": {"direction": "Up", "step": 1}, "suit": "Same"}
 
@@ -171,7 +171,6 @@ VARIANTS = {
 }
 
 
-LONG = os.environ.get("CARDZ_LONG", "") not in ("", "0")
 SEEDS = 200 if LONG else 25  # deals per variant (CARDZ_LONG=1 for the long run)
 
 
@@ -417,7 +416,6 @@ def test_lazy_stock_with_columns_building_up_or_down():
 
 
 BUNDLED = sorted(Path(__file__).resolve().parent.parent.joinpath("rulesets").glob("*.cardz"))
-LONG = os.environ.get("CARDZ_LONG", "") not in ("", "0")
 
 
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import functools
 import itertools
-import os
 import random
 
 import pytest
@@ -19,9 +18,9 @@ from cardz_core.planners.solver import replay, solve
 from cardz_core.solver import oneway
 from cardz_core.solver.analysis import Analysis
 from cardz_core.solver.oneway import OneWay, search_oneway
+from conftest import LONG
 
 CARDS_LEFT = 18  # real deals are played down to this many cards outside the foundation
-LONG = os.environ.get("CARDZ_LONG", "") not in ("", "0")
 POSITIONS = 200 if LONG else 20  # positions per real game (CARDZ_LONG=1 for the long run)
 
 

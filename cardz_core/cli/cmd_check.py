@@ -6,8 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from cardz_core.cli.common import print_json
+from cardz_core.cli.common import GAME_HELP, print_json
 from cardz_core.problems import ERROR, Problem
+from cardz_core.rulesets import find
 from cardz_core.spec import load
 
 
@@ -16,7 +17,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "check", help="validate game files",
         description="Validate .cardz game files. Prints one line per problem, "
                     "'FILE: /json/pointer: message'; exits 1 if any file has an error.")
-    parser.add_argument("files", nargs="+", metavar="FILE", help="a .cardz file")
+    parser.add_argument("files", nargs="+", metavar="FILE", help=GAME_HELP)
     parser.add_argument("--json", action="store_true",
                         help='print [{"file", "path", "message", "severity"}] instead')
     parser.add_argument("--lenient", action="store_true",
@@ -33,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
     found: list[Problem] = []
     failed = 0
     for name in args.files:
-        _, problems = load(Path(name), lenient=args.lenient, file=name)
+        named = None if Path(name).exists() else find(name)  # a bundled game by name
+        _, problems = load(named.path if named else Path(name), lenient=args.lenient, file=name)
         found.extend(problems)
         failed += any(p.severity == ERROR for p in problems)
     if args.json:

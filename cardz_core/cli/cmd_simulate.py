@@ -9,6 +9,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Callable
 
+from cardz_core.cli.common import GAME_HELP
 from cardz_core.limits import MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_WORKERS, SIM_MAX_MOVES
 from cardz_core.problems import CardzError
 
@@ -45,7 +46,7 @@ def add_parser(subparsers: Any) -> None:
                     "length, score, time, paired comparison, dead cards), and optionally write "
                     "per-deal rows and an HTML report. Deal i's seed depends only on --seed and "
                     "i, so results do not depend on --workers, --backend or batching.")
-    p.add_argument("file", help="the .cardz game file")
+    p.add_argument("file", metavar="FILE", help=GAME_HELP)
     p.add_argument("--games", type=_count(MAX_SIM_GAMES), default=DEFAULT_GAMES, metavar="N",
                    help=f"deals to play (default {DEFAULT_GAMES})")
     p.add_argument("--planner", default=DEFAULT_PLANNER, metavar="P[,P2...]",
@@ -95,6 +96,7 @@ def _planner_names(text: str, game: Any, force: bool, options: dict[str, Any]) -
 def run(args: argparse.Namespace) -> int:
     from cardz_core.engine import compile as compile_spec
     from cardz_core.registry import default_registry
+    from cardz_core.rulesets import game_file
     from cardz_core.sim.job import Job
     from cardz_core.sim.play import foundation_flags
     from cardz_core.sim.rows import RowWriter
@@ -102,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     from cardz_core.sim.summary import Tally
     from cardz_core.spec import load_game
 
-    path = Path(args.file)
+    path = game_file(args.file)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:

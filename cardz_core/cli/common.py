@@ -30,24 +30,24 @@ def read_document(arg: str, what: str) -> Any:
         raise CardzError(f"{what} is not valid JSON: line {exc.lineno} column {exc.colno}: {exc.msg}")
 
 
+GAME_HELP = "a .cardz game file, or a bundled game's name (see 'cardz games')"
+
+
 def print_json(value: Any) -> None:
     print(json.dumps(value, indent=2, ensure_ascii=False))
 
 
 def open_game(path: str) -> Game:
-    """Load, check and compile the game file at ``path``; CardzError with every problem."""
-    from cardz_core.engine import compile
-    from cardz_core.spec import load_game
+    """Load, check and compile a game file or a bundled game by name (``cardz_core.open_game``)."""
+    from cardz_core.rulesets import open_game as open_path_or_name
 
-    if not Path(path).is_file():
-        raise CardzError(f"{path}: no such game file")
-    return compile(load_game(Path(path), file=path))
+    return open_path_or_name(path)
 
 
 def add_game_args(parser: Any, board: str | None = None) -> None:
     """The FILE argument every game command takes, and ``--board`` when ``board`` says what
     boards it accepts ("a true board or a view", ...)."""
-    parser.add_argument("file", metavar="FILE", help="the .cardz game file")
+    parser.add_argument("file", metavar="FILE", help=GAME_HELP)
     if board is not None:
         parser.add_argument("--board", required=True, metavar="B",
                             help=f"board document ({board}): a path, - for standard input, "

@@ -178,7 +178,7 @@ class _Reader:
                      moves=counters["moves"], undos=counters["undos"],
                      recycles_total=counters["recycles"], seed_rank=seed_rank,
                      declared=tuple(declared), rules_off=rules_off, auto_moved=auto_moved,
-                     status=status, rng=rng, pools=pools)
+                     status=status, rng=rng, pools=pools, cards=self.game.identity)
 
     def _piles(self) -> list[tuple[int, ...]]:
         depots = self.doc.get("depots")

@@ -6,20 +6,20 @@ from __future__ import annotations
 from typing import Any
 
 from cardz_core.engine.movegen import MoveGen
-from cardz_core.engine.state import LOST, PLAYING, WON, State
+from cardz_core.engine.state import LOST, PLAYING, WON, State, Status
 
 
 class Ends(MoveGen):
     """Statuses, scores and the moves that are not card moves (undo, rules on/off)."""
 
-    def _judge(self, state: State) -> int:
+    def _judge(self, state: State) -> Status:
         if self.win is not None and self.win(state):
             return WON
         if self.loss is not None and self.loss(state):
             return LOST
         return PLAYING
 
-    def status(self, state: State) -> int:
+    def status(self, state: State) -> Status:
         """PLAYING, WON or LOST, as judged after the move that led to ``state``."""
         return state.status
 

@@ -34,7 +34,8 @@ class Play(Ends):
         for d, ids in groups.items():
             r = _rng.shuffle(r, ids)
             piles[d] = tuple(cid << 1 for cid in ids)
-        state = State(tuple(piles), (-1,) * n, (0,) * n, declared=(-1,) * n, rng=r)
+        state = State(tuple(piles), (-1,) * n, (0,) * n, declared=(-1,) * n, rng=r,
+                      cards=self.identity)
         w = Work(state)
         for step in self.deal_steps:
             step(w)

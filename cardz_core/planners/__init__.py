@@ -1,10 +1,10 @@
 """Planners: Cardz's own players. Each is registered by name through the ``cardz_planners`` hook
 as a factory ``(game, **options) -> Planner`` (``cardz_core.planners.base``); the builtins are
-registered by ``plugins.cardz_deck``, third parties add theirs the same way."""
+registered by ``cardz_deck``, third parties add theirs the same way."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, cast
+from typing import TYPE_CHECKING, Any, Callable
 
 from cardz_core.planners.base import Budget, Planner, planner_allowed
 from cardz_core.planners.expectimax import ExpectimaxPlanner
@@ -42,7 +42,7 @@ def make_planner(game: Game, name: str = DEFAULT_PLANNER, *, force: bool = False
         why = ("it sets planner: false" if game.planner_enabled is False else
                "it is written with expressions, triggers or actions and does not set planner: true")
         raise CardzError(f"{game.spec.name!r} offers no planner: {why}", "/planner")
-    return cast(Callable[..., Planner], factory)(game, **options)
+    return factory(game, **options)
 
 
 __all__ = ["BUILTIN_PLANNERS", "Budget", "Planner", "make_planner", "planner_allowed",

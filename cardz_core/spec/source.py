@@ -9,6 +9,8 @@ from typing import Any
 from cardz_core.limits import MAX_FILE_BYTES, MAX_NESTING
 from cardz_core.problems import Problem
 
+_NAME_CHARS = 4096  # longer text is taken for a broken game, not a mistyped path
+
 
 class JsonObject(dict):
     """A parsed JSON object that remembers keys written twice (json.loads keeps only the last)."""
@@ -72,6 +74,13 @@ def _data_depth(value: Any) -> int:
     return deepest
 
 
+def _looks_like_a_name(text: str) -> bool:
+    """Whether text that is not JSON reads as a file path or a game's name: one short line that
+    does not open a JSON value."""
+    t = text.strip()
+    return 0 < len(t) <= _NAME_CHARS and "\n" not in t and not t.startswith(("{", "[", '"'))
+
+
 def read_source(source: Path | str | dict, file: str) -> tuple[Any, str, list[Problem]]:
     """Return ``(data, text, problems)``; any problem means the source could not be read at all."""
     if isinstance(source, dict):
@@ -103,6 +112,11 @@ def read_source(source: Path | str | dict, file: str) -> tuple[Any, str, list[Pr
     try:
         data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
+        if isinstance(source, str) and _looks_like_a_name(text):
+            return None, text, [Problem("", f"{text!r} is not JSON text: a string is read as the "
+                                            "game's JSON; to open a file or a bundled game by "
+                                            "name, use cardz_core.open_game (or pass a Path)",
+                                        file=file)]
         return None, text, [Problem("", f"not valid JSON: line {exc.lineno} column {exc.colno}: {exc.msg}",
                                     file=file)]
     except (RecursionError, ValueError) as exc:

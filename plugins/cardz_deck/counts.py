@@ -25,7 +25,7 @@ from cardz_core.problems import CardzError
 from cardz_core.view import Outcome, Outcomes, Reveal, View, canonical, deck_info, pool_counts
 
 if TYPE_CHECKING:
-    from cardz_core.engine.game import Game
+    from cardz_core.engine.play import Play as Game  # what the view module types games as
     from cardz_core.engine.moves import Move
 
 

@@ -3,7 +3,7 @@ their compiled tests (``compile``, owned by the engine side)."""
 
 from cardz_core.hookspecs import hookimpl
 from cardz_core.kinds import ConditionKind, Field
-from plugins.cardz_vocabulary import condition_impl as impl
+from cardz_vocabulary import condition_impl as impl
 
 CONDITION_KINDS = {
     "allCardsIn": ConditionKind({"depots": Field("pattern", required=True)},

@@ -3,7 +3,7 @@ their compiled executors (``compile``, owned by the engine side)."""
 
 from cardz_core.hookspecs import hookimpl
 from cardz_core.kinds import Field, StepKind
-from plugins.cardz_vocabulary import step_impl
+from cardz_vocabulary import step_impl
 
 STEP_KINDS = {
     "dealGroup": StepKind({

@@ -12,7 +12,7 @@ To ship it as its own distribution, add to its pyproject.toml::
 
 and cardz loads it on start (``CARDZ_PLUGINS=turnabout`` allow-lists it,
 ``CARDZ_NO_ENTRYPOINTS=1`` turns entry points off). In tests, pass the module to
-``cardz_core.registry.build_registry(["plugins.example_turnabout"])``.
+``cardz_core.registry.build_registry(["example_turnabout"])``.
 """
 
 from __future__ import annotations

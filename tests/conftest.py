@@ -1,0 +1,68 @@
+"""Shared test setup: the template plugin on the import path, and the builders tests share
+(``from conftest import board, mv, ...``)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, Iterable
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# plugins/example_turnabout is a template, not an installed package: tests import it by its own
+# name, as a third party's plugin would be imported.
+sys.path.insert(0, str(ROOT / "plugins"))
+
+from cardz_core.cards import format_card, parse_card  # noqa: E402
+from cardz_core.engine import Move, State  # noqa: E402
+
+LONG = os.environ.get("CARDZ_LONG", "") not in ("", "0")  # the long runs: CARDZ_LONG=1
+
+
+def board(g: Any, piles: dict[str, list[str]], **fields: Any) -> State:
+    """A position of game ``g`` from card notation, bottom first; cards not listed are simply
+    not on the board. ``fields`` set other State fields (``moves=3``)."""
+    used: set[int] = set()
+    out: list[tuple[int, ...]] = [()] * g.n_depots
+    for name, cards in piles.items():
+        codes = []
+        for text in cards:
+            card, up = parse_card(text)
+            cid = next(i for i, c in enumerate(g.identity) if c == card and i not in used)
+            used.add(cid)
+            codes.append(cid << 1 | up)
+        out[g.depot_index[name]] = tuple(codes)
+    n = g.n_depots
+    state = State(tuple(out), (-1,) * n, (0,) * n, declared=(-1,) * n, cards=g.identity)
+    for key, value in fields.items():
+        setattr(state, key, value)
+    return state
+
+
+def pile(g: Any, state: State, name: str) -> list[str]:
+    """Depot ``name``'s cards in notation, bottom first."""
+    return [format_card(g.identity[c >> 1], bool(c & 1)) for c in state.piles[g.depot_index[name]]]
+
+
+def mv(g: Any, src: str, index: int, dst: str, declare: int = -1) -> Move:
+    """The move of the card at ``index`` of depot ``src`` onto depot ``dst``, by names."""
+    return Move(g.depot_index[src], index, g.depot_index[dst], declare)
+
+
+def tap(g: Any, name: str) -> Move:
+    return Move(g.depot_index[name], -1, -1)
+
+
+def move_texts(g: Any, moves: Iterable[Move]) -> set[str]:
+    """The moves in their text form (``column-1@2>foundation-1``, ``tap stock``)."""
+    return {g.move_text(m) for m in moves}
+
+
+def run_cli(capsys: Any, *argv: str) -> tuple[int, str, str]:
+    """``cardz ARGV...`` in this process: exit code, standard output, standard error."""
+    from cardz_core.cli.main import main
+
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
