@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from cardz_core.problems import CardzError
+from cardz_core.safe_text import json_text
 
 
 def read_document(arg: str, what: str) -> Any:
@@ -28,7 +29,7 @@ def read_document(arg: str, what: str) -> Any:
 
 
 def print_json(value: Any) -> None:
-    print(json.dumps(value, indent=2, ensure_ascii=False))
+    print(json_text(value))
 
 
 def open_game(path: str) -> Any:
