@@ -5,7 +5,6 @@ every card on it face or back, a line saying the game, status and moves. Depots 
 from __future__ import annotations
 
 import math
-from html import escape
 from typing import Any
 
 import attrs
@@ -14,6 +13,7 @@ from cardz_core.board_layout import CARD_HEIGHT, CARD_WIDTH, Placed, place_pile,
 from cardz_core.cards import JOKER_RANK, RANK_LETTERS, RED, SUIT_COLOR, card_id_of, is_face_up
 from cardz_core.engine.documents import card_table
 from cardz_core.engine.state import STATUS_NAMES, State
+from cardz_core.safe_text import markup
 
 MARGIN = 16
 CAPTION = 24  # height of the caption line above the table
@@ -35,7 +35,7 @@ def _transform(p: Placed) -> str:
 def _card(game: Any, c: int, p: Placed) -> str:
     table = card_table(game)
     label = table.text(c)
-    body = [f'<title>{escape(label)}</title>']
+    body = [f'<title>{markup(label)}</title>']
     if c < 0 or not is_face_up(c):
         back = UNKNOWN_BACK if c < 0 else BACK_COLOURS.get(game.spec.cards[card_id_of(c)].back,
                                                            BACK_COLOURS[1])
@@ -56,7 +56,7 @@ def _card(game: Any, c: int, p: Placed) -> str:
         body.append(f'<rect width="{CARD_WIDTH}" height="{CARD_HEIGHT}" rx="6" fill="#ffffff" '
                     f'stroke="#1a1a1a"/>'
                     f'<text x="5" y="17" {FONT} font-size="15" font-weight="bold" fill="{ink}">'
-                    f'{escape(corner)}</text>'
+                    f'{markup(corner)}</text>'
                     f'<text x="{CARD_WIDTH / 2}" y="{CARD_HEIGHT / 2 + 14}" text-anchor="middle" '
                     f'{FONT} font-size="40" fill="{ink}">{middle}</text>')
     return f'<g class="card" transform="{_transform(p)}">{"".join(body)}</g>'
@@ -65,7 +65,7 @@ def _card(game: Any, c: int, p: Placed) -> str:
 def _outline(depot: Any) -> str:
     x, y = spot(depot)
     p = Placed(x, y, depot.angle)
-    return (f'<g class="depot" transform="{_transform(p)}"><title>{escape(depot.name)}</title>'
+    return (f'<g class="depot" transform="{_transform(p)}"><title>{markup(depot.name)}</title>'
             f'<rect width="{CARD_WIDTH}" height="{CARD_HEIGHT}" rx="6" fill="none" '
             f'stroke="#ffffff" stroke-opacity="0.5" stroke-dasharray="4 3"/></g>')
 
@@ -111,12 +111,12 @@ def render_svg(game: Any, state: State) -> Drawing:
     width = math.ceil(max(x for x, _ in corners) + MARGIN - left)
     height = math.ceil(max(y for _, y in corners) + MARGIN - top)
     caption = f"{game.spec.name} \u2014 {STATUS_NAMES[state.status]}, {state.moves} moves"
-    title = escape(game.spec.name)
+    title = markup(game.spec.name)
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="{left:.1f} {top:.1f} {width} {height}" role="img" '
            f'aria-label="{title}"><title>{title}</title>'
            f'<rect x="{left:.1f}" y="{top:.1f}" width="{width}" height="{height}" fill="#2e7d4f"/>'
            f'<text x="{left + MARGIN:.1f}" y="{top + MARGIN + 10:.1f}" {FONT} font-size="14" '
-           f'fill="#ffffff">{escape(caption)}</text>'
+           f'fill="#ffffff">{markup(caption)}</text>'
            f'{"".join(body)}</svg>\n')
     return Drawing(svg, width, height, cards)

@@ -9,13 +9,17 @@ an error naming it, instead of failing later inside a game.
 
 Environment:
 - ``CARDZ_NO_ENTRYPOINTS=1`` turns entry-point autoloading off.
-- ``CARDZ_PLUGINS=name,name`` loads only the listed entry-point plugins (an allow-list).
+- ``CARDZ_PLUGINS=name,name`` loads only the listed entry-point plugins (an allow-list); an
+  item is an entry-point name, or ``DISTRIBUTION:NAME`` where two distributions declare the same
+  name. Two distributions declaring one name are refused, naming both, unless the allow-list
+  picks one of them.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import re
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Callable, Iterable, Literal, Mapping, overload
 
@@ -27,6 +31,8 @@ from cardz_core.kinds import Aid, ConditionKind, DepotType, StepKind
 from cardz_core.problems import CardzError
 
 if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
     from cardz_core.expr import Function
     from cardz_core.view import DeckModel
 
@@ -76,8 +82,8 @@ TABLE_TYPES: dict[str, tuple[str, Callable[[object], bool]]] = {
 class Registry:
     """Plain, read-only tables of everything registered, keyed by name.
 
-    ``plugin_names`` lists the plugins it was built from (module paths or entry-point names),
-    which is all a worker process needs to rebuild the same registry.
+    ``plugin_names`` lists the plugins it was built from (module paths, or entry points as
+    ``DISTRIBUTION:NAME``), which is all a worker process needs to rebuild the same registry.
     """
 
     depot_types: Mapping[str, DepotType]
@@ -138,25 +144,70 @@ class Registry:
         return None
 
 
+def _normal(dist: str) -> str:
+    """A distribution name as packaging compares them (``Moon_A`` is ``moon-a``)."""
+    return re.sub(r"[-_.]+", "-", dist).lower()
+
+
+def _qualified(ep: EntryPoint) -> str:
+    dist = getattr(ep, "dist", None)
+    return f"{_normal(dist.name) if dist is not None else '?'}:{ep.name}"
+
+
+def _declared() -> dict[str, list[EntryPoint]]:
+    """The ``cardz`` entry points of every installed distribution, by entry-point name."""
+    from importlib.metadata import entry_points
+
+    by_name: dict[str, list[EntryPoint]] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if not any(_qualified(ep) == _qualified(e) for e in by_name.get(ep.name, [])):
+            by_name.setdefault(ep.name, []).append(ep)
+    return {name: sorted(eps, key=_qualified) for name, eps in by_name.items()}
+
+
+def _clash(name: str, eps: list[EntryPoint]) -> CardzError:
+    who = " and ".join(f"{_qualified(ep).split(':')[0]} (module {ep.value})" for ep in eps)
+    return CardzError(f"plugin name {name!r} is declared by {len(eps)} distributions: {who}; "
+                      f"name one in {ENV_ALLOW} as DISTRIBUTION:NAME, e.g. "
+                      f"{ENV_ALLOW}={_qualified(eps[0])}")
+
+
+def entry_point(item: str) -> EntryPoint | None:
+    """The entry point an allow-list item names: ``NAME`` when one distribution declares it,
+    or ``DISTRIBUTION:NAME``; None when nothing installed matches. Refuses a bare name two
+    distributions declare, naming both."""
+    dist, _, name = item.rpartition(":")
+    eps = _declared().get(name.strip(), [])
+    if dist:
+        eps = [ep for ep in eps if _qualified(ep) == f"{_normal(dist.strip())}:{name.strip()}"]
+    if len(eps) > 1:
+        raise _clash(name.strip(), eps)
+    return eps[0] if eps else None
+
+
 def _entry_point_plugins() -> list[tuple[str, object]]:
     if os.environ.get(ENV_NO_ENTRYPOINTS, "").strip() not in ("", "0"):
         return []
-    from importlib.metadata import entry_points
-
     allow = os.environ.get(ENV_ALLOW)
-    allowed = None if allow is None else {a.strip() for a in allow.split(",") if a.strip()}
-    found = []
-    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        if allowed is not None and ep.name not in allowed:
-            continue
-        found.append((ep.name, ep.load()))
-    return found
+    if allow is None:
+        chosen = []
+        for name, eps in sorted(_declared().items()):
+            if len(eps) > 1:
+                raise _clash(name, eps)
+            chosen.append(eps[0])
+    else:
+        found = (entry_point(a) for a in allow.split(",") if a.strip())
+        chosen = sorted({_qualified(ep): ep for ep in found if ep is not None}.values(),
+                        key=lambda ep: ep.name)
+    return [(_qualified(ep), ep.load()) for ep in chosen]
 
 
-def build_registry(extra: Iterable[object | str] = (), *, entry_points: bool = True) -> Registry:
+def build_registry(extra: Iterable[object | str | tuple[str, object]] = (), *,
+                   entry_points: bool = True) -> Registry:
     """Build the registry from the builtin plugins, entry-point plugins and ``extra``.
 
-    ``extra`` holds plugin objects or module paths (strings), e.g. ``"example_turnabout"``.
+    ``extra`` holds plugin objects, module paths (strings), e.g. ``"example_turnabout"``, or
+    ``(name, plugin object)`` pairs (an entry point loaded by a worker keeps its name).
     A name registered twice in the same table is refused with a CardzError naming both plugins.
     """
     pm = pluggy.PluginManager(hookspecs.PROJECT)
@@ -168,6 +219,8 @@ def build_registry(extra: Iterable[object | str] = (), *, entry_points: bool = T
     for item in extra:
         if isinstance(item, str):
             plugins.append((item, importlib.import_module(item)))
+        elif isinstance(item, tuple):
+            plugins.append(item)
         else:
             plugins.append((getattr(item, "__name__", repr(item)), item))
     for name, obj in plugins:

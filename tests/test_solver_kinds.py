@@ -17,7 +17,7 @@ from cardz_core.registry import build_registry
 from cardz_core.solver.analysis import Analysis, analysis_of
 from cardz_core.solver.problem import GameProblem
 from cardz_core.spec import load_game
-from plugins.cardz_vocabulary.conditions import CONDITION_KINDS
+from cardz_vocabulary.conditions import CONDITION_KINDS
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 

@@ -162,12 +162,14 @@ class _progress:
 
     def __init__(self, total: int) -> None:
         from rich.console import Console
+
+        from cardz_core.safe_text import raw_stream  # the bar draws with its own sequences
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                    TimeElapsedColumn, TimeRemainingColumn)
 
         self._bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
                              TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
-                             console=Console(stderr=True), transient=True)
+                             console=Console(file=raw_stream(sys.stderr)), transient=True)
         self._task = self._bar.add_task("deals", total=total)
 
     def __enter__(self) -> Callable[[int], None]:

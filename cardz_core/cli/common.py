@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardz_core.problems import CardzError
+from cardz_core.safe_text import json_text
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
@@ -34,7 +35,7 @@ GAME_HELP = "a .cardz game file, or a bundled game's name (see 'cardz games')"
 
 
 def print_json(value: Any) -> None:
-    print(json.dumps(value, indent=2, ensure_ascii=False))
+    print(json_text(value))
 
 
 def open_game(path: str) -> Game:

@@ -13,6 +13,7 @@ import pkgutil
 import sys
 
 from cardz_core.problems import CardzError
+from cardz_core.safe_text import safe_output
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,6 +27,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # every text the command writes, from the parser's errors to the board, is terminal-safe
+    with safe_output():
+        return _run(argv)
+
+
+def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -15,7 +15,7 @@ import attrs
 
 from cardz_core.planners import make_planner
 from cardz_core.problems import CardzError
-from cardz_core.registry import BUILTIN_PLUGINS, ENTRY_POINT_GROUP, Registry, build_registry
+from cardz_core.registry import BUILTIN_PLUGINS, Registry, build_registry, entry_point
 from cardz_core.sim.play import foundation_flags, play_deal
 from cardz_core.sim.seeds import deal_seed, planner_seed
 
@@ -48,15 +48,14 @@ class Job:
 
 def rebuild_registry(plugin_names: tuple[str, ...]) -> Registry:
     """The registry a process built from ``plugin_names``: builtins are always there; an
-    entry-point name is loaded from the ``cardz`` group, any other name imported as a module."""
-    from importlib.metadata import entry_points
-
-    by_name = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
-    extra: list[object | str] = []
+    entry point (``DISTRIBUTION:NAME``, or a name one distribution declares) is loaded from the
+    ``cardz`` group, any other name imported as a module."""
+    extra: list[object | str | tuple[str, object]] = []
     for name in plugin_names:
         if name in BUILTIN_PLUGINS:
             continue
-        extra.append(by_name[name].load() if name in by_name else name)
+        ep = entry_point(name)
+        extra.append((name, ep.load()) if ep is not None else name)
     return build_registry(extra, entry_points=False)
 
 

@@ -4,10 +4,10 @@ scores, and per planner a heat map per dead-card measure; then the summary table
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 from typing import Any
 
+from cardz_core.safe_text import markup
 from cardz_core.sim import svg
 from cardz_core.sim.summary import Tally
 from cardz_core.sim.text import METRIC_TITLES, dead_cards, fmt, interval_text, pct
@@ -29,23 +29,23 @@ figure { margin: 1em 0; } figcaption { font-size: 0.9em; color: #555; }
 
 
 def _table(head: list[str], rows: list[list[Any]]) -> str:
-    out = ["<table><thead><tr>", *(f"<th>{escape(h)}</th>" for h in head), "</tr></thead><tbody>"]
+    out = ["<table><thead><tr>", *(f"<th>{markup(h)}</th>" for h in head), "</tr></thead><tbody>"]
     for row in rows:
-        out.append("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>")
+        out.append("<tr>" + "".join(f"<td>{markup(str(c))}</td>" for c in row) + "</tr>")
     out.append("</tbody></table>")
     return "".join(out)
 
 
 def _figure(ident: str, chart: str, caption: str) -> str:
     return (f'<figure id="{ident}" class="plot">{chart}'
-            f'<figcaption>{escape(caption)}</figcaption></figure>')
+            f'<figcaption>{markup(caption)}</figcaption></figure>')
 
 
 def render_report(summary: dict[str, Any], tally: Tally) -> str:
     """The report's HTML text."""
     planners = list(summary["planners"])
     title = f"cardz simulation: {summary['game']}"
-    parts = [f"<h1>{escape(title)}</h1>",
+    parts = [f"<h1>{markup(title)}</h1>",
              f'<p>{summary["deals_done"]} of {summary["games"]} deals, master seed '
              f'{summary["seed"]}, move cap {summary["max_moves"]}'
              f'{"" if summary["complete"] else " (interrupted: partial results)"}.</p>']
@@ -73,7 +73,7 @@ def render_report(summary: dict[str, Any], tally: Tally) -> str:
              "neither", "McNemar p"],
             [[q["a"], q["b"], q["deals"], q["both"], q["a_only"], q["b_only"], q["neither"],
               "-" if q["p_value"] is None else f"{q['p_value']:.3g}"] for q in summary["paired"]]))
-        parts += [f'<p class="note">{escape(q["note"])}.</p>' for q in summary["paired"]]
+        parts += [f'<p class="note">{markup(q["note"])}.</p>' for q in summary["paired"]]
 
     parts.append("<h2>Game length</h2>")
     parts.append(_figure("plot-moves", svg.histogram_chart(
@@ -104,7 +104,7 @@ def render_report(summary: dict[str, Any], tally: Tally) -> str:
             if worst:
                 parts.append(_table(["card", words], [[c, pct(r)] for c, r in worst]))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
+            f"<title>{markup(title)}</title><style>{STYLE}</style></head><body>"
             + "\n".join(parts) + "</body></html>\n")
 
 

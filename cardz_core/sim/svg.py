@@ -6,8 +6,9 @@ Every function returns one ``<svg>`` element as text; every text it places is es
 from __future__ import annotations
 
 import math
-from html import escape
 from typing import Mapping, Sequence
+
+from cardz_core.safe_text import markup
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7")
 MAX_BINS = 30
@@ -20,15 +21,15 @@ def colour(i: int) -> str:
 
 def _svg(width: int, height: int, body: list[str], title: str) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}">'
-            f'<title>{escape(title)}</title>{"".join(body)}</svg>')
+            f'viewBox="0 0 {width} {height}" role="img" aria-label="{markup(title)}">'
+            f'<title>{markup(title)}</title>{"".join(body)}</svg>')
 
 
 def _text(x: float, y: float, text: str, anchor: str = "middle", extra: str = "",
           size: int = 11) -> str:
     return (f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" {FONT} font-size="{size}" '
             f'{extra}>'
-            f'{escape(text)}</text>')
+            f'{markup(text)}</text>')
 
 
 def win_rate_chart(names: Sequence[str], rates: Sequence[float | None],
@@ -108,7 +109,7 @@ def histogram_chart(series: Mapping[str, Sequence[float]], title: str, xlabel: s
                 h = plot_h * n / peak
                 x = left + k * slot + slot * 0.05 + j * bar
                 body.append(f'<rect x="{x:.1f}" y="{top + plot_h - h:.1f}" width="{bar:.1f}" '
-                            f'height="{h:.1f}" fill="{colour(j)}"><title>{escape(name)}: {n} in '
+                            f'height="{h:.1f}" fill="{colour(j)}"><title>{markup(name)}: {n} in '
                             f'[{lo + k * bw:g}, {lo + (k + 1) * bw:g})</title></rect>')
     step = max(1, nbins // 6)
     for k in range(0, nbins + 1, step):
@@ -140,7 +141,7 @@ def heat_map(labels: Sequence[str], values: Sequence[float | None], title: str,
         fill, ink = _heat(v)
         shown = "-" if v is None else f"{100 * v:.0f}%"
         body.append(f'<rect x="{x}" y="{y}" width="{cell_w - 2}" height="{cell_h - 2}" '
-                    f'fill="{fill}" stroke="#ccc"><title>{escape(label)}: {shown}</title></rect>')
+                    f'fill="{fill}" stroke="#ccc"><title>{markup(label)}: {shown}</title></rect>')
         body.append(_text(x + cell_w / 2 - 1, y + 12, label, extra=f'fill="{ink}"'))
         body.append(_text(x + cell_w / 2 - 1, y + 24, shown, extra=f'fill="{ink}"', size=9))
     return _svg(width, height, body, title)
