@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cardz_core.cli.common import add_game_args, open_game, print_json
+from cardz_core.cli.common import add_game_args, check_seed, open_game, print_json
 from cardz_core.engine.documents import board_document, load_board
 from cardz_core.msdeal import ms_board_document
 from cardz_core.problems import CardzError
@@ -25,14 +25,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_seed(args.seed)
     game = open_game(args.file)
     if args.ms is not None:
         try:
             state = load_board(game, ms_board_document(game, args.ms))
         except CardzError as exc:
             raise CardzError(f"--ms {args.ms}: {exc.problems[0].message}") from None
-    elif args.seed < 0:
-        raise CardzError(f"--seed must be 0 or more, not {args.seed}")
     else:
         state = game.deal(args.seed)
     print_json(board_document(game, state))

@@ -9,6 +9,7 @@ from cardz_core.cli.cmd_view import view_of_board
 from cardz_core.cli.common import add_game_args, open_game, print_json
 from cardz_core.engine.documents import board_document, card_table
 from cardz_core.engine.movetext import move_text
+from cardz_core.limits import MAX_OUTCOME_WORK
 from cardz_core.problems import CardzError
 from cardz_core.view import outcomes
 
@@ -39,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
     outs = outcomes(game, v, move, limit=args.limit)
     table = card_table(game)
     if args.json:
-        print_json({"move": move_text(game, move), "coverage": outs.coverage, "outcomes": [
+        print_json({"move": move_text(game, move), "coverage": outs.coverage,
+                    "stopped": outs.stopped, "outcomes": [
             {"probability": o.probability, "revealed": [str(table.cards[i]) for i in o.revealed],
              "view": board_document(game, o.view)} for o in outs]})
         return 0
@@ -47,4 +49,7 @@ def run(args: argparse.Namespace) -> int:
         shown = " ".join(str(table.cards[i]) for i in o.revealed) or "(nothing revealed)"
         print(f"{o.probability:.6f}  {shown}")
     print(f"{len(outs)} outcome(s), coverage {outs.coverage:.6f}")
+    if outs.stopped:
+        print(f"stopped: listing them took the whole work budget ({MAX_OUTCOME_WORK:,}, "
+              "limits.MAX_OUTCOME_WORK); the outcomes not listed hold the rest")
     return 0

@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from cardz_core.cli.cmd_hint import add_planner_options, planner_from_args
-from cardz_core.cli.common import add_game_args, open_game, print_json
+from cardz_core.cli.common import add_game_args, check_seed, open_game, print_json
 from cardz_core.engine.documents import card_table
 from cardz_core.engine.movetext import move_text, parse_move
 from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
@@ -80,6 +80,7 @@ def _result(game: Any, seat: Seat, args: argparse.Namespace, planner: str | None
 
 
 def run(args: argparse.Namespace) -> int:
+    check_seed(args.seed)
     game = open_game(args.file)
     seat = Seat(game, game.deal(args.seed))
     rng = random.Random(args.seed)

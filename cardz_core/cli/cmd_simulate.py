@@ -9,12 +9,13 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from cardz_core.cli.common import check_output, check_seed
+from cardz_core.interrupts import interrupt_exit_code
 from cardz_core.limits import MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_WORKERS, SIM_MAX_MOVES
 from cardz_core.problems import CardzError
 
 DEFAULT_GAMES = 100
 DEFAULT_PLANNER = "usual"
-INTERRUPTED_EXIT = 130
 
 
 def _count(limit: int):
@@ -102,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
     from cardz_core.sim.summary import Tally
     from cardz_core.spec import load_game
 
+    check_seed(args.seed)
+    check_output(args.out, "--out")
+    check_output(args.report, "--report")
     path = Path(args.file)
     try:
         text = path.read_text(encoding="utf-8")
@@ -120,8 +124,6 @@ def run(args: argparse.Namespace) -> int:
         workers = os.cpu_count() or 1
     tally = Tally(planners, args.games, card_labels(spec), any(foundation_flags(game)))
     show_bar = not args.json and sys.stdout.isatty() and sys.stderr.isatty()
-    if args.report and not Path(args.report).resolve().parent.is_dir():
-        raise CardzError(f"--report {args.report}: no such directory")
     with ExitStack() as stack:
         writer = None
         if args.out:
@@ -139,7 +141,10 @@ def run(args: argparse.Namespace) -> int:
     if args.report:
         from cardz_core.sim.report import write_report
 
-        write_report(args.report, summary, tally)
+        try:
+            write_report(args.report, summary, tally)
+        except OSError as exc:
+            raise CardzError(f"--report {args.report}: cannot write: {exc.strerror}") from None
     if args.json:
         from cardz_core.cli.common import print_json
 
@@ -151,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
     if interrupted:
         print(f"interrupted: {summary['deals_done']} of {args.games} deals finished",
               file=sys.stderr)
-        return INTERRUPTED_EXIT
+        return interrupt_exit_code()
     return 0
 
 
@@ -174,5 +179,5 @@ class _progress:
         self._bar.__enter__()
         return lambda n: self._bar.advance(self._task, n)
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: Any) -> None:
         self._bar.__exit__(*exc)

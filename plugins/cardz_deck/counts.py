@@ -10,7 +10,9 @@ prescribed sequence and stops the move when the engine asks for one card more; t
 then extended by every card the pool can give. The search is best-first on probability (a prefix's
 probability bounds every completion's), so the most likely outcomes come first and a limit keeps
 exactly the most likely ones. Probabilities are exact fractions while searching; ties keep the
-order of the sequences' card ids.
+order of the sequences' card ids. The work is bounded by ``MAX_OUTCOME_WORK`` (each play of the
+move counts 1 plus the cards it turns up): past it the listing answers with the outcomes found so
+far, their coverage, and ``stopped``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from cardz_core.engine.state import State
-from cardz_core.limits import MAX_OUTCOME_RUNS, MAX_OUTCOMES
+from cardz_core.limits import MAX_OUTCOME_WORK, MAX_OUTCOMES
 from cardz_core.problems import CardzError
 from cardz_core.view import Outcome, Outcomes, Reveal, canonical, deck_info, pool_counts
 
@@ -52,14 +54,12 @@ class CountsDeck:
         found: list[Outcome] = []
         kept = Fraction(0)
         cap = MAX_OUTCOMES if limit is None else min(limit, MAX_OUTCOMES)
-        runs = 0
+        work = 0
         while heap and len(found) < cap:
             neg, seq = heapq.heappop(heap)
-            runs += 1
-            if runs > MAX_OUTCOME_RUNS:
-                raise CardzError(f"listing this move's outcomes in order would play it more than "
-                                 f"{MAX_OUTCOME_RUNS} times (it turns up {len(seq)} or more "
-                                 "unknown cards): sample outcomes instead")
+            work += 1 + len(seq)  # the play, and every card it turns up (the last one asked)
+            if work > MAX_OUTCOME_WORK:  # answer with what is found
+                return Outcomes(found, float(kept), stopped=True)
 
             def choose(pool: int, row: list[int], seq: tuple[int, ...] = seq) -> int:
                 i = len(reveal.faces)
