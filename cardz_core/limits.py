@@ -21,9 +21,9 @@ SIM_MAX_MOVES = 1000  # default move cap per simulated game; past it the game is
 MAX_SIM_MAX_MOVES = 1_000_000  # the largest move cap `--max-moves` accepts
 MAX_SIM_WORKERS = 256  # worker processes (or local Ray CPUs) `cardz simulate --workers` accepts
 MAX_OUTCOMES = 100_000  # outcomes one `outcomes` call lists (ask for fewer with a limit)
-# the work one `outcomes` call may do: each time it plays the move counts 1 plus the unknown cards
-# that play turns up (one card from 45 unknown: 91; the 10 likeliest of three: 6,071)
-MAX_OUTCOME_WORK = 50_000
+# the work one `outcomes` call may do: each play of the move counts 1 plus the unknown cards a play
+# of it turns up (one card of 45 unknown: 46 plays, 92; the 10 likeliest of three: 2,036, 8,144)
+MAX_OUTCOME_WORK = 25_000
 PLANNER_DEFAULT_NODES = 2_000  # positions `expectimax` expands per move unless told otherwise
 PLANNER_MAX_NODES = 10_000_000  # the most positions a planner may be asked to expand per move
 PLANNER_MAX_DEALS = 1_000  # the most deals the sampling planner may solve per decision

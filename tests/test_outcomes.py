@@ -96,8 +96,8 @@ def test_max_outcome_work_at_and_past_the_limit(monkeypatch: pytest.MonkeyPatch)
     doc["depots"][0]["draw"]["count"] = 2
     game = game_of(doc)
     v = view(game, game.deal(1))
-    # each play counts 1 and the cards it turns up: the root 1, A 2, AA 3, AK 3, K 2, KA 3
-    work = 1 + 2 + 3 + 3 + 2 + 3
+    # six plays (the root, A, AA, AK, K, KA), each priced 1 + the two cards a tap turns up
+    work = 6 * 3
     monkeypatch.setattr(counts, "MAX_OUTCOME_WORK", work)
     whole = outcomes(game, v, _tap(game, v))
     assert len(whole) == 3 and not whole.stopped and whole.coverage == 1.0

@@ -11,13 +11,14 @@ then extended by every card the pool can give. The search is best-first on proba
 probability bounds every completion's), so the most likely outcomes come first and a limit keeps
 exactly the most likely ones. Probabilities are exact fractions while searching; ties keep the
 order of the sequences' card ids. The work is bounded by ``MAX_OUTCOME_WORK`` (each play of the
-move counts 1 plus the cards it turns up): past it the listing answers with the outcomes found so
-far, their coverage, and ``stopped``.
+move counts 1 plus the cards a play of it turns up): past it the listing answers with the outcomes
+found so far, their coverage, and ``stopped``.
 """
 
 from __future__ import annotations
 
 import heapq
+import random
 from fractions import Fraction
 from typing import Any
 
@@ -54,12 +55,16 @@ class CountsDeck:
         found: list[Outcome] = []
         kept = Fraction(0)
         cap = MAX_OUTCOMES if limit is None else min(limit, MAX_OUTCOMES)
+        # A play of the move costs about the same whatever prefix it follows (a redeal gathers
+        # and deals every card before it asks for the first one), so each is priced at 1 plus the
+        # cards one sampled play turns up.
+        price = 1 + len(self.sample(game, v, move, random.Random(0)).revealed)
         work = 0
         while heap and len(found) < cap:
-            neg, seq = heapq.heappop(heap)
-            work += 1 + len(seq)  # the play, and every card it turns up (the last one asked)
+            work += price
             if work > MAX_OUTCOME_WORK:  # answer with what is found
                 return Outcomes(found, float(kept), stopped=True)
+            neg, seq = heapq.heappop(heap)
 
             def choose(pool: int, row: list[int], seq: tuple[int, ...] = seq) -> int:
                 i = len(reveal.faces)
