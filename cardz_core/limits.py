@@ -2,7 +2,9 @@
 
 MAX_CARDS = 208  # cards in one game, all packs together
 MAX_FILE_BYTES = 2_000_000  # size of a .cardz file
-MAX_NESTING = 64  # JSON nesting depth of a game file
+MAX_NESTING = 64  # JSON nesting depth of a game file or a document (board, move, log)
+MAX_DOCUMENT_BYTES = 16_000_000  # size of a board, move or log document given to a command
+MAX_SEED = 2**64 - 1  # seeds are 0..MAX_SEED in every command (the generator's state is 64 bits)
 MAX_EXPR_CHARS = 2000  # characters in one rule expression
 MAX_DEPOTS = 512  # depots after `repeat` expansion
 MAX_REPEAT = 208  # copies one `repeat` may create
@@ -19,7 +21,9 @@ SIM_MAX_MOVES = 1000  # default move cap per simulated game; past it the game is
 MAX_SIM_MAX_MOVES = 1_000_000  # the largest move cap `--max-moves` accepts
 MAX_SIM_WORKERS = 256  # worker processes (or local Ray CPUs) `cardz simulate --workers` accepts
 MAX_OUTCOMES = 100_000  # outcomes one `outcomes` call lists (ask for fewer with a limit)
-MAX_OUTCOME_RUNS = 200_000  # times one `outcomes` call may play the move while listing
+# the work one `outcomes` call may do: each play of the move counts 1 plus the unknown cards a play
+# of it turns up (one card of 45 unknown: 46 plays, 92; the 10 likeliest of three: 2,036, 8,144)
+MAX_OUTCOME_WORK = 25_000
 PLANNER_DEFAULT_NODES = 2_000  # positions `expectimax` expands per move unless told otherwise
 PLANNER_MAX_NODES = 10_000_000  # the most positions a planner may be asked to expand per move
 PLANNER_MAX_DEALS = 1_000  # the most deals the sampling planner may solve per decision

@@ -380,11 +380,14 @@ class Outcome(NamedTuple):
 
 class Outcomes(list[Outcome]):
     """The outcomes of a move, most likely first; ``coverage`` is the probability they hold
-    together (1.0 unless a limit cut the list)."""
+    together (1.0 unless a limit cut the list); ``stopped``: the listing ran out of its work
+    budget (``limits.MAX_OUTCOME_WORK``) before it found them all or reached the limit."""
 
-    def __init__(self, items: Iterable[Outcome] = (), coverage: float = 1.0) -> None:
+    def __init__(self, items: Iterable[Outcome] = (), coverage: float = 1.0,
+                 stopped: bool = False) -> None:
         super().__init__(items)
         self.coverage = coverage
+        self.stopped = stopped
 
 
 class DeckModel(Protocol):

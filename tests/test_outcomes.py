@@ -89,19 +89,22 @@ def test_max_outcomes_at_and_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> 
     assert len(game.outcomes(v, tap, limit=n)) == n - 1  # the cap holds a limit too
 
 
-def test_max_outcome_runs_at_and_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_max_outcome_work_at_and_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     import cardz_deck.counts as counts
 
     doc = copy.deepcopy(ACES_KING)
     doc["depots"][0]["draw"]["count"] = 2
     game = game_of(doc)
     v = game.view(game.deal(1))
-    runs = 1 + 2 + 3  # the root, two first cards, three complete sequences
-    monkeypatch.setattr(counts, "MAX_OUTCOME_RUNS", runs)
-    assert len(game.outcomes(v, _tap(game, v))) == 3
-    monkeypatch.setattr(counts, "MAX_OUTCOME_RUNS", runs - 1)
-    with pytest.raises(CardzError, match="sample outcomes instead"):
-        game.outcomes(v, _tap(game, v))
+    # six plays (the root, A, AA, AK, K, KA), each priced 1 + the two cards a tap turns up
+    work = 6 * 3
+    monkeypatch.setattr(counts, "MAX_OUTCOME_WORK", work)
+    whole = game.outcomes(v, _tap(game, v))
+    assert len(whole) == 3 and not whole.stopped and whole.coverage == 1.0
+    monkeypatch.setattr(counts, "MAX_OUTCOME_WORK", work - 1)
+    cut = game.outcomes(v, _tap(game, v))
+    assert cut.stopped and [o.revealed for o in cut] == [o.revealed for o in whole][:2]
+    assert cut.coverage == pytest.approx(whole[0].probability + whole[1].probability)
 
 
 def test_a_move_revealing_nothing_has_one_outcome() -> None:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 from typing import Any
 
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
+from cardz_core.cli.reading import argument_text, parse_document
 from cardz_core.engine.moves import IllegalMove
 from cardz_core.problems import CardzError
 
@@ -37,12 +36,9 @@ def _refuse_reveal(pool: int) -> int:
 def read_move(game: Any, arg: str) -> Any:
     """A move argument: text form or inline JSON, ``-`` for standard input, or a file holding
     either."""
-    text = arg
-    if arg == "-":
-        text = sys.stdin.read()
-    elif not arg.lstrip().startswith("{") and Path(arg).is_file():
-        text = Path(arg).read_text(encoding="utf-8")
-    return game.parse_move(text.strip())
+    text, _ = argument_text(arg, "move", inline=True)
+    text = text.strip()
+    return game.parse_move(parse_document(text, "move") if text.startswith("{") else text)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cardz_core.cli.common import add_game_args, open_game, print_json
+from cardz_core.cli.common import add_game_args, check_seed, open_game, print_json
 from cardz_core.msdeal import ms_board_document
 from cardz_core.problems import CardzError
 
@@ -24,14 +24,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_seed(args.seed)
     game = open_game(args.file)
     if args.ms is not None:
         try:
             state = game.load_board(ms_board_document(game, args.ms))
         except CardzError as exc:
             raise CardzError(f"--ms {args.ms}: {exc.problems[0].message}") from None
-    elif args.seed < 0:
-        raise CardzError(f"--seed must be 0 or more, not {args.seed}")
     else:
         state = game.deal(args.seed)
     print_json(game.board_document(state))

@@ -7,7 +7,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from cardz_core.cli.cmd_view import view_of_board
-from cardz_core.cli.common import add_game_args, open_game, print_json
+from cardz_core.cli.common import add_game_args, check_seed, open_game, print_json
 from cardz_core.engine.movetext import move_document
 from cardz_core.planners import BUILTIN_PLANNERS, DEFAULT_PLANNER, Planner, make_planner
 from cardz_core.problems import CardzError
@@ -52,6 +52,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_seed(args.seed)
     game = open_game(args.file)
     v = view_of_board(game, args.board)
     planner = planner_from_args(game, args)

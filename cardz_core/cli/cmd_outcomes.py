@@ -8,6 +8,7 @@ from cardz_core.cli.cmd_apply import read_move
 from cardz_core.cli.cmd_view import view_of_board
 from cardz_core.cli.common import add_game_args, open_game, print_json
 from cardz_core.engine.documents import card_table
+from cardz_core.limits import MAX_OUTCOME_WORK
 from cardz_core.problems import CardzError
 
 
@@ -37,7 +38,8 @@ def run(args: argparse.Namespace) -> int:
     outs = game.outcomes(v, move, limit=args.limit)
     table = card_table(game)
     if args.json:
-        print_json({"move": game.move_text(move), "coverage": outs.coverage, "outcomes": [
+        print_json({"move": game.move_text(move), "coverage": outs.coverage,
+                    "stopped": outs.stopped, "outcomes": [
             {"probability": o.probability, "revealed": [str(table.cards[i]) for i in o.revealed],
              "view": game.board_document(o.view)} for o in outs]})
         return 0
@@ -45,4 +47,7 @@ def run(args: argparse.Namespace) -> int:
         shown = " ".join(str(table.cards[i]) for i in o.revealed) or "(nothing revealed)"
         print(f"{o.probability:.6f}  {shown}")
     print(f"{len(outs)} outcome(s), coverage {outs.coverage:.6f}")
+    if outs.stopped:
+        print(f"stopped: listing them took the whole work budget ({MAX_OUTCOME_WORK:,}, "
+              "limits.MAX_OUTCOME_WORK); the outcomes not listed hold the rest")
     return 0

@@ -14,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from cardz_core.cli.cmd_hint import add_planner_options, planner_from_args
-from cardz_core.cli.common import add_game_args, open_game, print_json
+from cardz_core.cli.common import add_game_args, check_seed, open_game, print_json
 from cardz_core.engine.documents import card_table
 from cardz_core.engine.state import PLAYING, STATUS_NAMES
 from cardz_core.limits import PLAY_MAX_MOVES
@@ -82,6 +82,7 @@ def _result(game: Game, seat: Seat, args: argparse.Namespace, planner: str | Non
 
 
 def run(args: argparse.Namespace) -> int:
+    check_seed(args.seed)
     game = open_game(args.file)
     seat = Seat(game, game.deal(args.seed))
     rng = random.Random(args.seed)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from cardz_core.board_svg import render_svg
-from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
+from cardz_core.cli.common import add_game_args, check_output, open_game, print_json, read_document
 from cardz_core.problems import CardzError
 
 
@@ -29,16 +29,17 @@ def run(args: argparse.Namespace) -> int:
     if args.json and args.output == "-":
         raise CardzError("--json prints a report on standard output, where -o - sends the SVG: "
                          "give -o a file")
+    check_output(args.output, "-o")
     game = open_game(args.file)
     state = game.load_board(read_document(args.board, "board"))
     drawing = render_svg(game, state)
     if args.output == "-":
         sys.stdout.write(drawing.svg)
     else:
-        out = Path(args.output)
-        if not out.parent.is_dir():
-            raise CardzError(f"-o {args.output}: no such directory {str(out.parent)!r}")
-        out.write_text(drawing.svg, encoding="utf-8")
+        try:
+            Path(args.output).write_text(drawing.svg, encoding="utf-8")
+        except OSError as exc:
+            raise CardzError(f"-o {args.output}: cannot write: {exc.strerror}") from None
     if args.json:
         print_json({"file": args.output, "width": drawing.width, "height": drawing.height,
                     "cards": drawing.cards})

@@ -9,13 +9,13 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Callable
 
-from cardz_core.cli.common import GAME_HELP
+from cardz_core.cli.common import GAME_HELP, check_output, check_seed
+from cardz_core.interrupts import interrupt_exit_code
 from cardz_core.limits import MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_WORKERS, SIM_MAX_MOVES
 from cardz_core.problems import CardzError
 
 DEFAULT_GAMES = 100
 DEFAULT_PLANNER = "usual"
-INTERRUPTED_EXIT = 130
 
 
 def _count(limit: int):
@@ -104,6 +104,9 @@ def run(args: argparse.Namespace) -> int:
     from cardz_core.sim.summary import Tally
     from cardz_core.spec import load_game
 
+    check_seed(args.seed)
+    check_output(args.out, "--out")
+    check_output(args.report, "--report")
     path = game_file(args.file)
     try:
         text = path.read_text(encoding="utf-8")
@@ -122,8 +125,6 @@ def run(args: argparse.Namespace) -> int:
         workers = os.cpu_count() or 1
     tally = Tally(planners, args.games, card_labels(game), any(foundation_flags(game)))
     show_bar = not args.json and sys.stdout.isatty() and sys.stderr.isatty()
-    if args.report and not Path(args.report).resolve().parent.is_dir():
-        raise CardzError(f"--report {args.report}: no such directory")
     with ExitStack() as stack:
         writer = None
         if args.out:
@@ -141,7 +142,10 @@ def run(args: argparse.Namespace) -> int:
     if args.report:
         from cardz_core.sim.report import write_report
 
-        write_report(args.report, summary, tally)
+        try:
+            write_report(args.report, summary, tally)
+        except OSError as exc:
+            raise CardzError(f"--report {args.report}: cannot write: {exc.strerror}") from None
     if args.json:
         from cardz_core.cli.common import print_json
 
@@ -153,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
     if interrupted:
         print(f"interrupted: {summary['deals_done']} of {args.games} deals finished",
               file=sys.stderr)
-        return INTERRUPTED_EXIT
+        return interrupt_exit_code()
     return 0
 
 

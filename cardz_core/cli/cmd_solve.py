@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
+from cardz_core.cli.common import (add_game_args, check_output, check_seed, open_game, print_json,
+                                   read_document)
 from cardz_core.engine.logs import LogRecorder
 from cardz_core.engine.state import WON
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
@@ -44,10 +45,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_budget(args.max_states, args.timeout)
+    check_seed(args.seed)
+    check_output(args.log, "--log")
     game = open_game(args.file)
     if args.seed is not None:
-        if args.seed < 0:
-            raise CardzError(f"--seed must be 0 or more, not {args.seed}")
         state = game.deal(args.seed)
         recorder = LogRecorder(game, seed=args.seed)
     else:
@@ -59,7 +60,10 @@ def run(args: argparse.Namespace) -> int:
     result = solve(game, state, max_states=args.max_states, timeout=args.timeout)
     log = winning_log(game, state, result.line, recorder) if result.result == "won" else None
     if args.log and log is not None:
-        Path(args.log).write_text(json.dumps(log, indent=2) + "\n", encoding="utf-8")
+        try:
+            Path(args.log).write_text(json.dumps(log, indent=2) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise CardzError(f"--log {args.log}: cannot write: {exc.strerror}") from None
     doc: dict[str, Any] = {"result": result.result, "states": result.states,
                            "seconds": round(result.seconds, 3)}
     if result.stopped_by:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import sys
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cardz_core.limits import MAX_SEED
 from cardz_core.problems import CardzError
 from cardz_core.safe_text import json_text
 
@@ -15,20 +15,32 @@ if TYPE_CHECKING:
 
 
 def read_document(arg: str, what: str) -> Any:
-    """A board, move or log argument: a path, ``-`` for standard input, or inline JSON."""
-    if arg == "-":
-        text = sys.stdin.read()
-    elif arg.lstrip().startswith(("{", "[", '"')):
-        text = arg
-    else:
-        path = Path(arg)
-        if not path.exists():
-            raise CardzError(f"{what} {arg!r}: no such file, and not inline JSON")
-        text = path.read_text(encoding="utf-8")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CardzError(f"{what} is not valid JSON: line {exc.lineno} column {exc.colno}: {exc.msg}")
+    """A board, move or log argument: a path, ``-`` for standard input, or inline JSON, read
+    within the document limits (``cardz_core.cli.reading``)."""
+    from cardz_core.cli.reading import read_document as read
+
+    return read(arg, what)
+
+
+def check_seed(seed: int | None, flag: str = "--seed") -> None:
+    """The one rule for seeds in every command: a whole number from 0 to ``MAX_SEED``."""
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise CardzError(f"{flag} must be from 0 to {MAX_SEED}, not {seed}")
+
+
+def check_output(path: str | None, flag: str) -> None:
+    """Refuse, before any work, an output path that cannot be written: its folder missing, a
+    directory in its place, or no permission to write it."""
+    if path is None or path == "-":
+        return
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise CardzError(f"{flag} {path}: cannot write: it is a directory")
+    if not folder.is_dir():
+        raise CardzError(f"{flag} {path}: cannot write: no such directory {str(folder)!r}")
+    if not os.access(target if target.exists() else folder, os.W_OK):
+        raise CardzError(f"{flag} {path}: cannot write: permission denied")
 
 
 GAME_HELP = "a .cardz game file, or a bundled game's name (see 'cardz games')"

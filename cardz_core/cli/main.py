@@ -12,6 +12,7 @@ import importlib
 import pkgutil
 import sys
 
+from cardz_core.interrupts import interrupt_exit_code, signals_interrupt
 from cardz_core.problems import CardzError
 from cardz_core.safe_text import safe_output
 
@@ -27,8 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    # every text the command writes, from the parser's errors to the board, is terminal-safe
-    with safe_output():
+    # every text the command writes, from the parser's errors to the board, is terminal-safe;
+    # SIGTERM and SIGHUP stop it the way Ctrl-C does
+    with safe_output(), signals_interrupt():
         return _run(argv)
 
 
@@ -46,7 +48,7 @@ def _run(argv: list[str] | None) -> int:
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return interrupt_exit_code()
     except BrokenPipeError:  # the reader went away (`cardz games | head`): not an error of ours
         sys.stderr.close()
         return 0

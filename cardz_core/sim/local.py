@@ -3,17 +3,20 @@
 One worker plays in this process, deal by deal, so an interrupt loses only the game in progress.
 Several workers are a ``ProcessPoolExecutor`` on a ``forkserver`` context (``spawn`` where there is
 no forkserver): nothing is inherited by forking a half-built parent, and each worker rebuilds its
-table from the job. Workers ignore SIGINT; on Ctrl-C the parent raises a shared stop flag, each
-running batch returns the games it finished, and the parent keeps them.
+table from the job. Workers ignore SIGINT, SIGTERM and SIGHUP; on any of them the parent raises
+a shared stop flag, each running batch returns the games it finished, the parent keeps them and
+the pool shuts down with it (a worker whose parent is gone stops at its next game).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Callable, Sequence
 
+from cardz_core.interrupts import HANDLED
 from cardz_core.registry import BUILTIN_PLUGINS
 from cardz_core.sim.job import Job, iter_rows, run_batch, table_for
 
@@ -24,16 +27,26 @@ PRELOAD = ("cardz_core.sim.job", "cardz_core.engine", "cardz_core.spec", "cardz_
            "cardz_core.planners", *BUILTIN_PLUGINS)
 
 _stop: Any = None  # the shared stop flag, in a worker process
+_parent = -1  # the process that started this worker
 
 
 def _init_worker(stop: Any) -> None:
-    global _stop
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _stop, _parent
+    # the parent decides when to stop (Ctrl-C, SIGTERM, SIGHUP reach it and it raises the flag);
+    # a worker killed by a signal sent to the whole group would break the pool instead
+    for s in (signal.SIGINT, *HANDLED):
+        signal.signal(s, signal.SIG_IGN)
     _stop = stop
+    _parent = os.getppid()
+
+
+def _should_stop() -> bool:
+    # a parent gone without raising the flag (killed outright) stops the batch too
+    return bool(_stop.is_set()) or os.getppid() != _parent
 
 
 def _worker_batch(job: Job, start: int, stop: int) -> list[dict[str, Any]]:
-    return run_batch(job, start, stop, _stop.is_set)
+    return run_batch(job, start, stop, _should_stop)
 
 
 def _context() -> multiprocessing.context.BaseContext:

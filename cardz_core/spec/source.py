@@ -18,7 +18,7 @@ class JsonObject(dict):
     duplicates: tuple[str, ...] = ()
 
 
-def _pairs(pairs: list[tuple[str, Any]]) -> JsonObject:
+def pairs_hook(pairs: list[tuple[str, Any]]) -> JsonObject:
     obj = JsonObject()
     dups = []
     for key, value in pairs:
@@ -34,7 +34,7 @@ def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _text_depth(text: str) -> int:
+def text_depth(text: str) -> int:
     """The deepest nesting of brackets outside strings, found without parsing."""
     depth = deepest = 0
     in_string = escaped = False
@@ -107,10 +107,10 @@ def read_source(source: Path | str | dict, file: str) -> tuple[Any, str, list[Pr
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_FILE_BYTES:
         return None, text, [Problem("", f"file is {size} bytes; the limit is {MAX_FILE_BYTES}", file=file)]
-    if _text_depth(text) > MAX_NESTING:
+    if text_depth(text) > MAX_NESTING:
         return None, text, [Problem("", f"nested deeper than {MAX_NESTING} levels", file=file)]
     try:
-        data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant)
+        data = json.loads(text, object_pairs_hook=pairs_hook, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         if isinstance(source, str) and _looks_like_a_name(text):
             return None, text, [Problem("", f"{text!r} is not JSON text: a string is read as the "

@@ -10,7 +10,9 @@ prescribed sequence and stops the move when the engine asks for one card more; t
 then extended by every card the pool can give. The search is best-first on probability (a prefix's
 probability bounds every completion's), so the most likely outcomes come first and a limit keeps
 exactly the most likely ones. Probabilities are exact fractions while searching; ties keep the
-order of the sequences' card ids.
+order of the sequences' card ids. The work is bounded by ``MAX_OUTCOME_WORK`` (each play of the
+move counts 1 plus the cards a play of it turns up): past it the listing answers with the outcomes
+found so far, their coverage, and ``stopped``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import random
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from cardz_core.limits import MAX_OUTCOME_RUNS, MAX_OUTCOMES
+from cardz_core.limits import MAX_OUTCOME_WORK, MAX_OUTCOMES
 from cardz_core.problems import CardzError
 from cardz_core.view import Outcome, Outcomes, Reveal, View, canonical, deck_info, pool_counts
 
@@ -56,14 +58,16 @@ class CountsDeck:
         found: list[Outcome] = []
         kept = Fraction(0)
         cap = MAX_OUTCOMES if limit is None else min(limit, MAX_OUTCOMES)
-        runs = 0
+        # A play of the move costs about the same whatever prefix it follows (a redeal gathers
+        # and deals every card before it asks for the first one), so each is priced at 1 plus the
+        # cards one sampled play turns up.
+        price = 1 + len(self.sample(game, v, move, random.Random(0)).revealed)
+        work = 0
         while heap and len(found) < cap:
+            work += price
+            if work > MAX_OUTCOME_WORK:  # answer with what is found
+                return Outcomes(found, float(kept), stopped=True)
             neg, seq = heapq.heappop(heap)
-            runs += 1
-            if runs > MAX_OUTCOME_RUNS:
-                raise CardzError(f"listing this move's outcomes in order would play it more than "
-                                 f"{MAX_OUTCOME_RUNS} times (it turns up {len(seq)} or more "
-                                 "unknown cards): sample outcomes instead")
 
             def choose(pool: int, row: list[int], seq: tuple[int, ...] = seq) -> int:
                 i = len(reveal.faces)

@@ -1,0 +1,46 @@
+"""SIGTERM and SIGHUP end a command the way Ctrl-C (SIGINT) does.
+
+While a command runs, both raise ``KeyboardInterrupt`` in the main thread, so every long command
+stops through the one path it already has for Ctrl-C: ``cardz simulate`` tells its workers to
+stop, keeps every finished row, prints the partial summary and writes the report marked
+interrupted; other commands print ``interrupted``. The exit code is 128 plus the signal's
+number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP), as shells report a signal.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from types import FrameType
+from typing import Iterator
+
+HANDLED = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
+                if s is not None)
+
+_received: list[int] = []  # the signals that interrupted this command, in order
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    _received.append(signum)
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def signals_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise ``KeyboardInterrupt`` for the duration (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _received.clear()
+    before = {s: signal.signal(s, _interrupt) for s in HANDLED}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+
+
+def interrupt_exit_code() -> int:
+    """The exit code of a command that was interrupted: 128 + the signal's number."""
+    return 128 + (_received[0] if _received else signal.SIGINT)

@@ -1,0 +1,225 @@
+"""The command line under faults: signals, bad output paths, hostile document arguments, slow
+outcome listings and seeds (issue: every one ends in a clear answer)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cardz_core.cli import reading
+from cardz_core.cli.main import main
+from cardz_core.limits import MAX_NESTING, MAX_SEED
+
+ROOT = Path(__file__).resolve().parents[1]
+KLONDIKE = str(ROOT / "rulesets" / "klondike.cardz")
+ACES_UP = str(ROOT / "rulesets" / "aces_up.cardz")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture()
+def board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    code, out, _ = run(capsys, "deal", KLONDIKE, "--seed", "3")
+    path = tmp_path / "b.json"
+    path.write_text(out, encoding="utf-8")
+    return path
+
+
+# -- signals ------------------------------------------------------------------------------------
+
+def _simulate(tmp_path: Path, workers: int) -> subprocess.Popen[str]:
+    argv = [sys.executable, "-m", "cardz_core.cli.main", "simulate", KLONDIKE, "--games", "5000",
+            "--workers", str(workers), "--batch-size", "2", "--out", str(tmp_path / "rows.jsonl"),
+            "--report", str(tmp_path / "r.html"), "--json"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, start_new_session=True)
+
+
+def _wait_for_rows(path: Path, n: int, proc: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if path.exists() and len(path.read_text().splitlines()) >= n:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the simulation wrote no rows")
+
+
+def _survivors(pgid: int) -> bool:
+    """Whether any process of the simulation's session is still alive after a grace period."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return False
+        time.sleep(0.1)
+    os.killpg(pgid, signal.SIGKILL)  # leave nothing behind, then fail
+    return True
+
+
+@pytest.mark.parametrize("workers,signum", [(2, signal.SIGTERM), (1, signal.SIGTERM),
+                                            (1, signal.SIGHUP)])
+def test_a_signal_stops_simulate_like_ctrl_c(tmp_path: Path, workers: int, signum: int) -> None:
+    proc = _simulate(tmp_path, workers)
+    rows = tmp_path / "rows.jsonl"
+    _wait_for_rows(rows, 3, proc)
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + signum, err
+    assert "Traceback" not in err
+    summary = json.loads(out)
+    assert summary["interrupted"] is True
+    kept = [json.loads(line) for line in rows.read_text().splitlines()]  # every row complete
+    assert len(kept) == summary["planners"]["usual"]["games"] == summary["deals_done"] < 5000
+    assert "interrupted" in (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert not _survivors(proc.pid), "a worker or the forkserver outlived the command"
+
+
+# -- output paths -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "no-such-game.cardz", "--seed", "1", "--log", "{missing}/x.json"],
+    ["solve", "no-such-game.cardz", "--seed", "1", "--log", "{dir}"],
+    ["render", "no-such-game.cardz", "--board", "b.json", "-o", "{dir}"],
+    ["render", "no-such-game.cardz", "--board", "b.json", "-o", "{missing}/b.svg"],
+    ["simulate", "no-such-game.cardz", "--report", "{dir}"],
+    ["simulate", "no-such-game.cardz", "--out", "{missing}/rows.jsonl"],
+])
+def test_output_paths_are_checked_before_any_work(argv: list[str], tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    # the game file does not exist: a refusal naming the output proves the path came first
+    argv = [a.format(missing=tmp_path / "missing", dir=tmp_path) for a in argv]
+    code, out, err = run(capsys, *argv)
+    assert code == 1 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "cannot write" in err
+    assert "no-such-game" not in err
+
+
+def test_an_unwritable_output_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    if os.geteuid() == 0:
+        target = tmp_path / "x.json"
+        target.mkdir()  # root may write anywhere: a directory in the file's place is refused
+    else:
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        target = locked / "x.json"
+    code, _, err = run(capsys, "solve", KLONDIKE, "--seed", "1", "--log", str(target))
+    assert code == 1 and "cannot write" in err
+
+
+# -- document arguments -------------------------------------------------------------------------
+
+def test_a_board_that_is_not_a_file_is_refused(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    for arg, why in ((str(tmp_path), "is a directory"), ("/dev/zero", "not a regular file"),
+                     (str(tmp_path / "none.json"), "no such file")):
+        code, _, err = run(capsys, "moves", KLONDIKE, "--board", arg)
+        assert code == 1 and why in err, err
+
+
+def test_a_board_that_is_not_utf8_is_refused(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "latin1.json"
+    bad.write_bytes(b'{"game": "Klondike \xe9"}')
+    code, _, err = run(capsys, "moves", KLONDIKE, "--board", str(bad))
+    assert code == 1 and "not UTF-8 text: byte 19 is 0xe9" in err
+
+
+def test_nesting_at_and_past_the_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    at = "[" * (MAX_NESTING - 1) + "{}" + "]" * (MAX_NESTING - 1)
+    assert reading.parse_document(at, "board") is not None
+    deep = "[" * 3000 + "]" * 3000
+    code, _, err = run(capsys, "moves", KLONDIKE, "--board", deep)
+    assert code == 1 and f"nested deeper than {MAX_NESTING} levels" in err
+    past = "[" * MAX_NESTING + "{}" + "]" * MAX_NESTING
+    with pytest.raises(Exception, match="nested deeper"):
+        reading.parse_document(past, "board")
+
+
+def test_size_at_and_past_the_limit(tmp_path: Path, board: Path,
+                                    monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    size = board.stat().st_size
+    monkeypatch.setattr(reading, "MAX_DOCUMENT_BYTES", size)
+    assert run(capsys, "moves", KLONDIKE, "--board", str(board))[0] == 0
+    monkeypatch.setattr(reading, "MAX_DOCUMENT_BYTES", size - 1)
+    code, _, err = run(capsys, "moves", KLONDIKE, "--board", str(board))
+    assert code == 1 and "limits.MAX_DOCUMENT_BYTES" in err
+
+
+def test_duplicate_keys_and_numbers_that_are_not_finite_name_the_pointer(
+        board: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = board.read_text()
+    doc = json.loads(text)
+    column = json.dumps(doc["depots"]["column-1"])
+    dup = text.replace('"column-1":', f'"column-1": {column}, "column-1":', 1)
+    code, _, err = run(capsys, "moves", KLONDIKE, "--board", dup)
+    assert code == 1 and "/depots: board: key 'column-1' is written twice" in err
+    for number in ("NaN", "Infinity", "-Infinity", "1e999"):
+        bad = text.replace('"moves": 0', f'"moves": {number}', 1)
+        code, _, err = run(capsys, "moves", KLONDIKE, "--board", bad)
+        assert code == 1 and f"/counters/moves: board: {number} is not a finite number" in err
+
+
+def test_move_text_that_cannot_be_a_path_is_read_as_a_move(
+        board: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for text in ("x" * 300, "a/" + "b" * 256, "tap\x00stock", "tap stock" + "/x" * 3000):
+        code, _, err = run(capsys, "apply", KLONDIKE, "--board", str(board), "--move", text)
+        assert code == 1 and "Traceback" not in err and "File name too long" not in err
+        assert err.startswith("cardz apply: --move")
+
+
+def test_a_move_document_is_read_strictly(board: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "apply", KLONDIKE, "--board", str(board), "--move",
+                       '{"tap": "stock", "tap": "stock"}')
+    assert code == 1 and "key 'tap' is written twice" in err
+
+
+# -- outcomes and seeds -------------------------------------------------------------------------
+
+def test_an_outcome_listing_stops_at_its_work_budget(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "deal", ACES_UP, "--seed", "1")
+    b = tmp_path / "b.json"
+    b.write_text(out, encoding="utf-8")
+    # four unknown cards from a full stock: the first complete outcome is past the budget
+    code, out, err = run(capsys, "outcomes", ACES_UP, "--board", str(b), "--move", "tap stock",
+                         "--limit", "1", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["stopped"] is True and doc["outcomes"] == [] and doc["coverage"] == 0.0
+    code, out, _ = run(capsys, "outcomes", ACES_UP, "--board", str(b), "--move", "tap stock",
+                       "--limit", "1")
+    assert "stopped: listing them took the whole work budget" in out
+
+
+@pytest.mark.parametrize("argv", [["deal", KLONDIKE], ["play", KLONDIKE, "--max-moves", "1"],
+                                  ["solve", KLONDIKE, "--max-states", "10"],
+                                  ["simulate", KLONDIKE, "--games", "1"]])
+def test_one_rule_for_seeds(argv: list[str], tmp_path: Path,
+                            capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+                            ) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    for bad in ("-3", str(MAX_SEED + 1)):
+        code, _, err = run(capsys, *argv, "--seed", bad)
+        assert code == 1 and f"--seed must be from 0 to {MAX_SEED}, not {bad}" in err
+    code, _, err = run(capsys, *argv, "--seed", str(MAX_SEED))
+    assert code == 0, err
+
+
+def test_hint_seeds_follow_the_rule(board: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "hint", KLONDIKE, "--board", str(board), "--seed", "-1")
+    assert code == 1 and "--seed must be from 0" in err
