@@ -26,16 +26,15 @@ from typing import TYPE_CHECKING, Callable
 import pluggy
 
 if TYPE_CHECKING:
-    from cardz_core.expr import Function
+    from cardz_core.signature import Function
     from cardz_core.kinds import Aid, ConditionKind, DepotType, StepKind
-    from cardz_core.planners.base import Planner
-    from cardz_core.view import DeckModel
+    from cardz_core.kinds import DeckModelLike, PlannerLike
 
 PROJECT = "cardz"
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
-PlannerFactory = Callable[..., "Planner"]  # (game, **options) -> Planner
+PlannerFactory = Callable[..., "PlannerLike"]  # (game, **options) -> Planner
 
 RegisterDepotType = Callable[[str, "DepotType"], None]
 RegisterStepKind = Callable[[str, "StepKind"], None]
@@ -43,7 +42,7 @@ RegisterFunction = Callable[[str, "Function"], None]
 RegisterConditionKind = Callable[[str, "ConditionKind"], None]
 RegisterAid = Callable[[str, "Aid"], None]
 RegisterPlanner = Callable[[str, PlannerFactory], None]
-RegisterDeckModel = Callable[[str, "DeckModel"], None]
+RegisterDeckModel = Callable[[str, "DeckModelLike"], None]
 
 
 @hookspec

@@ -17,7 +17,7 @@ Field kinds (``Field.kind``) the loader understands, with the short forms it rea
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 import attrs
 
@@ -128,3 +128,21 @@ class Aid:
 
     value_kind: str
     compile: Callable[..., Any] | None = None
+
+
+class PlannerLike(Protocol):
+    """What a planner factory makes, as the registry types it. ``cardz_core.planners.base.Planner``
+    types it fully (the game, a ``View``, the move); this module imports nothing of the engine,
+    so the registry's types close no import cycle."""
+
+    name: str
+
+    def choose(self, game: Any, view: Any, rng: Any) -> Any: ...
+
+
+class DeckModelLike(Protocol):
+    """A deck model, as the registry types it (``cardz_core.view.DeckModel`` types it fully)."""
+
+    def outcomes(self, game: Any, v: Any, move: Any, limit: int | None = None) -> Any: ...
+
+    def sample(self, game: Any, v: Any, move: Any, rng: Any) -> Any: ...

@@ -27,14 +27,13 @@ import pluggy
 
 from cardz_core import hookspecs
 from cardz_core.hookspecs import PlannerFactory
-from cardz_core.kinds import Aid, ConditionKind, DepotType, StepKind
+from cardz_core.kinds import Aid, ConditionKind, DeckModelLike, DepotType, StepKind
 from cardz_core.problems import CardzError
+from cardz_core.signature import Function
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
-    from cardz_core.expr import Function
-    from cardz_core.view import DeckModel
 
 BUILTIN_PLUGINS = ("cardz_vocabulary", "cardz_deck")
 ENTRY_POINT_GROUP = "cardz"
@@ -58,8 +57,6 @@ Table = Literal["depot_types", "deal_steps", "functions", "conditions", "aids", 
 
 
 def _is_function(value: object) -> bool:
-    from cardz_core.expr import Function  # the expression package is heavy: only when checking
-
     return isinstance(value, Function)
 
 
@@ -71,7 +68,7 @@ def _is_deck_model(value: object) -> bool:
 TABLE_TYPES: dict[str, tuple[str, Callable[[object], bool]]] = {
     "depot_types": ("a cardz_core.kinds.DepotType", lambda v: isinstance(v, DepotType)),
     "deal_steps": ("a cardz_core.kinds.StepKind", lambda v: isinstance(v, StepKind)),
-    "functions": ("a cardz_core.expr.Function", _is_function),
+    "functions": ("a cardz_core.signature.Function", _is_function),
     "conditions": ("a cardz_core.kinds.ConditionKind", lambda v: isinstance(v, ConditionKind)),
     "aids": ("a cardz_core.kinds.Aid", lambda v: isinstance(v, Aid)),
     "planners": ("a planner factory: a callable (game, **options) -> planner", callable),
@@ -92,7 +89,7 @@ class Registry:
     conditions: Mapping[str, ConditionKind]
     aids: Mapping[str, Aid]
     planners: Mapping[str, PlannerFactory]
-    deck_models: Mapping[str, DeckModel]
+    deck_models: Mapping[str, DeckModelLike]
 
     def __init__(self, tables: dict[str, dict[str, object]], owners: dict[str, dict[str, str]],
                  plugin_names: tuple[str, ...]) -> None:
@@ -120,7 +117,7 @@ class Registry:
     @overload
     def lookup(self, table: Literal["planners"], name: str) -> PlannerFactory | None: ...
     @overload
-    def lookup(self, table: Literal["deck_models"], name: str) -> DeckModel | None: ...
+    def lookup(self, table: Literal["deck_models"], name: str) -> DeckModelLike | None: ...
     @overload
     def lookup(self, table: str, name: str) -> object | None: ...
 

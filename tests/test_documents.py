@@ -29,7 +29,7 @@ def small_game(copies: int = 1, scoring: bool = False) -> SimpleNamespace:
                   for c in range(copies) for s in (2, 3) for r in (1, 2, 3))
     spec = GameSpec("Tiny", depots, (pack,), cards,
                     scoring=Scoring(Expr("moves", "/scoring/value")) if scoring else None)
-    return SimpleNamespace(spec=spec, depot_names=NAMES,
+    return SimpleNamespace(spec=spec, depot_names=NAMES, identity=tuple(c.card for c in cards),
                            depot_index={n: i for i, n in enumerate(NAMES)},
                            score=lambda state: 100 - state.moves)
 

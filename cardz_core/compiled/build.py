@@ -25,6 +25,32 @@ _STEP_FIELD_CONTEXT = {"depot": "depotField", "depots": "depotsField", "numexpr"
 _LAND_FACE = {"Up": 1, "Down": 0}
 
 
+def depot_indices(names: tuple[str, ...] | list[str], index: Mapping[str, int],
+                  groups: Mapping[str, tuple[int, ...]]) -> tuple[int, ...]:
+    """Depot indices for names; a repeated depot's shared name means all its copies."""
+    out: list[int] = []
+    for name in names:
+        if name in index:
+            out.append(index[name])
+        elif name in groups:
+            out.extend(groups[name])
+        else:
+            raise CardzError(f"no depot named {name!r}")
+    return tuple(out)
+
+
+def pattern_indices(p: Pattern | None, types: tuple[str, ...], index: Mapping[str, int],
+                    groups: Mapping[str, tuple[int, ...]]) -> tuple[int, ...]:
+    """The depots a pattern matches, in file order for a type (compared case-insensitively),
+    as listed for names."""
+    if p is None:
+        return ()
+    if p.of_type is not None:
+        low = p.of_type.lower()
+        return tuple(i for i, t in enumerate(types) if t.lower() == low)
+    return depot_indices(p.names or (), index, groups)
+
+
 class _Resolver:
     """Depot names, groups and patterns of one spec, as indices."""
 
@@ -47,24 +73,11 @@ class _Resolver:
 
     def depots(self, names: tuple[str, ...] | list[str]) -> tuple[int, ...]:
         """Depot indices for names; a repeated depot's shared name means all its copies."""
-        out: list[int] = []
-        for name in names:
-            if name in self.index:
-                out.append(self.index[name])
-            elif name in self.groups:
-                out.extend(self.groups[name])
-            else:
-                raise CardzError(f"no depot named {name!r}")
-        return tuple(out)
+        return depot_indices(names, self.index, self.groups)
 
     def pattern(self, p: Pattern | None) -> tuple[int, ...]:
         """The depots a pattern matches, in file order for a type, as listed for names."""
-        if p is None:
-            return ()
-        if p.of_type is not None:
-            low = p.of_type.lower()
-            return tuple(i for i, t in enumerate(self.types) if t.lower() == low)
-        return self.depots(p.names or ())
+        return pattern_indices(p, self.types, self.index, self.groups)
 
     # -- expressions ---------------------------------------------------------------------------
     def ref(self, e: Expr, context: str, self_depot: int = -1) -> ExprRef:

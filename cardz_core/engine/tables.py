@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable, TypeVar
 
 from cardz_core.cards import JOKER, Card
+from cardz_core.compiled.build import depot_indices, pattern_indices
 from cardz_core.compiled.game import CompiledGame
 from cardz_core.compiled.records import AcceptTable, ConditionData, ExprRef, StepData
 from cardz_core.engine.accept import Accept
@@ -176,15 +177,7 @@ class GameTables:
 
     def names(self, names: tuple[str, ...] | list[str]) -> tuple[int, ...]:
         """Depot indices for names; a repeated depot's shared name means all its copies."""
-        out: list[int] = []
-        for name in names:
-            if name in self.depot_index:
-                out.append(self.depot_index[name])
-            elif name in self.groups:
-                out.extend(self.groups[name])
-            else:
-                raise CardzError(f"no depot named {name!r}")
-        return tuple(out)
+        return depot_indices(names, self.depot_index, self.groups)
 
     def pattern(self, p: Pattern | tuple[int, ...] | None) -> tuple[int, ...]:
         """The depots a pattern matches, in file order for a type, as listed for names; a
@@ -193,10 +186,7 @@ class GameTables:
             return ()
         if isinstance(p, tuple):
             return p
-        if p.of_type is not None:
-            low = p.of_type.lower()
-            return tuple(i for i, t in enumerate(self.types) if t.lower() == low)
-        return self.names(p.names or ())
+        return pattern_indices(p, self.types, self.depot_index, self.groups)
 
     def derive(self, make: Callable[[Any], T]) -> T:
         """``make(self)``, made on first use and kept with the game: what code outside the

@@ -11,7 +11,7 @@ from cardz_core.expr.closure import closure
 from cardz_core.expr.contexts import CONTEXTS
 from cardz_core.expr.env import Env
 from cardz_core.expr.program import Program, ProgramError
-from cardz_core.expr.signature import (GAME, KINDS, PURE, STATE, STATE_READS, Each, Function,
+from cardz_core.signature import (GAME, KINDS, PURE, STATE, STATE_READS, Each, Function,
                                        FunctionError, Signature)
 from cardz_core.expr.tables import Tables
 

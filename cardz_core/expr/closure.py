@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from cardz_core.expr.inline import binary, binary_const
 from cardz_core.expr.program import Node, Program
-from cardz_core.expr.signature import GAME, STATE
+from cardz_core.signature import GAME, STATE
 from cardz_core.expr.tables import Tables
 
 Fn = Callable[[Any], Any]

@@ -20,7 +20,7 @@ from cardz_core.cards import BLACK, COLOR_WORDS, RANK_WORDS, RED, SUIT_WORDS
 from cardz_core.expr.closure import compare
 from cardz_core.expr.contexts import ANY, CONTEXT_NAMES, Context
 from cardz_core.expr.program import Node, Program, is_data, reads_of
-from cardz_core.expr.signature import GAME, ITEM_OF, STATE, Each, FunctionError, Signature
+from cardz_core.signature import GAME, ITEM_OF, STATE, Each, FunctionError, Signature
 from cardz_core.expr.tables import Tables
 
 KIND_NAMES = {
