@@ -223,3 +223,9 @@ def test_one_rule_for_seeds(argv: list[str], tmp_path: Path,
 def test_hint_seeds_follow_the_rule(board: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "hint", KLONDIKE, "--board", str(board), "--seed", "-1")
     assert code == 1 and "--seed must be from 0" in err
+
+
+def test_a_game_path_that_is_not_a_regular_file_is_refused(capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    code, out, err = run(capsys, "check", "/dev/zero", "--json")
+    assert code == 1 and "not a regular file" in out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -93,11 +94,14 @@ def read_source(source: Path | str | dict, file: str) -> tuple[Any, str, list[Pr
         return source, text, []
     if isinstance(source, Path):
         try:
-            size = source.stat().st_size
-            if size > MAX_FILE_BYTES:
-                return None, "", [Problem("", f"file is {size} bytes; the limit is {MAX_FILE_BYTES}",
-                                          file=file)]
-            text = source.read_text(encoding="utf-8")
+            info = source.stat()
+            if not stat.S_ISREG(info.st_mode):  # a device (/dev/zero) or a pipe never ends
+                return None, "", [Problem("", "not a regular file", file=file)]
+            if info.st_size > MAX_FILE_BYTES:
+                return None, "", [Problem("", f"file is {info.st_size} bytes; the limit is "
+                                              f"{MAX_FILE_BYTES}", file=file)]
+            with source.open("rb") as f:  # bounded: the file may grow while it is read
+                text = f.read(MAX_FILE_BYTES + 1).decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             return None, "", [Problem("", f"cannot read the file: {exc}", file=file)]
     elif isinstance(source, str):
