@@ -102,7 +102,10 @@ class ConditionKind:
 
     - ``empties(condition, game) -> frozenset of depot indices | None``: the condition holds
       exactly when every card is out of these depots (``allCardsIn`` of D: every depot not in
-      D; ``depotsEmpty`` of D: D). None when it cannot be said so.
+      D; ``depotsEmpty`` of D: D). None when it cannot be said so. Called once, by compile,
+      with the compiled condition (its arguments resolved: a pattern is a tuple of depot
+      indices) and a compile-time ``game`` that gives ``n_depots`` and ``pattern``; the
+      answer is kept as ``ConditionData.empties``.
     - ``stalemate``: the condition holds exactly when no move counts (``noLegalMoves``); a
       searcher may treat it as a dead end rather than as something to read.
     - ``reads``: what of the position it reads, from ``{"piles", "faces", "moves",

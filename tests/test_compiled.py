@@ -14,6 +14,7 @@ import pytest
 from cardz_core.compiled import CompiledGame, ExprRef, StepData, compile as compile_game
 from cardz_core.engine import PLAYING, compile
 from cardz_core.engine.game import Game
+from cardz_core.expr import rule_reads
 from cardz_core.problems import CardzError
 from cardz_core.registry import default_registry
 from cardz_core.spec import load_game
@@ -99,3 +100,38 @@ def test_a_document_of_another_shape_is_refused():
     doc["win"] = {"$": "Spell", "kind": "x"}
     with pytest.raises(CardzError, match="'Spell'"):
         CompiledGame.from_json(doc)
+
+
+def compiled_named(stem: str) -> CompiledGame:
+    path = next(p for p in RULESETS if p.stem == stem)
+    return compile_game(load_game(path, file=str(path)), default_registry())
+
+
+def test_conditions_hold_their_kinds_facts_with_empties_resolved():
+    klondike = compiled_named("klondike")
+    foundations = tuple(i for i, r in enumerate(klondike.roles) if r == "foundation")
+    win = klondike.win
+    assert win is not None and win.args["depots"] == foundations
+    assert win.empties == tuple(i for i in range(klondike.n_depots) if i not in foundations)
+    assert (win.stalemate, win.nested, win.reads) == (False, False, ("piles",))
+    assert win.depot_fields == win.pattern_fields == ("depots",)
+    golf = compiled_named("golf")
+    assert golf.win is not None and golf.win.empties == golf.win.args["depots"]  # depotsEmpty
+    assert golf.loss is not None and golf.loss.stalemate and golf.loss.empties is None
+    assert golf.loss.reads == ("counters", "faces", "piles") and golf.loss.depot_fields == ()
+
+
+def test_steps_hold_their_kinds_facts():
+    cruel = compiled_named("cruel")
+    gather, deal = cruel.redeal
+    assert (gather.takes_from, gather.lands_on, gather.moves_cards) == (("from",), ("to",), True)
+    assert "from" in deal.stock_default and not deal.from_stock
+    assert set(deal.depot_fields) >= {"from", "to"} and deal.reads == tuple(sorted(deal.reads))
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_rule_reads_are_those_of_the_programs_the_compiled_game_holds(path):
+    spec = load_game(path, file=str(path))
+    compiled = compile_game(spec, default_registry())
+    assert compiled.rule_reads() == rule_reads(spec)
+    assert all(isinstance(r, ExprRef) for r in compiled.expressions())

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+import attrs
+
 from cardz_core.cards import RANK_LETTERS
 from cardz_core.compiled.game import CompiledGame
 from cardz_core.compiled.records import (AcceptTable, ActionTable, BuildRule, ConditionData,
@@ -23,6 +25,8 @@ from cardz_core.spec.model import (AcceptRule, Build, Condition, Depot, EjectRul
 _STEP_FIELD_CONTEXT = {"depot": "depotField", "depots": "depotsField", "numexpr": "count",
                        "expr": "step"}
 _LAND_FACE = {"Up": 1, "Down": 0}
+# field kinds that name depots (``cardz_core.kinds``)
+_DEPOT_FIELD_KINDS = frozenset({"depot", "depots", "group", "pattern"})
 
 
 def depot_indices(names: tuple[str, ...] | list[str], index: Mapping[str, int],
@@ -75,8 +79,11 @@ class _Resolver:
         """Depot indices for names; a repeated depot's shared name means all its copies."""
         return depot_indices(names, self.index, self.groups)
 
-    def pattern(self, p: Pattern | None) -> tuple[int, ...]:
-        """The depots a pattern matches, in file order for a type, as listed for names."""
+    def pattern(self, p: Pattern | tuple[int, ...] | None) -> tuple[int, ...]:
+        """The depots a pattern matches, in file order for a type, as listed for names; a
+        resolved pattern (a compiled argument) is already those indices."""
+        if isinstance(p, tuple):
+            return p
         return pattern_indices(p, self.types, self.index, self.groups)
 
     # -- expressions ---------------------------------------------------------------------------
@@ -107,7 +114,11 @@ class _Resolver:
         for name in kind.stock_default:
             if args.get(name) is None and self.first_stock >= 0:
                 args[name] = self.first_stock
-        return StepData(step.kind, args, step.ptr, me)
+        return StepData(step.kind, args, step.ptr, me, takes_from=kind.takes_from,
+                        lands_on=kind.lands_on, stock_default=kind.stock_default,
+                        from_stock=kind.from_stock, reads=tuple(sorted(kind.reads)),
+                        moves_cards=kind.moves_cards, turns_cards=kind.turns_cards,
+                        creates_cards=kind.creates_cards, depot_fields=_depot_fields(kind.fields))
 
     def _step_arg(self, field: Field | None, value: Any, ptr: str, name: str, me: int) -> Any:
         kind = field.kind if field is not None else ""
@@ -144,7 +155,19 @@ class _Resolver:
                 args[name] = self.ref(value, "condition")
             else:
                 args[name] = self._plain_arg(field.kind if field else "", value, cond.ptr, name)
-        return ConditionData(cond.kind, args, cond.ptr)
+        data = ConditionData(cond.kind, args, cond.ptr, stalemate=kind.stalemate,
+                             reads=tuple(sorted(kind.reads)), nested=kind.nested,
+                             depot_fields=_depot_fields(kind.fields),
+                             pattern_fields=tuple(n for n, f in kind.fields.items()
+                                                  if f.kind == "pattern"))
+        # the kind reads the resolved arguments: depot patterns are index tuples already
+        empties = None if kind.empties is None else kind.empties(data, self)
+        return data if empties is None else attrs.evolve(data, empties=tuple(sorted(empties)))
+
+    @property
+    def n_depots(self) -> int:
+        """How many depots the game has (what a condition's ``empties`` reads)."""
+        return len(self.names)
 
     # -- depots ----------------------------------------------------------------------------------
     def accept(self, rule: AcceptRule, i: int) -> AcceptTable:
@@ -179,6 +202,11 @@ class _Resolver:
     def others(self, p: Pattern | None, i: int) -> tuple[int, ...] | None:
         """The depots a pattern matches, ``i`` left out; None without a pattern."""
         return None if p is None else tuple(t for t in self.pattern(p) if t != i)
+
+
+def _depot_fields(fields: Mapping[str, Field]) -> tuple[str, ...]:
+    """The names of a kind's fields that name depots."""
+    return tuple(n for n, f in fields.items() if f.kind in _DEPOT_FIELD_KINDS)
 
 
 def _build(b: Build | None) -> BuildRule | None:

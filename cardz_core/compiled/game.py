@@ -4,7 +4,7 @@ by ``cardz_core.compiled.compile``. It is the contract between the spec and ever
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 import attrs
 
@@ -12,6 +12,7 @@ from cardz_core.compiled.records import (AcceptTable, ActionTable, ConditionData
                                          EjectTable, ExprRef, ScoringTable, StepData,
                                          TriggerTable)
 from cardz_core.compiled.serial import decode, encode
+from cardz_core.expr.api import RULE_CONTEXTS
 from cardz_core.problems import CardzError
 
 FORMAT = "cardz-compiled/1"
@@ -78,6 +79,21 @@ class CompiledGame:
         """How many cards the game has."""
         return len(self.card_rank)
 
+    def expressions(self) -> Iterator[ExprRef]:
+        """Every rule expression the game holds, the depot tables' first, then the steps' and
+        the conditions' (nested ones included), scoring and the planner's value."""
+        for f in attrs.fields(CompiledGame):
+            yield from _refs(getattr(self, f.name))
+
+    def rule_reads(self) -> frozenset[str]:
+        """What the expressions that make a rule read (``Program.reads``), not those of
+        ``scoring`` or the planner's value, which rank boards and decide no move."""
+        out: set[str] = set()
+        for ref in self.expressions():
+            if ref.context in RULE_CONTEXTS:
+                out |= ref.program.reads
+        return frozenset(out)
+
     def to_json(self) -> dict[str, Any]:
         """The serialised form: JSON-safe (ints, strings, bools, None, lists, dicts), read back
         exactly by ``from_json``."""
@@ -96,3 +112,18 @@ class CompiledGame:
             missing, extra = sorted(names - got), sorted(got - names)
             raise CardzError(f"a compiled game of another shape: missing {missing}, unknown {extra}")
         return cls(**{k: decode(doc[k]) for k in names})
+
+
+def _refs(value: Any) -> Iterator[ExprRef]:
+    """The expressions in a field's value, in order (records, tuples and argument dicts)."""
+    if isinstance(value, ExprRef):
+        yield value
+    elif isinstance(value, tuple):
+        for v in value:
+            yield from _refs(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _refs(v)
+    elif attrs.has(type(value)):
+        for f in attrs.fields(type(value)):
+            yield from _refs(getattr(value, f.name))

@@ -95,21 +95,49 @@ class StepData:
     depots resolved (``depot`` fields an index, ``depots``, ``group`` and ``pattern`` fields
     tuples of indices, expressions ``ExprRef``, nested conditions ``ConditionData``; a field
     the kind defaults to the stock, omitted, holds the first stock), its JSON pointer and the
-    depot of the trigger or action it belongs to (-1 none)."""
+    depot of the trigger or action it belongs to (-1 none).
+
+    Then the facts its kind declares (``cardz_core.kinds.StepKind``), copied at compile time so
+    that no engine or solver looks the kind up: ``takes_from``, ``lands_on``, ``stock_default``
+    (field names), ``from_stock``, ``reads`` (sorted), ``moves_cards``, ``turns_cards``,
+    ``creates_cards``, and ``depot_fields``: the names of its fields that name depots (of
+    field kind ``depot``, ``depots``, ``group`` or ``pattern``), in the kind's order."""
 
     kind: str
     args: dict[str, Any]
     ptr: str
     self_depot: int = -1
+    takes_from: tuple[str, ...] = ()
+    lands_on: tuple[str, ...] = ()
+    stock_default: tuple[str, ...] = ()
+    from_stock: bool = False
+    reads: tuple[str, ...] = ()
+    moves_cards: bool = True
+    turns_cards: bool = False
+    creates_cards: bool = False
+    depot_fields: tuple[str, ...] = ()
 
 
 @attrs.frozen
 class ConditionData:
-    """A win, loss or redeal condition: kind name, resolved arguments (as for steps), pointer."""
+    """A win, loss or redeal condition: kind name, resolved arguments (as for steps), pointer.
+
+    Then the facts its kind declares (``cardz_core.kinds.ConditionKind``), resolved at compile
+    time: ``empties``, the depots that must be empty for it to hold, exactly (sorted indices;
+    None when its kind cannot say so), ``stalemate``, ``reads`` (sorted), ``nested`` (its
+    ``of`` argument holds sub-conditions), and the names of its fields that name depots
+    (``depot_fields``, in the kind's order), of which ``pattern_fields`` are patterns (read as
+    sets of depots)."""
 
     kind: str
     args: dict[str, Any]
     ptr: str
+    empties: tuple[int, ...] | None = None
+    stalemate: bool = False
+    reads: tuple[str, ...] = ("piles",)
+    nested: bool = False
+    depot_fields: tuple[str, ...] = ()
+    pattern_fields: tuple[str, ...] = ()
 
 
 @attrs.frozen

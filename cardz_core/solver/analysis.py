@@ -13,10 +13,11 @@ Three things, each switched on only when the rules at hand meet conditions that 
 The transposition key leaves out counters no rule reads (moves, undos, unlimited recycles), and
 treats identical cards of a multi-deck game as one card.
 
-The analysis names no kind of the vocabulary: it reads the facts the kinds declare
-(``cardz_core.kinds``), looked up in one place (``_Kinds``), the depots patterns match and the
-build and suit relation as the engine compiled them. ``analysis_of(game)`` builds it once per
-compiled game and keeps it on the game.
+The analysis names no kind of the vocabulary and reads neither the spec nor the registry: it
+reads the compiled game (``game.compiled``: its rule tables, and the facts of the kinds, which
+compile copied onto each depot, step and condition) and the engine's tables (the build and suit
+relation as the engine compiled them). ``analysis_of(game)`` builds it once per compiled game
+and keeps it on the game.
 """
 
 from __future__ import annotations
@@ -25,51 +26,24 @@ from collections import defaultdict
 from operator import itemgetter
 from typing import Any, Hashable, Iterable
 
-import attrs
-
 from cardz_core.cards import Card
+from cardz_core.compiled import CompiledGame, ConditionData, StepData
 from cardz_core.engine import Game, compile
 from cardz_core.engine.accept import Accept
-from cardz_core.expr import rule_reads
-from cardz_core.kinds import ConditionKind, DepotType, StepKind
-from cardz_core.spec.model import Condition, GameSpec, Pattern, Step
+from cardz_core.spec.model import GameSpec, Pattern
 
 # What a condition may read and still be understood: the cards on the table and their faces,
 # which the key keeps exactly (counters, moves and expressions it would have to be told about).
 _CONDITION_READS = frozenset({"piles", "faces"})
 # What a redeal step may read besides the piles of its depots and still be understood.
 _STEP_READS = frozenset({"rng", "expressions"})
-# Field kinds that name depots (``cardz_core.kinds``).
-_DEPOT_FIELDS = frozenset({"depot", "depots", "group", "pattern"})
-# Depot fields that place or draw a depot, not what it does with cards.
-_LAYOUT_FIELDS = frozenset({"name", "group", "index", "col", "row", "x", "y", "angle", "off_table",
-                            "fan_direction", "fan_window", "fan_anchor", "fan_offset_face_up",
-                            "fan_offset_face_down", "ptr"})
+_LOCKED = "Locked"  # the eject gate of a depot no card leaves (``EjectTable.gate``)
+_FACE_DOWN = 0  # ``CompiledGame.land_face`` of a depot that takes cards face-down
 
 
 def analysis_of(game: Game) -> "Analysis":
     """The solver's analysis of ``game``, built on first use and then held by the game."""
     return game.derive(Analysis)
-
-
-class _Kinds:
-    """The facts of a game's kinds: the one place the solver looks kinds up (in the registry the
-    game was compiled with)."""
-
-    def __init__(self, game: Game) -> None:
-        self._registry = game.registry
-        self.depots: tuple[DepotType | None, ...] = tuple(
-            self._lookup("depot_types", t, DepotType) for t in game.types)
-
-    def _lookup(self, table: str, name: str, cls: type) -> Any:
-        kind = self._registry.lookup(table, name)
-        return kind if isinstance(kind, cls) else None
-
-    def condition(self, cond: Condition) -> ConditionKind | None:
-        return self._lookup("conditions", cond.kind, ConditionKind)
-
-    def step(self, step: Step) -> StepKind | None:
-        return self._lookup("deal_steps", step.kind, StepKind)
 
 
 def printed_fits(rule: Accept, below: Card, card: Card) -> bool:
@@ -79,17 +53,25 @@ def printed_fits(rule: Accept, below: Card, card: Card) -> bool:
     return (rule.rank_is is None or card.rank == rule.rank_is) and (rule.rel is None or rule.rel(below, card))
 
 
-def _shape(node: Any) -> Any:
-    """A value comparing equal for rules that are written alike wherever they sit in the file."""
-    if attrs.has(type(node)):
-        return (type(node).__name__,) + tuple(
-            (f.name, _shape(getattr(node, f.name))) for f in attrs.fields(type(node))
-            if f.name not in _LAYOUT_FIELDS)
-    if isinstance(node, (tuple, list)):
-        return tuple(_shape(v) for v in node)
-    if isinstance(node, dict):
-        return tuple(sorted((k, _shape(v)) for k, v in node.items()))
-    return node
+def _shape(c: CompiledGame, i: int) -> tuple[Any, ...]:
+    """Depot ``i``'s rules as compiled: equal for depots whose rules are written alike wherever
+    they sit on the table (the records compare by value; where it is drawn is not in them)."""
+    return (c.types[i], c.accepts[i], c.ejects[i], c.draws[i], c.land_face[i], c.land_under[i],
+            c.auto_flip_top[i], c.auto_flip_uncovered[i], c.auto_send[i], c.auto_refill[i],
+            tuple(t for t in c.triggers if t.depot == i), c.actions[i])
+
+
+def _field_depots(args: dict[str, Any], of: Iterable[str]) -> frozenset[int]:
+    """The depots the compiled fields ``of`` name: an index or a tuple of indices each (those
+    written, or defaulted to the stock; expressions name none here)."""
+    found: set[int] = set()
+    for name in of:
+        value = args.get(name)
+        if isinstance(value, int) and not isinstance(value, bool):
+            found.add(value)
+        elif isinstance(value, tuple):
+            found |= {v for v in value if isinstance(v, int)}
+    return frozenset(found)
 
 
 class Analysis:
@@ -101,33 +83,31 @@ class Analysis:
             kept = getattr(game, "programs", None)
             game = compile(game, None if kept is None else kept.registry)
         self.game = game
-        spec = self.spec = game.spec
-        self.kinds = _Kinds(game)
+        c = self.compiled = game.compiled
         self.notes: list[str] = []
-        depots = spec.depots
-        self.n = len(depots)
-        self.index = game.depot_index
+        self.n = c.n_depots
+        self.names = c.depot_names
         self.cards: tuple[Card, ...] = game.identity
-        self.ranks = tuple(c.rank for c in self.cards)
-        self.suits = tuple(c.suit for c in self.cards)
-        self.plain = not spec.uses_expressions  # no expressions, triggers or actions anywhere
-        kinds_known = all(self._understood(top) for top in (spec.win, spec.loss, spec.redeal_when)
-                          if top is not None) and all(self._step_understood(s) for s in spec.redeal)
+        self.ranks = tuple(c.card_rank)
+        self.suits = tuple(c.card_suit)
+        self.plain = not c.uses_expressions  # no expressions, triggers or actions anywhere
+        kinds_known = all(self._understood(top) for top in (c.win, c.loss, c.redeal_when)
+                          if top is not None) and all(self._step_understood(s) for s in c.redeal)
         self.known = kinds_known
         if not kinds_known:
             self.notes.append("a condition or redeal step of a plugin: no symmetry, safe moves or tap runs")
 
         # Counters in the key: only those a rule reads (as its expressions declare, functions
         # included) or that bound what is left to do.
-        unlimited = all(d.draw is None or d.draw.max_recycles is None for d in depots)
-        reads = rule_reads(spec)
+        unlimited = all(d is None or d.max_recycles is None for d in c.draws)
+        reads = c.rule_reads()
         self.key_recycles = not unlimited or bool(reads & {"recycles", "recycles_total"})
-        self.key_redeals = spec.max_redeals is not None or "redeals" in reads
+        self.key_redeals = c.max_redeals is not None or "redeals" in reads
         self.key_moves = bool(reads & {"moves", "undos"})
         self.key_came_from = "came_from" in reads
         # Identical cards (several packs) are one card to every rule.
         first: dict[Any, int] = {}
-        canon = [first.setdefault((c.rank, c.suit), i) for i, c in enumerate(self.cards)]
+        canon = [first.setdefault((card.rank, card.suit), i) for i, card in enumerate(self.cards)]
         self.unique_cards = all(canon[i] == i for i in range(len(canon)))
         self.code_map: tuple[int, ...] | None = None
         if not self.unique_cards:
@@ -136,8 +116,7 @@ class Analysis:
         self.empties, self.win_set = self._win_sets()
         # no loss but a stalemate (``ConditionKind.stalemate``), which the search meets as a
         # position without moves
-        loss = None if spec.loss is None else self.kinds.condition(spec.loss)
-        self.stalemate_loss = spec.loss is None or (loss is not None and loss.stalemate)
+        self.stalemate_loss = c.loss is None or c.loss.stalemate
         self.classes = self._symmetry_classes() if self.plain and kinds_known else ()
         if not self.plain:
             self.notes.append("rule expressions, triggers or actions: no symmetry, safe moves or tap runs")
@@ -147,153 +126,126 @@ class Analysis:
         if self.safe is not None and not self.safe.enabled:
             self.safe = None
         self.lazy_stock, self.lazy_streamline = self._lazy_stock()
-        singles = [i for i in range(self.n) if not any(i in c for c in self.classes)]
+        singles = [i for i in range(self.n) if not any(i in cl for cl in self.classes)]
         self.sinks = self._sinks() if self.plain and kinds_known else ()
         self._singles_of = _getter(singles)
-        self._class_getters = tuple(_getter(list(c)) for c in self.classes)
+        self._class_getters = tuple(_getter(list(cl)) for cl in self.classes)
         self._undeclared = (-1,) * self.n
         self.oneway: Any = None  # a solver.oneway.OneWay, made by the solver on first use
 
-    # ---- what the kinds' facts say -----------------------------------------------------------
-    def _understood(self, cond: Condition) -> bool:
+    # ---- what the kinds' facts say (compile copied them onto the steps and conditions) -------
+    def _understood(self, cond: ConditionData) -> bool:
         """Whether the solver knows all ``cond`` reads: the piles and faces only (or it is a
         stalemate, which the search meets as a position without moves), and so do the
         conditions nested in it."""
-        kind = self.kinds.condition(cond)
-        if kind is None or not (kind.stalemate or kind.reads <= _CONDITION_READS):
+        if not (cond.stalemate or _CONDITION_READS.issuperset(cond.reads)):
             return False
-        return not kind.nested or all(self._understood(c) for c in self._nested(cond, kind))
+        return all(self._understood(c) for c in _nested(cond))
 
-    def _step_understood(self, step: Step) -> bool:
+    @staticmethod
+    def _step_understood(step: StepData) -> bool:
         """Whether the solver knows what redeal ``step`` does: it reads nothing but the piles of
         its depots, the random state and (in a game with expressions) its expressions, and, if
         it moves cards, its facts say where from and where to."""
-        kind = self.kinds.step(step)
-        if kind is None or not kind.reads <= _STEP_READS:
+        if not _STEP_READS.issuperset(step.reads):
             return False
-        return not kind.moves_cards or bool((kind.takes_from or kind.from_stock) and kind.lands_on)
+        return not step.moves_cards or bool((step.takes_from or step.from_stock) and step.lands_on)
 
-    @staticmethod
-    def _nested(cond: Condition, kind: ConditionKind) -> tuple[Condition, ...]:
-        return tuple(cond.args.get("of", ()) or ()) if kind.nested else ()
-
-    def _conditions(self, cond: Condition | None) -> Iterable[tuple[Condition, ConditionKind]]:
-        """``cond`` and the conditions nested in it, each with its kind (all understood)."""
+    def _conditions(self, cond: ConditionData | None) -> Iterable[ConditionData]:
+        """``cond`` and the conditions nested in it."""
         if cond is None:
             return
-        kind = self.kinds.condition(cond)
-        assert kind is not None
-        yield cond, kind
-        for sub in self._nested(cond, kind):
+        yield cond
+        for sub in _nested(cond):
             yield from self._conditions(sub)
 
-    def _all_conditions(self) -> Iterable[tuple[Condition, ConditionKind]]:
-        spec = self.spec
-        for top in (spec.win, spec.loss, spec.redeal_when):
+    def _all_conditions(self) -> Iterable[ConditionData]:
+        c = self.compiled
+        for top in (c.win, c.loss, c.redeal_when):
             yield from self._conditions(top)
-
-    def _field_depots(self, args: dict[str, Any], of: Iterable[str]) -> frozenset[int]:
-        """The depots the fields ``of`` name (those written; expressions name none here)."""
-        found: set[int] = set()
-        for name in of:
-            value = args.get(name)
-            if isinstance(value, Pattern):
-                found |= self.matches(value)
-            elif isinstance(value, str):
-                found |= set(self.game.names((value,)))
-            elif isinstance(value, (tuple, list)):
-                found |= set(self.game.names(tuple(v for v in value if isinstance(v, str))))
-        return frozenset(found)
 
     def _win_sets(self) -> tuple[frozenset[int] | None, frozenset[int] | None]:
         """The depots the win asks to be empty (``ConditionKind.empties``), and the depots every
         card must end in: the others, unless one of them is where cards start (it draws, or the
         packs are shuffled into it: ``DepotType.deals_from``), as the stock of Golf: a win that
         leaves cards there is about emptying depots, and there is no such set."""
-        win = self.spec.win
-        kind = None if win is None else self.kinds.condition(win)
-        if win is None or kind is None or kind.empties is None:
+        c = self.compiled
+        if c.win is None or c.win.empties is None:
             return None, None
-        empties = frozenset(kind.empties(win, self.game))
+        empties = frozenset(c.win.empties)
         home = frozenset(range(self.n)) - empties
-        starts = {i for i, t in enumerate(self.kinds.depots) if t is None or t.deals_from}
-        if any(i in starts or self.spec.depots[i].draw is not None for i in home):
+        if any(c.deals_from[i] or c.draws[i] is not None for i in home):
             return empties, None
         return empties, home
 
-    # ---- depot patterns -------------------------------------------------------------------
-    def matches(self, pattern: Pattern | None) -> frozenset[int]:
-        """The depots ``pattern`` matches, as the engine resolves it."""
+    def matches(self, pattern: Pattern | tuple[int, ...] | None) -> frozenset[int]:
+        """The depots a pattern (as written, or as compiled) matches, as the engine resolves it."""
         return frozenset(self.game.pattern(pattern))
 
     # ---- symmetry -------------------------------------------------------------------------
     def _symmetry_classes(self) -> tuple[tuple[int, ...], ...]:
-        spec = self.spec
+        c = self.compiled
         excluded: set[int] = set()
         set_like: list[frozenset[int]] = []  # patterns read as sets: membership must agree
-        for i, d in enumerate(spec.depots):
-            kind = self.kinds.depots[i]
-            if kind is None or not kind.interchangeable:
+        for i in range(self.n):
+            if not c.interchangeable[i]:
                 excluded.add(i)
-            if d.draw is not None:
+            draw = c.draws[i]
+            if draw is not None:
                 excluded.add(i)
-                excluded.add(self.index.get(d.draw.to, -1))
-            for pat in (d.auto_send, d.auto_refill):  # "the first matching depot": order matters
-                excluded |= self.matches(pat)
-            if d.auto_send is not None or d.auto_refill is not None:
-                excluded.add(i)
-            if d.accept.accept_from is not None:
-                set_like.append(self.matches(d.accept.accept_from))
-            if d.uncovered_by:
-                set_like.append(frozenset(self.index[n] for n in d.uncovered_by if n in self.index))
-        for cond, ckind in self._all_conditions():
+                excluded.add(draw.to)
+            for targets in (c.auto_send[i], c.auto_refill[i]):  # "the first matching": order matters
+                if targets is not None:
+                    excluded |= {i, *targets}
+            accept_from = c.accepts[i].accept_from
+            if accept_from is not None:
+                set_like.append(frozenset(accept_from))
+            if c.ejects[i].covered_by:
+                set_like.append(frozenset(c.ejects[i].covered_by))
+        for cond in self._all_conditions():
             # a pattern is read as a set; depots named one by one may be told apart
-            for name, field in ckind.fields.items():
-                if field.kind == "pattern" and isinstance(cond.args.get(name), Pattern):
-                    set_like.append(self.matches(cond.args[name]))
-                elif field.kind in _DEPOT_FIELDS:
-                    excluded |= self._field_depots(cond.args, (name,))
-        for step in spec.redeal:  # redeals deal to depots in order: those they name are excluded
-            excluded |= self._step_depots(step)
+            for name in cond.depot_fields:
+                if name in cond.pattern_fields:
+                    if isinstance(cond.args.get(name), tuple):
+                        set_like.append(frozenset(cond.args[name]))
+                else:
+                    excluded |= _field_depots(cond.args, (name,))
+        for step in c.redeal:  # redeals deal to depots in order: those they name are excluded
+            excluded |= _field_depots(step.args, step.depot_fields)
         groups: dict[Any, list[int]] = defaultdict(list)
-        for i, d in enumerate(spec.depots):
+        for i in range(self.n):
             if i in excluded:
                 continue
             membership = tuple(i in s for s in set_like)
-            groups[(_shape(d), membership)].append(i)
+            groups[(_shape(c, i), membership)].append(i)
         classes = tuple(tuple(g) for g in groups.values() if len(g) > 1)
         if classes:
-            names = ", ".join("{" + " ".join(spec.depots[i].name for i in c) + "}" for c in classes)
+            names = ", ".join("{" + " ".join(self.names[i] for i in cl) + "}" for cl in classes)
             self.notes.append(f"interchangeable depots: {names}")
         return classes
 
-    def _step_depots(self, step: Step) -> frozenset[int]:
-        """The depots a redeal step's depot fields name (an understood step's kind)."""
-        kind = self.kinds.step(step)
-        assert kind is not None
-        return self._field_depots(step.args, [n for n, f in kind.fields.items() if f.kind in _DEPOT_FIELDS])
-
     # ---- tap runs -------------------------------------------------------------------------
     def _tap_run(self) -> tuple[int, int] | None:
-        spec = self.spec
-        stocks = [i for i, d in enumerate(spec.depots) if d.draw is not None]
+        c = self.compiled
+        stocks = [i for i, d in enumerate(c.draws) if d is not None]
         if len(stocks) != 1:
             return None
         k = stocks[0]
-        w = self.index.get(spec.depots[k].draw.to, -1)  # type: ignore[union-attr]
+        draw = c.draws[k]
+        assert draw is not None
+        w = draw.to
         why = None
-        if spec.redeal:
+        if c.redeal:
             why = "the game has redeals"
-        elif w < 0 or w == k:
+        elif w == k:
             why = "the stock draws onto itself"
         elif self._automatic_touches(k, w):
             why = "automatic moves may take from or land on the stock or its target"
-        elif not spec.depots[w].accept.rejects_all:
-            why = f"{spec.depots[w].name} takes cards by hand, so taps do not commute with other moves"
-        elif any(spec.depots[k].name in d.uncovered_by or spec.depots[w].name in d.uncovered_by
-                 for d in spec.depots):
+        elif not c.accepts[w].rejects_all:
+            why = f"{self.names[w]} takes cards by hand, so taps do not commute with other moves"
+        elif any(k in e.covered_by or w in e.covered_by for e in c.ejects):
             why = "another depot is uncovered by the stock or its target"
-        elif any(kind is None or kind.parks for kind in (self.kinds.depots[k], self.kinds.depots[w])):
+        elif c.parks[k] or c.parks[w]:
             why = "the stock or its target counts towards compound moves"
         elif self.win_set is None or k in self.win_set or w in self.win_set:
             why = "the win is not `allCardsIn` away from the stock and its target"
@@ -302,8 +254,8 @@ class Analysis:
         if why:
             self.notes.append(f"taps searched one at a time: {why}")
             return None
-        self.notes.append(f"tap runs: taps of {spec.depots[k].name} only as the prelude of a move "
-                          f"from {spec.depots[k].name} or {spec.depots[w].name}")
+        self.notes.append(f"tap runs: taps of {self.names[k]} only as the prelude of a move "
+                          f"from {self.names[k]} or {self.names[w]}")
         return k, w
 
     def _stock_cycle(self) -> tuple[int, int, int] | None:
@@ -312,14 +264,14 @@ class Analysis:
         configuration on the ring as the one with the target empty."""
         if self.tap is None or self.key_recycles:
             return None
+        c = self.compiled
         k, w = self.tap
-        stock, target = self.spec.depots[k], self.spec.depots[w]
-        draw = stock.draw
+        draw = c.draws[k]
         assert draw is not None
-        if (not draw.recycle or stock.auto_flip_top or stock.auto_flip_uncovered
-                or target.land_face == "Down"):
+        if (not draw.recycle or c.auto_flip_top[k] or c.auto_flip_uncovered[k]
+                or c.land_face[w] == _FACE_DOWN):
             return None
-        self.notes.append(f"{stock.name} and {target.name} keyed by the ring of configurations "
+        self.notes.append(f"{self.names[k]} and {self.names[w]} keyed by the ring of configurations "
                           f"taps cycle through")
         return k, w, draw.count
 
@@ -331,32 +283,34 @@ class Analysis:
         whether only the draw count stands in the way (a streamlined try, for wins only)."""
         if self.cycle is None or self.safe is None:
             return False, False
+        c = self.compiled
         k, w, count = self.cycle
         why = None
-        for i, d in enumerate(self.spec.depots):
-            if i in (k, w) or d.accept.rejects_all:
+        for i, a in enumerate(c.accepts):
+            if i in (k, w) or a.rejects_all:
                 continue
-            if d.accept.accept_from is not None and w not in self.matches(d.accept.accept_from):
-                why = f"{d.name} refuses cards from {self.spec.depots[w].name}"
-            elif d.land_face == "Down":
-                why = f"{d.name} takes cards face-down"
+            if a.accept_from is not None and w not in a.accept_from:
+                why = f"{self.names[i]} refuses cards from {self.names[w]}"
+            elif c.land_face[i] == _FACE_DOWN:
+                why = f"{self.names[i]} takes cards face-down"
             if why:
                 break
         streamline = why is None and count != 1
         if streamline:
             # taking a card changes which cards later draws turn up: a short incomplete try only
-            why = f"{self.spec.depots[k].name} draws {count} cards at a time (tried briefly, for wins only)"
+            why = f"{self.names[k]} draws {count} cards at a time (tried briefly, for wins only)"
         if why:
             self.notes.append(f"no lazy stock (stock cards are taken whenever they can be): {why}")
             return False, streamline
-        self.notes.append(f"lazy stock: cards taken from {self.spec.depots[w].name} to anywhere but "
+        self.notes.append(f"lazy stock: cards taken from {self.names[w]} to anywhere but "
                           f"a foundation only just before a card is placed on them")
         return True, False
 
     def _automatic_touches(self, *depots: int) -> bool:
-        for i, d in enumerate(self.spec.depots):
-            for pat in (d.auto_send, d.auto_refill):
-                if pat is not None and (i in depots or self.matches(pat) & set(depots)):
+        c = self.compiled
+        for i in range(self.n):
+            for targets in (c.auto_send[i], c.auto_refill[i]):
+                if targets is not None and (i in depots or set(targets) & set(depots)):
                     return True
         return False
 
@@ -364,26 +318,25 @@ class Analysis:
         """Depots no card ever leaves and whose cards no rule reads below the top: the key keeps
         only their size and top card. A foundation whose pile its top card determines already
         (the one-next-card shape safe moves check) gains nothing and is left whole."""
-        spec = self.spec
+        c = self.compiled
         # depots a condition may read more of than which are empty: the depots its depot fields
         # name, or every depot when it has none (a stalemate reads only the legal moves)
         named: set[int] = set()
-        for cond, kind in self._all_conditions():
-            if kind.stalemate or kind.nested or kind.empties is not None:
+        for cond in self._all_conditions():
+            if cond.stalemate or cond.nested or cond.empties is not None:
                 continue
-            fields = [n for n, f in kind.fields.items() if f.kind in _DEPOT_FIELDS]
-            named |= self._field_depots(cond.args, fields) if fields else set(range(self.n))
-        for step in spec.redeal:
-            named |= self._step_depots(step)
+            fields = cond.depot_fields
+            named |= _field_depots(cond.args, fields) if fields else set(range(self.n))
+        for step in c.redeal:
+            named |= _field_depots(step.args, step.depot_fields)
         whole = self.win_set if self.safe is not None and self.win_set else frozenset()
         # a recycle takes a draw target's cards back into its stock, whatever its eject rule
-        named |= {self.index.get(d.draw.to, -1) for d in spec.depots
-                  if d.draw is not None and d.draw.recycle}
-        found = tuple(i for i, d in enumerate(spec.depots)
-                      if d.eject.gate == "Locked" and d.draw is None and not d.land_under
+        named |= {d.to for d in c.draws if d is not None and d.recycle}
+        found = tuple(i for i in range(self.n)
+                      if c.ejects[i].gate == _LOCKED and c.draws[i] is None and not c.land_under[i]
                       and i not in named and i not in whole)
         if found:
-            self.notes.append("only size and top card kept of " + " ".join(spec.depots[i].name for i in found))
+            self.notes.append("only size and top card kept of " + " ".join(self.names[i] for i in found))
         return found
 
     # ---- the transposition key ------------------------------------------------------------
@@ -439,6 +392,11 @@ class Analysis:
         return tuple(out)
 
 
+def _nested(cond: ConditionData) -> tuple[ConditionData, ...]:
+    """The conditions nested in ``cond`` (its ``of`` argument, for a kind that nests)."""
+    return tuple(cond.args.get("of", ()) or ()) if cond.nested else ()
+
+
 def _getter(indices: list[int]) -> Any:
     """A function picking ``indices`` out of a tuple, always returning a tuple."""
     if len(indices) == 1:
@@ -454,34 +412,33 @@ class SafeMoves:
 
     def __init__(self, an: Analysis) -> None:
         self.enabled = False
-        spec = an.spec
+        c = an.compiled
         why = self._global_reason(an)
         if why:
             an.notes.append(f"no safe moves: {why}")
             return
         assert an.win_set is not None
         self.win = an.win_set
-        depots = spec.depots
-        targets = {an.index.get(d.draw.to, -1) for d in depots if d.draw is not None}
+        targets = {d.to for d in c.draws if d is not None}
         cards = an.cards
-        # needs[c]: cards some depot outside the foundations could place on top of card c.
-        rules = list({d.accept: an.game.accepts[i] for i, d in enumerate(depots)
-                      if i not in self.win and d.draw is None and not d.accept.rejects_all
-                      and not d.accept.empty_only}.values())
+        # needs[c]: cards some depot outside the foundations could place on top of card c (one
+        # engine rule per distinct compiled accept table).
+        rules = list({a: an.game.accepts[i] for i, a in enumerate(c.accepts)
+                      if i not in self.win and c.draws[i] is None and not a.rejects_all
+                      and not a.empty_only}.values())
         self.needs = tuple(
-            tuple(x for x, other in enumerate(cards) if x != c
-                  and any(printed_fits(r, cards[c], other) for r in rules))
-            for c in range(len(cards)))
+            tuple(x for x, other in enumerate(cards) if x != card
+                  and any(printed_fits(r, cards[card], other) for r in rules))
+            for card in range(len(cards)))
         self.sources = frozenset(
-            i for i, d in enumerate(depots)
-            if i not in self.win and d.draw is None and i not in targets)
-        self.pile_unit = frozenset(i for i, d in enumerate(depots)
-                                   if d.eject.unit is not None and d.eject.unit.kind == "Pile")
+            i for i in range(an.n)
+            if i not in self.win and c.draws[i] is None and i not in targets)
+        self.pile_unit = frozenset(i for i, e in enumerate(c.ejects) if e.unit == "Pile")
         # Seeds (a card onto an empty foundation) need the foundations to be one symmetry class.
         self.seed_rank: int | None = None
         win_class = tuple(sorted(self.win))
         if win_class in an.classes:
-            self.seed_rank = depots[win_class[0]].accept.seed
+            self.seed_rank = c.accepts[win_class[0]].seed
         self.ranks = an.ranks
         self.enabled = True
         an.notes.append("safe moves: a card to a locked foundation once every card that could be "
@@ -490,47 +447,45 @@ class SafeMoves:
 
     @staticmethod
     def _global_reason(an: Analysis) -> str | None:
-        spec = an.spec
+        c = an.compiled
+        names = an.names
         if an.win_set is None or not an.win_set:
             return "the win is not `allCardsIn`"
         if not an.stalemate_loss:
             return "a loss condition other than noLegalMoves"
-        if spec.redeal:
+        if c.redeal:
             return "the game has redeals"
         if not an.unique_cards:
             return "the deck has identical cards"
-        for d in spec.depots:
-            a = d.accept
-            if d.auto_send is not None or d.auto_refill is not None:
-                return f"{d.name} moves cards automatically"
-            if d.land_under:
-                return f"{d.name} takes cards underneath"
+        for i, a in enumerate(c.accepts):
+            if c.auto_send[i] is not None or c.auto_refill[i] is not None:
+                return f"{names[i]} moves cards automatically"
+            if c.land_under[i]:
+                return f"{names[i]} takes cards underneath"
             if a.wild_rank is not None or a.wild_joker or a.allow_face_down or a.wild_declares != "none":
-                return f"{d.name} takes wild or face-down cards"
+                return f"{names[i]} takes wild or face-down cards"
         for i in an.win_set:
-            d = spec.depots[i]
-            a = d.accept
-            if d.eject.gate != "Locked" or d.draw is not None:
-                return f"{d.name} is a foundation cards can leave"
-            if any(o.draw is not None and o.draw.to == d.name for o in spec.depots):
-                return f"{d.name} receives draws"
+            a = c.accepts[i]
+            if c.ejects[i].gate != _LOCKED or c.draws[i] is not None:
+                return f"{names[i]} is a foundation cards can leave"
+            if any(d is not None and d.to == i for d in c.draws):
+                return f"{names[i]} receives draws"
             if (a.rejects_all or a.empty_only or a.build is None or a.build.direction == "Either"
                     or a.build.step == 0 or a.suit != "Same" or a.follow or a.rank_is is not None
                     or a.min_count > 1 or a.seed_from_deal or a.when is not None):
-                return f"{d.name} does not take exactly one next card of its suit"
-        for d in spec.depots:
-            if d.draw is not None:
-                t = an.index.get(d.draw.to, -1)
-                if t >= 0 and t not in an.win_set and not spec.depots[t].accept.rejects_all:
-                    return f"{d.draw.to} receives draws and takes cards by hand"
-            i = an.index[d.name]
-            a = d.accept
-            if i in an.win_set or d.draw is not None or a.rejects_all or a.empty_only:
+                return f"{names[i]} does not take exactly one next card of its suit"
+        for i, a in enumerate(c.accepts):
+            draw = c.draws[i]
+            if draw is not None:
+                t = draw.to
+                if t not in an.win_set and not c.accepts[t].rejects_all:
+                    return f"{names[t]} receives draws and takes cards by hand"
+            if i in an.win_set or draw is not None or a.rejects_all or a.empty_only:
                 continue
             if a.min_count > 1:
-                return f"{d.name} takes only groups of {a.min_count} or more"
+                return f"{names[i]} takes only groups of {a.min_count} or more"
             if a.build is None and a.suit == "Any" and not a.follow:
-                return f"{d.name} takes a card on anything"
+                return f"{names[i]} takes a card on anything"
         return None
 
     def find(self, state: Any, moves: Iterable[Any]) -> Any | None:

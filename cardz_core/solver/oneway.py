@@ -57,47 +57,48 @@ class OneWay:
                            for below in cards)
 
     def _why_not(self, an: Analysis) -> str | None:
-        spec = an.spec
+        c = an.compiled
+        names = an.names
         if not an.plain or not an.known:
             return "rule expressions, triggers, actions or plugin conditions"
-        if spec.redeal or spec.redeal_when is not None:
+        if c.redeal or c.redeal_when is not None:
             return "the game has redeals"
         if not an.stalemate_loss:
             return "a loss condition other than noLegalMoves"
         if an.empties is None:
             return "the win is not allCardsIn or depotsEmpty"
-        open_ = [i for i, d in enumerate(spec.depots) if not d.accept.rejects_all]
+        open_ = [i for i, a in enumerate(c.accepts) if not a.rejects_all]
         if len(open_) != 1:
             return "not exactly one depot takes cards by hand"
         self.home = home = open_[0]
-        f = spec.depots[home]
-        a = f.accept
-        if f.eject.gate != "Locked" or f.draw is not None or f.land_face == "Down":
-            return f"{f.name} gives cards back, draws or takes them face down"
+        a = c.accepts[home]
+        if c.ejects[home].gate != "Locked" or c.draws[home] is not None or c.land_face[home] == 0:
+            return f"{names[home]} gives cards back, draws or takes them face down"
         if (a.empty_only or a.min_count > 1 or a.when is not None or a.wild_rank is not None
                 or a.wild_joker or a.wild_declares != "none" or a.allow_face_down):
-            return f"{f.name} takes groups, wild or face-down cards, or asks an expression"
+            return f"{names[home]} takes groups, wild or face-down cards, or asks an expression"
         self.stock = -1
-        for i, d in enumerate(spec.depots):
-            if d.auto_send is not None or d.auto_refill is not None or d.land_under:
-                return f"{d.name} moves cards automatically or takes them underneath"
-            if d.uncovered_by or d.uncovered_by_any:
-                return f"{d.name} is uncovered by other depots"
+        for i in range(an.n):
+            eject, draw = c.ejects[i], c.draws[i]
+            if c.auto_send[i] is not None or c.auto_refill[i] is not None or c.land_under[i]:
+                return f"{names[i]} moves cards automatically or takes them underneath"
+            if eject.covered_by or eject.cover_any:
+                return f"{names[i]} is uncovered by other depots"
             if i == home:
                 continue
-            if d.draw is not None:
+            if draw is not None:
                 if self.stock >= 0:
                     return "more than one stock"
-                if (an.index.get(d.draw.to) != home or d.draw.count != 1
-                        or (d.draw.recycle and d.draw.max_recycles != 0)):
-                    return f"{d.name} does not draw one card at a time to {f.name}, once through"
+                if (draw.to != home or draw.count != 1
+                        or (draw.recycle and draw.max_recycles != 0)):
+                    return f"{names[i]} does not draw one card at a time to {names[home]}, once through"
                 self.stock = i
-            elif d.eject.gate not in ("TopOnly", "Locked") or (
-                    d.eject.unit is not None and d.eject.unit.kind != "Single"):
-                return f"{d.name} gives more than its top card"
+            elif eject.gate not in ("TopOnly", "Locked") or (
+                    eject.unit is not None and eject.unit != "Single"):
+                return f"{names[i]} gives more than its top card"
         self.piles = tuple(i for i in range(an.n) if i != home and i != self.stock)
-        takers = an.matches(a.accept_from) if a.accept_from is not None else None
-        self.loose = tuple(i for i in self.piles if spec.depots[i].eject.gate != "Locked"
+        takers = a.accept_from
+        self.loose = tuple(i for i in self.piles if c.ejects[i].gate != "Locked"
                            and (takers is None or i in takers))
         self.to_empty = an.empties  # the depots that must be empty to win
         return None

@@ -78,14 +78,14 @@ class GameProblem:
         self.noise = random.Random(noise).random if noise else None
         self.an = analysis if analysis is not None else analysis_of(game)
         an = self.an
-        spec = game.spec
+        c = an.compiled
         self.win = tuple(sorted(an.win_set)) if an.win_set else ()
         # a win that only empties depots (no depots cards must end in): cards still there count
         self.to_empty = tuple(sorted(an.empties)) if an.win_set is None and an.empties else ()
-        self.draws = frozenset(i for i, d in enumerate(spec.depots) if d.draw is not None)
+        self.draws = frozenset(i for i, d in enumerate(c.draws) if d is not None)
         home = set(self.win) | set(self.to_empty)
         self.others = tuple(i for i in range(an.n) if i not in self.draws and i not in home)
-        self.open = tuple(i for i in self.others if not spec.depots[i].accept.rejects_all)
+        self.open = tuple(i for i in self.others if not c.accepts[i].rejects_all)
         self.untapped = tuple(i for i in range(an.n) if an.tap is None or i not in an.tap)
         self.lazy = an.lazy_stock or (streamline and an.lazy_streamline)
         self.ring_target = an.tap[1] if an.tap is not None else -1
@@ -99,16 +99,16 @@ class GameProblem:
         self.steps: dict[int, int] = {}
         if an.safe is not None:
             for i in self.win:
-                b = spec.depots[i].accept.build
+                b = c.accepts[i].build
                 if b is not None and not b.wrap:
                     self.steps[i] = b.step if b.direction == "Up" else -b.step
         # Pairs (below, above) a building depot would accept as a sequence, as below * n + above.
         cards = an.cards
         self.n_cards = len(cards)
         self.fits: dict[int, frozenset[int]] = {}
-        tables: dict[Any, frozenset[int]] = {}
+        tables: dict[Any, frozenset[int]] = {}  # by compiled accept table: equal rules, one table
         for i in self.open:
-            rule = spec.depots[i].accept
+            rule = c.accepts[i]
             if rule.build is None or rule.empty_only:
                 continue
             if rule not in tables:
