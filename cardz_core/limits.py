@@ -2,6 +2,10 @@
 
 MAX_CARDS = 208  # cards in one game, all packs together
 MAX_FILE_BYTES = 2_000_000  # size of a .cardz file
+# every number a game file gives (whole or not) is within -MAX_FILE_NUMBER..MAX_FILE_NUMBER, unless
+# its field says less: a count, a value or a coordinate past it means nothing, and huge ones would
+# overflow a conversion or make dealing build vast lists
+MAX_FILE_NUMBER = 1_000_000
 MAX_NESTING = 64  # JSON nesting depth of a game file or a document (board, move, log)
 MAX_DOCUMENT_BYTES = 16_000_000  # size of a board, move or log document given to a command
 MAX_SEED = 2**64 - 1  # seeds are 0..MAX_SEED in every command (the generator's state is 64 bits)
