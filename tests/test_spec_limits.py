@@ -138,3 +138,11 @@ def test_a_file_that_is_not_a_game_object_is_refused_at_slash():
 
 def _found(text):
     return {"13": "the number 13", "[]": "a list", "null": "null", '"x"': "the text 'x'"}[text]
+
+
+def test_a_number_too_long_for_python_in_the_text_is_refused_at_its_pointer():
+    text = json.dumps(game(maxRedeals=1)).replace('"maxRedeals": 1', '"maxRedeals": ' + "9" * 5000)
+    assert errors(text) == {"/maxRedeals": "must be at most 1000000, found a number of about "
+                                           "5000 digits"}
+    text = json.dumps(with_depot(1, col=1)).replace('"col": 1', '"col": -' + "9" * 5000)
+    assert list(errors(text)) == ["/depots/1/col"]
