@@ -121,3 +121,16 @@ def test_length_legal_extremes_compile_and_run_quickly(text):
         except CardzError as exc:
             assert "past" in exc.problems[0].message
     assert time.perf_counter() - start < 2.0
+
+
+def test_close_matches_are_looked_for_only_for_names_of_typo_length():
+    # each unknown name is compared with every known one: for long names that cost grows with
+    # the file, so only names up to 40 characters get a "did you mean"
+    long_name = "a" * 40
+    spec = make_spec(BOARD_DEPOTS + [(long_name, "Reserve"), ("b" * 41, "Reserve")])
+    near = check_expr("a" * 39 + "b == 1", "scoring", spec, registry())[0].message
+    assert f"did you mean `{long_name}`" in near
+    far = check_expr("b" * 40 + "c == 1", "scoring", spec, registry())[0].message
+    assert "did you mean" not in far and "unknown name" in far
+    assert "did you mean `" + "b" * 41 in check_expr("B" * 41 + " == 1", "scoring", spec,
+                                                      registry())[0].message  # letter case: any length

@@ -47,6 +47,7 @@ _ORDER = ("<", "<=", ">", ">=")
 _NUMERIC = ("number", "rank")
 _EQUATABLE = ("card", "depot", "suit", "colour", "bool")
 # context names read from the position: name -> State field
+_SUGGEST_CHARS = 40  # the longest unknown name a close match is looked for
 _COUNTERS = {"moves": "moves", "undos": "undos", "recycles": "recycles_total", "redeals": "redeals"}
 
 
@@ -223,8 +224,12 @@ class Compiler:
         known |= self.context.names
         for scope in self.scopes:
             known |= set(scope)
-        same = [k for k in known if k.lower() == name.lower()]
-        close = same or difflib.get_close_matches(name, sorted(known), n=1)
+        low = name.lower()
+        same = [k for k in known if len(k) == len(name) and k.lower() == low]
+        # a close match is looked for only for a name of typo length: for long ones it costs
+        # time in proportion to every known name's length, per unknown name in the file
+        close = same or (difflib.get_close_matches(name, sorted(known), n=1)
+                         if len(name) <= _SUGGEST_CHARS else [])
         return f" (did you mean `{close[0]}`? names are case-sensitive)" if same else \
             (f" (did you mean `{close[0]}`?)" if close else "")
 
