@@ -5,7 +5,10 @@ never a Python exception or a long computation."""
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from conftest import LONG
 from cardz_core.expr import Env, check_expr, compile_expr
 from cardz_core.limits import MAX_EXPR_CHARS, MAX_EXPR_INT
 from cardz_core.problems import CardzError
@@ -134,3 +137,34 @@ def test_close_matches_are_looked_for_only_for_names_of_typo_length():
     assert "did you mean" not in far and "unknown name" in far
     assert "did you mean `" + "b" * 41 in check_expr("B" * 41 + " == 1", "scoring", spec,
                                                       registry())[0].message  # letter case: any length
+
+
+ATOMS = st.sampled_from(["0", "1", "7", "13", "moves", "count(column)", "top(hand).value",
+                         str(M), str(M + 1), "9" * 30, "a", "b"])
+
+
+@st.composite
+def arithmetic(draw, depth: int = 0):
+    if depth > 3 or draw(st.integers(0, 2)) == 0:
+        return draw(ATOMS)
+    ops = draw(st.lists(st.sampled_from(["+", "-", "*", "%"]), min_size=1, max_size=4))
+    parts = [draw(arithmetic(depth + 1)) for _ in range(len(ops) + 1)]
+    text = parts[0] + "".join(f" {op} ({p})" for op, p in zip(ops, parts[1:]))
+    return f"-({text})" if draw(st.booleans()) else text
+
+
+@settings(max_examples=1000 if LONG else 40, deadline=None)
+@given(st.lists(arithmetic(), min_size=2, max_size=4), st.integers(0, M))
+def test_random_arithmetic_is_a_number_within_the_limit_or_a_refusal(parts, moves):
+    # `a` and `b` are let names: a chain of them squares sizes as the hang of issue 22 did
+    text = f"let a = {parts[0]}; let b = {parts[1]} * a * a; " + " + ".join(parts[2:] or ["b"])
+    problems = check_expr(text, "scoring", SPEC, registry())
+    if problems:
+        assert all(p.message.startswith("column ") for p in problems)
+        return
+    try:
+        value = run(text, piles={"hand": ["KS"]}, moves=moves)
+    except CardzError as exc:
+        assert exc.problems[0].path == "/scoring/expr"
+        return
+    assert -M <= value <= M
