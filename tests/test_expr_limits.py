@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import LONG
-from cardz_core.expr import Env, check_expr, compile_expr
+from cardz_core.expr import Env, Program, ProgramError, check_expr, compile_expr
 from cardz_core.limits import MAX_EXPR_CHARS, MAX_EXPR_INT
 from cardz_core.problems import CardzError
 from cardz_core.spec.model import Expr
@@ -168,3 +168,14 @@ def test_random_arithmetic_is_a_number_within_the_limit_or_a_refusal(parts, move
         assert exc.problems[0].path == "/scoring/expr"
         return
     assert -M <= value <= M
+
+
+def test_a_serialised_program_with_a_constant_past_the_limit_is_refused():
+    def program(value):
+        return {"format": 1, "kind": "number", "slots": 0, "reads": [],
+                "root": ["arith", ["+"], [["counter", "moves"], ["const", value]], False]}
+    assert Program.from_json(program(M)).root[2][1] == ("const", M)
+    assert Program.from_json(program(-M)).root[2][1] == ("const", -M)
+    for value in (M + 1, -M - 1, 10 ** 400):
+        with pytest.raises(ProgramError, match="past 9007199254740991"):
+            Program.from_json(program(value))
