@@ -7,6 +7,8 @@ import copy
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardz_core.engine import compile
 from cardz_core.engine.documents import board_document, load_board
@@ -15,6 +17,7 @@ from cardz_core.engine.movetext import parse_move
 from cardz_core.limits import MAX_CARDS, MAX_EXPR_INT, MAX_SEED
 from cardz_core.problems import CardzError
 from cardz_core.spec import load_game
+from tests.conftest import LONG
 from tests.test_cli_play import BOARD, TINY
 from tests.test_documents import small_game
 
@@ -172,3 +175,38 @@ def test_log_seeds_at_and_past_the_limit(seed, ok):
     else:
         path, message = refusal(replay, GAME, log)
         assert path == "/seed" and len(message) < 200
+
+
+# --- random documents: a refusal or a value, never a Python exception ---------------------------
+
+JSONISH = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=False),
+              st.text(max_size=12), st.sampled_from(["column-1", "stock", "H", "won", "Tiny Klondike"])),
+    lambda inner: st.one_of(st.lists(inner, max_size=4),
+                            st.dictionaries(st.sampled_from(["from", "index", "to", "declare", "tap",
+                                                             "text", "x"]), inner, max_size=4)),
+    max_leaves=12)
+MOVE_TEXT = st.builds(lambda a, b, c: f"{a}@{b}>{c}", st.sampled_from(["column-1", "waste", "x"]),
+                      st.text(alphabet="0123456789²٣-+ x", max_size=5),
+                      st.sampled_from(["column-2", "column-2=H", "column-2=", "nowhere"]))
+
+
+@settings(max_examples=400 if LONG else 80, deadline=None)
+@given(st.one_of(JSONISH, MOVE_TEXT, st.text(max_size=30)))
+def test_any_move_parses_or_is_refused(value):
+    try:
+        move = parse_move(GAME, value)
+    except CardzError as exc:
+        assert exc.problems and all(p.message for p in exc.problems)
+        return
+    assert 0 <= move.index < MAX_CARDS or move.dst < 0
+
+
+@settings(max_examples=300 if LONG else 60, deadline=None)
+@given(st.dictionaries(st.sampled_from(["status", "score", "counters", "rng", "game", "rulesOff",
+                                        "seedRank", "declared", "cameFrom"]), JSONISH, max_size=4))
+def test_any_board_fields_load_or_are_refused_at_a_pointer(fields):
+    try:
+        load_board(SCORED, {**BOARD, **fields})
+    except CardzError as exc:
+        assert all(p.path.startswith("/") for p in exc.problems)
