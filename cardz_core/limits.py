@@ -2,6 +2,10 @@
 
 MAX_CARDS = 208  # cards in one game, all packs together
 MAX_FILE_BYTES = 2_000_000  # size of a .cardz file
+# every number a game file gives (whole or not) is within -MAX_FILE_NUMBER..MAX_FILE_NUMBER, unless
+# its field says less: a count, a value or a coordinate past it means nothing, and huge ones would
+# overflow a conversion or make dealing build vast lists
+MAX_FILE_NUMBER = 1_000_000
 MAX_NESTING = 64  # JSON nesting depth of a game file or a document (board, move, log)
 MAX_DOCUMENT_BYTES = 16_000_000  # size of a board, move or log document given to a command
 MAX_SEED = 2**64 - 1  # seeds are 0..MAX_SEED in every command (the generator's state is 64 bits)
@@ -12,6 +16,10 @@ MAX_CASCADE = 10_000  # automatic moves and trigger runs after one move
 MAX_BUILD_STEP = 12  # `build.step` range is 0..MAX_BUILD_STEP
 MAX_LOG_STEPS = 100_000  # steps (moves and undos) in one cardz-log/1
 MAX_EXPR_DEPTH = 100  # nesting levels in one rule expression (keeps compile and run shallow)
+# every number an expression writes or computes is within -MAX_EXPR_INT..MAX_EXPR_INT: exact as a
+# JSON number read as a double, and a sum of two fits 64 bits; so no expression can grow a number
+# without bound (a chain of products under `let` would square its size at each step)
+MAX_EXPR_INT = 2**53 - 1
 MAX_MS_DEAL = 2**31 - 1  # Microsoft FreeCell deal numbers are 1..MAX_MS_DEAL (the generator's seed range)
 SOLVE_DEFAULT_STATES = 2_000_000  # positions `cardz solve` searches unless told otherwise
 SOLVE_DEFAULT_SECONDS = 60.0  # seconds `cardz solve` searches unless told otherwise

@@ -242,7 +242,7 @@ def test_text_form_reads_names_holding_the_separators():
     ("column-1@2>column-2=Z", "", "'column-1@2>column-2=Z': declare 'Z' is not a suit"),
     ("waste@0>column-1=", "", "'waste@0>column-1=': declare '' is not a suit"),
     ("tap shelf", "", "'shelf' is not a depot"),
-    ({"from": "column-1", "to": "column-2"}, "", "'index' is missing"),
+    ({"from": "column-1", "to": "column-2"}, "/index", "'index' is missing"),
     ({"from": "column-1", "index": -1, "to": "column-2"}, "/index", "whole number from 0"),
     ({"from": "column-1", "index": True, "to": "column-2"}, "/index", "whole number from 0"),
     ({"from": "column-1", "index": 0, "to": "column-2", "declare": "X"}, "/declare", "not a suit"),

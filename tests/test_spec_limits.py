@@ -73,3 +73,76 @@ def test_expression_length(extra, over):
     text = "true" + " " * (limits.MAX_EXPR_CHARS - 4 + extra)
     found = [m for m in _messages(with_depot(2, acceptRule={"when": text})) if "limit" in m]
     assert bool(found) == over
+
+
+M = limits.MAX_FILE_NUMBER
+
+
+@pytest.mark.parametrize("field", ["maxRedeals", "fanOffsetFaceUp"])
+def test_numbers_at_and_past_the_file_limit(field):
+    assert errors(game(**{field: M})) == {}
+    assert errors(game(**{field: float(M)})) == {}
+    assert list(errors(game(**{field: M + 1}))) == [f"/{field}"]
+
+
+@pytest.mark.parametrize("value", [10 ** 400, -10 ** 400, 2 ** 64, 1e308, -1e308, M + 0.5])
+def test_huge_numbers_are_refused_at_their_pointer(value):
+    for doc in (game(maxRedeals=value), with_depot(1, col=value),
+                game(values={"K": value}), game(dealRules=[{"kind": "dealGroup", "to": "column",
+                                                             "faceDown": value}])):
+        for source in (doc, json.dumps(doc)):
+            found = errors(source)
+            assert len(found) == 1 and next(iter(found)).startswith("/"), found
+
+
+def test_a_number_past_a_double_in_the_text_is_refused():
+    # json reads 1e400 as infinity
+    text = json.dumps(with_depot(1, col=1)).replace('"col": 1', '"col": 1e400')
+    assert list(errors(text)) == ["/depots/1/col"]
+
+
+def test_a_huge_number_is_shown_by_its_size():
+    # Python will not write a whole number of more than 4,300 digits; the message gives its size
+    path, message = next(iter(errors(game(maxRedeals=10 ** 1000)).items()))
+    assert path == "/maxRedeals" and message == "must be at most 1000000, found a number of about " \
+                                                "1001 digits"
+    assert errors(game(name=-10 ** 1000)) == {"/name": "expected text, found a negative number of "
+                                                       "about 1001 digits"}
+
+
+def test_negative_numbers_at_and_past_the_file_limit():
+    assert errors(with_depot(1, col=-M)) == {}
+    assert list(errors(with_depot(1, col=-M - 1))) == ["/depots/1/col"]
+    assert errors(game(values={"K": -M})) == {}
+    assert list(errors(game(values={"K": -M - 1}))) == ["/values/K"]
+
+
+def test_a_deal_asking_for_the_most_cards_deals_what_there_is_quickly():
+    import time
+
+    from cardz_core.engine.game import compile as compile_game
+    from cardz_core.spec import load_game
+    doc = game(dealRules=[{"kind": "dealGroup", "to": "column", "faceDown": M, "faceUp": M},
+                          {"kind": "dealGroup", "to": "foundation", "faceUp": M,
+                           "roundRobin": True}])
+    start = time.perf_counter()
+    state = compile_game(load_game(doc)).deal(1)
+    assert [len(p) for p in state.piles] == [0, 0, 52, 0, 0, 0, 0, 0, 0]
+    assert time.perf_counter() - start < 2.0
+
+
+def test_a_file_that_is_not_a_game_object_is_refused_at_slash():
+    for text in ("13", "[]", "null", '"x"'):
+        assert errors(text) == {"/": f"expected the game object, found {_found(text)}"}
+
+
+def _found(text):
+    return {"13": "the number 13", "[]": "a list", "null": "null", '"x"': "the text 'x'"}[text]
+
+
+def test_a_number_too_long_for_python_in_the_text_is_refused_at_its_pointer():
+    text = json.dumps(game(maxRedeals=1)).replace('"maxRedeals": 1', '"maxRedeals": ' + "9" * 5000)
+    assert errors(text) == {"/maxRedeals": "must be at most 1000000, found a number of about "
+                                           "5000 digits"}
+    text = json.dumps(with_depot(1, col=1)).replace('"col": 1', '"col": -' + "9" * 5000)
+    assert list(errors(text)) == ["/depots/1/col"]

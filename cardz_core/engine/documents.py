@@ -19,7 +19,9 @@ from typing import Any, Mapping
 from cardz_core.cards import (RANK_LETTERS, SUIT_LETTERS, Card, card_id_of, code, format_card,
                               is_face_up, parse_card, parse_rank, parse_suit, unknown_code,
                               unknown_pool)
+from cardz_core.engine.ends import Ends
 from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
+from cardz_core.limits import MAX_EXPR_INT, MAX_SEED
 from cardz_core.problems import CardzError, Problem, join, pointer
 
 BOARD_FORMAT = "cardz-board/1"
@@ -168,8 +170,9 @@ class _Reader:
         rules_off = self._flag("rulesOff")
         auto_moved = self._flag("autoMoved")
         rng = doc.get("rng", 0)
-        if isinstance(rng, bool) or not isinstance(rng, int) or rng < 0:
-            self.error("/rng", f"rng must be a whole number 0 or more, not {rng!r}")
+        if isinstance(rng, bool) or not isinstance(rng, int) or not 0 <= rng <= MAX_SEED:
+            self.error("/rng", f"rng is the generator's 64-bit state, a whole number 0 to "
+                               f"{MAX_SEED}, not {shown(rng)}")
             rng = 0
         pools = self._pools(piles)
         if self.problems:
@@ -313,8 +316,9 @@ class _Reader:
         return None
 
     def _count(self, path: str, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            self.error(path, f"expected a whole number 0 or more, not {value!r}")
+        # at most what an expression may compute, since expressions read the counters
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_EXPR_INT:
+            self.error(path, f"expected a whole number 0 to {MAX_EXPR_INT}, not {shown(value)}")
             return 0
         return value
 
@@ -347,6 +351,39 @@ class _Reader:
         return value
 
 
+def shown(value: Any) -> str:
+    """A value from a document as a message shows it: its JSON-like ``repr``, cut short, and a
+    huge whole number by its size (Python writes none of more than 4,300 digits)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 30:
+        return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"
+    text = "null" if value is None else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _check_rules(game: Ends, state: State, doc: dict[str, Any]) -> None:
+    """A board's ``status`` and ``score`` must be what the game's rules give for it. A view's
+    status is taken as written: its hidden cards may be what decides it."""
+    problems = []
+    if state.pools is None:
+        judged = PLAYING if state.rules_off else game._judge(state)
+        if state.status != judged:
+            problems.append(Problem("/status", f"the board says {STATUS_NAMES[state.status]}, "
+                                               f"but by the rules it is {STATUS_NAMES[judged]}"))
+    if "score" in doc:
+        score = game.score(state)
+        claimed = doc["score"]
+        if isinstance(claimed, bool) or claimed != score:
+            problems.append(Problem("/score", f"the board says the score is {shown(claimed)}, "
+                                              f"but by the rules it is {shown(score)}"))
+    if problems:
+        raise CardzError(problems)
+
+
 def load_board(game: Any, doc: Any) -> State:
-    """The position a ``cardz-board/1`` document describes; CardzError naming every problem."""
-    return _Reader(game, doc).read()
+    """The position a ``cardz-board/1`` document describes; CardzError naming every problem.
+    For a game that plays its rules (not a stand-in that only names depots and cards), the
+    board's status and score are checked against them."""
+    state = _Reader(game, doc).read()
+    if isinstance(game, Ends):
+        _check_rules(game, state, doc)
+    return state

@@ -13,10 +13,10 @@ import hashlib
 from typing import Any
 
 from cardz_core.cards import card_id_of, is_face_up, parse_card
-from cardz_core.engine.documents import board_document, card_table, load_board
+from cardz_core.engine.documents import board_document, card_table, load_board, shown
 from cardz_core.engine.movetext import move_text, parse_move
 from cardz_core.engine.state import STATUS_NAMES, State
-from cardz_core.limits import MAX_LOG_STEPS
+from cardz_core.limits import MAX_LOG_STEPS, MAX_SEED
 from cardz_core.problems import CardzError, pointer
 
 LOG_FORMAT = "cardz-log/1"
@@ -100,12 +100,15 @@ def replay(game: Any, log: Any) -> list[State]:
     if log.get("hash") != expected:
         raise CardzError(f"the log was written for another game file: its hash is "
                          f"{log.get('hash')!r}, this file's is {expected!r}", "/hash")
+    if "game" in log and (not isinstance(log["game"], str) or log["game"] != game.spec.name):
+        raise CardzError(f"the log is for {shown(log['game'])}, not {game.spec.name!r}", "/game")
     if ("seed" in log) == ("board" in log):
         raise CardzError("a log starts from 'seed' or from 'board', exactly one of them", "")
     if "seed" in log:
         seed = log["seed"]
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise CardzError(f"seed is a whole number 0 or more, not {seed!r}", "/seed")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise CardzError(f"seed is a whole number 0 to {MAX_SEED}, not {shown(seed)}",
+                             "/seed")
         state = game.deal(seed)
     else:
         state = load_board(game, log["board"])
@@ -155,8 +158,14 @@ def replay(game: Any, log: Any) -> list[State]:
     status = log.get("status")
     if status is not None and status != STATUS_NAMES[state.status]:
         raise CardzError(f"after step {len(steps)} the game is {STATUS_NAMES[state.status]}, "
-                         f"the log says {status!r}", "/status")
+                         f"the log says {shown(status)}", "/status")
+    if "score" in log:
+        score, logged_score = game.score(state), log["score"]
+        if isinstance(logged_score, bool) or logged_score != score:
+            raise CardzError(f"after step {len(steps)} the score is {shown(score)}, the log says "
+                             f"{shown(logged_score)}", "/score")
     return boards
+
 
 
 def _normalise(cards: Any) -> list[str] | None:

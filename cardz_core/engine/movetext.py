@@ -13,15 +13,21 @@ the separators are found from the right where a name could be ambiguous.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from cardz_core.cards import SUIT_LETTERS, parse_suit
+from cardz_core.engine.documents import shown
 from cardz_core.engine.moves import Move
+from cardz_core.limits import MAX_CARDS
 from cardz_core.problems import CardzError, pointer
 
 MOVE_FIELDS = frozenset({"from", "index", "to", "declare", "text"})
 TAP_FIELDS = frozenset({"tap", "text"})
 TAP_PREFIX = "tap "
+# an index is written in ASCII digits (str.isdigit also takes '²' and Arabic-Indic digits), and
+# no pile holds more than MAX_CARDS cards, so a longer number is never a position
+_INDEX = re.compile(r"[0-9]{1,%d}" % len(str(MAX_CARDS)))
 
 
 def move_document(game: Any, move: Move) -> dict[str, Any]:
@@ -64,7 +70,8 @@ def parse_move(game: Any, value: Any, path: str = "") -> Move:
     if isinstance(value, dict):
         return _parse_document(game, value, path)
     raise CardzError(f"a move is text like 'column-3@4>foundation-1' or 'tap stock', or a "
-                     f"move document, not {value!r}", path)
+                     f"move document, not {shown(value)}", path)
+
 
 
 def _depot(game: Any, name: Any, path: str, role: str) -> int:
@@ -77,7 +84,7 @@ def _depot(game: Any, name: Any, path: str, role: str) -> int:
 def _declare(value: Any, path: str, where: str = "") -> int:
     suit = parse_suit(value)
     if suit is None:
-        raise CardzError(f"{where}declare {value!r} is not a suit (C, D, H or S)", path)
+        raise CardzError(f"{where}declare {shown(value)} is not a suit (C, D, H or S)", path)
     return suit
 
 
@@ -95,9 +102,10 @@ def _parse_text(game: Any, text: str, path: str) -> Move:
     src = game.depot_index[text[:at]]
     rest = text[at + 1:]
     index_text, sep, target = rest.partition(">")
-    if not sep or not index_text.isdigit():
-        raise CardzError(f"{text!r}: after '{text[:at]}@' comes the card's position (a whole "
-                         f"number, bottom = 0), then '>' and the target depot", path)
+    if not sep or not _INDEX.fullmatch(index_text) or int(index_text) >= MAX_CARDS:
+        raise CardzError(f"{shown(text)}: after '{text[:at]}@' comes the card's position (a "
+                         f"whole number in the digits 0-9, bottom = 0, below {MAX_CARDS}), then "
+                         "'>' and the target depot", path)
     declare = -1
     if target not in game.depot_index and "=" in target:
         name, _, suit = target.rpartition("=")
@@ -115,7 +123,7 @@ def _parse_document(game: Any, doc: dict[str, Any], path: str) -> Move:
         for key in ("from", "index", "to"):
             if key not in doc:
                 raise CardzError(f"a move document needs 'from', 'index' and 'to' "
-                                 f"(or 'tap'); {key!r} is missing", path)
+                                 f"(or 'tap'); {key!r} is missing", path + pointer(key))
     for key in doc:
         if key not in allowed:
             raise CardzError(f"unknown field {key!r} in a move document", path + pointer(key))
@@ -123,9 +131,9 @@ def _parse_document(game: Any, doc: dict[str, Any], path: str) -> Move:
         move = Move(_depot(game, doc["tap"], path + "/tap", "tap"), -1, -1)
     else:
         index = doc["index"]
-        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < MAX_CARDS:
             raise CardzError(f"index is the picked card's position, a whole number from 0 "
-                             f"(bottom), not {index!r}", path + "/index")
+                             f"(bottom) below {MAX_CARDS}, not {shown(index)}", path + "/index")
         declare = _declare(doc["declare"], path + "/declare") if "declare" in doc else -1
         move = Move(_depot(game, doc["from"], path + "/from", "from"), index,
                     _depot(game, doc["to"], path + "/to", "to"), declare)

@@ -200,7 +200,7 @@ class GameTables:
     def expr(self, ref: ExprRef) -> Callable[[Env], Any]:
         """A rule expression's closure ``fn(env)``, built from its program: the one place where
         the engine turns an expression of the compiled game into something it runs."""
-        return closure(ref.program, self.programs.tables, self.registry.functions)
+        return closure(ref.program, self.programs.tables, self.registry.functions, ref.ptr)
 
     def env(self, state: State, **bindings: Any) -> Env:
         """An expression environment on ``state`` with the context's bindings."""

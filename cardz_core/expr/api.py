@@ -89,7 +89,8 @@ class GamePrograms:
     def closure(self, expr: Expr | str, context: str,
                 self_depot: int | str | None = None) -> Callable[[Any], Any]:
         """``fn(env)`` running the program of ``expr`` (see ``get``)."""
-        return closure(self.get(expr, context, self_depot), self.tables, self.registry.functions)
+        return closure(self.get(expr, context, self_depot), self.tables, self.registry.functions,
+                       "" if isinstance(expr, str) else expr.ptr)
 
     def check(self) -> list[Problem]:
         """Compile every expression of the game; the problems, each at its expression's pointer."""
@@ -153,7 +154,8 @@ def compile_typed(expr: Any, context: str, spec: Any, registry: Any = None, *,
     pointer, the column in the message."""
     programs = programs_for(spec, registry)
     program = programs.get(expr, context, self_depot)
-    return program.kind, closure(program, programs.tables, programs.registry.functions)
+    where = expr.ptr if isinstance(expr, Expr) else ""
+    return program.kind, closure(program, programs.tables, programs.registry.functions, where)
 
 
 def compile_expr(expr: Any, context: str, spec: Any, registry: Any = None, *,

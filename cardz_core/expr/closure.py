@@ -4,6 +4,11 @@ so evaluating makes one call per node and never looks at the tree again.
 The builder picks the cheapest closure a node allows: operators written out per symbol
 (``inline.py``), a constant right operand bound in, ``card.x`` and ``top.x`` read straight from
 the ``Env``, and no missing-value checks where the program says no operand can be missing.
+
+Numbers stay within ``MAX_EXPR_INT`` either way: the builder works out how large each sum or
+product can be from its operands (constants, ranks, card values, earlier ``let`` values); one that
+could pass the limit (a product of counts, say) checks its result, and refuses with a
+``CardzError`` at the expression's pointer. The common rules (``top.value - 1``) check nothing.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from typing import Any, Callable
 
 from cardz_core.expr.inline import binary, binary_const
 from cardz_core.expr.program import Node, Program
+from cardz_core.limits import MAX_EXPR_INT
+from cardz_core.problems import CardzError
 from cardz_core.signature import GAME, STATE
 from cardz_core.expr.tables import Tables
 
@@ -49,10 +56,11 @@ _COUNTERS: dict[str, Fn] = {
 }
 
 
-def closure(program: Program, tables: Tables, functions: Any) -> Fn:
+def closure(program: Program, tables: Tables, functions: Any, where: str = "") -> Fn:
     """``fn(env) -> value`` running ``program`` for the game ``tables`` were built for, calling
-    the implementations of ``functions`` (name -> ``Function``, the registry's)."""
-    fn = _Builder(tables, functions).build(program.root)
+    the implementations of ``functions`` (name -> ``Function``, the registry's). ``where`` is the
+    expression's JSON pointer, for the error of a number past ``MAX_EXPR_INT``."""
+    fn = _Builder(tables, functions, where).build(program.root)
     if program.slots:
         fn = _with_vars(fn, program.slots)
     return fn
@@ -67,9 +75,53 @@ def _const(node: Node) -> tuple[bool, Any]:
 
 
 class _Builder:
-    def __init__(self, tables: Tables, functions: Any) -> None:
+    def __init__(self, tables: Tables, functions: Any, where: str) -> None:
         self.t = tables
         self.functions = functions
+        self.where = where
+        self.var_bounds: dict[int, int | None] = {}  # let slot -> how large its value can be
+        self.value_bound = max((abs(v) for v in tables.value.values()), default=0)
+
+    def bound(self, node: Node) -> int | None:
+        """How large (either way) the number ``node`` gives can be; None when nothing says (a
+        function's result, a counter). A sum or product past ``MAX_EXPR_INT`` checks its result,
+        so it is at most that."""
+        op = node[0]
+        if op == "const":
+            v = node[1]
+            return abs(v) if isinstance(v, int) else 0
+        if op in ("zero", "neg"):
+            return self.bound(node[1])
+        if op == "prop":
+            return {"rank": 13, "value": self.value_bound}.get(node[1])
+        if op == "var":
+            return self.var_bounds.get(node[1])
+        if op == "arith":
+            acc = self.arith_bound(node[1], node[2])
+            return acc if acc is not None and acc <= MAX_EXPR_INT else MAX_EXPR_INT
+        return None
+
+    def arith_bound(self, symbols: tuple[str, ...], operands: tuple[Node, ...]) -> int | None:
+        acc = self.bound(operands[0])
+        for symbol, operand in zip(symbols, operands[1:]):
+            b = self.bound(operand)
+            if symbol == "%":  # the remainder is smaller than the divisor
+                acc = b
+            elif acc is None or b is None:
+                acc = None
+            else:
+                acc = acc * b if symbol == "*" else acc + b
+        return acc
+
+    def checked(self, fn: Fn) -> Fn:
+        """``fn`` refusing a number past ``MAX_EXPR_INT``."""
+        def run(env: Any) -> Any:
+            v = fn(env)
+            if v is not None and not -MAX_EXPR_INT <= v <= MAX_EXPR_INT:
+                raise CardzError(f"this expression works out to a number past {MAX_EXPR_INT} "
+                                 "either way, the most an expression may compute", self.where)
+            return v
+        return run
 
     def build(self, node: Node) -> Fn:
         build: Callable[[Node], Fn] = getattr(self, "op_" + node[0])
@@ -133,6 +185,11 @@ class _Builder:
         return lambda env: -f(env)
 
     def op_arith(self, node: Node) -> Fn:
+        fn = self.arith(node)
+        acc = self.arith_bound(node[1], node[2])
+        return fn if acc is not None and acc <= MAX_EXPR_INT else self.checked(fn)
+
+    def arith(self, node: Node) -> Fn:
         symbols, operands, maybe = node[1], node[2], node[3]
         ops = [_ARITH[s] for s in symbols]
         fns = [self.build(o) for o in operands]
@@ -200,7 +257,9 @@ class _Builder:
         return run
 
     def op_let(self, node: Node) -> Fn:
-        slot, v, b = node[1], self.build(node[2]), self.build(node[3])
+        slot = node[1]
+        self.var_bounds[slot] = self.bound(node[2])
+        v, b = self.build(node[2]), self.build(node[3])
 
         def run(env: Any) -> Any:
             env.vars[slot] = v(env)

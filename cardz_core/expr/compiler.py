@@ -22,6 +22,7 @@ from cardz_core.expr.contexts import ANY, CONTEXT_NAMES, Context
 from cardz_core.expr.program import Node, Program, is_data, reads_of
 from cardz_core.signature import GAME, ITEM_OF, STATE, Each, FunctionError, Signature
 from cardz_core.expr.tables import Tables
+from cardz_core.limits import MAX_EXPR_INT
 
 KIND_NAMES = {
     "number": "a number", "bool": "a condition", "card": "a card", "cards": "a list of cards",
@@ -46,6 +47,7 @@ _ORDER = ("<", "<=", ">", ">=")
 _NUMERIC = ("number", "rank")
 _EQUATABLE = ("card", "depot", "suit", "colour", "bool")
 # context names read from the position: name -> State field
+_SUGGEST_CHARS = 40  # the longest unknown name a close match is looked for
 _COUNTERS = {"moves": "moves", "undos": "undos", "recycles": "recycles_total", "redeals": "redeals"}
 
 
@@ -165,7 +167,12 @@ class Compiler:
         return getattr(self, "n_" + str(tree.data))(tree)
 
     def n_number(self, tree: Tree) -> Typed:
-        return _value("number", int(str(tree.children[0])))
+        digits = str(tree.children[0]).lstrip("0") or "0"
+        # the length first: int() of thousands of digits is slow, and past 4,300 refused
+        if len(digits) > len(str(MAX_EXPR_INT)) or int(digits) > MAX_EXPR_INT:
+            raise ExprProblem(column(tree), f"this number has {len(digits)} digits; numbers in an "
+                                            f"expression are at most {MAX_EXPR_INT}")
+        return _value("number", int(digits))
 
     def n_true(self, tree: Tree) -> Typed:
         return _value("bool", True)
@@ -217,8 +224,12 @@ class Compiler:
         known |= self.context.names
         for scope in self.scopes:
             known |= set(scope)
-        same = [k for k in known if k.lower() == name.lower()]
-        close = same or difflib.get_close_matches(name, sorted(known), n=1)
+        low = name.lower()
+        same = [k for k in known if len(k) == len(name) and k.lower() == low]
+        # a close match is looked for only for a name of typo length: for long ones it costs
+        # time in proportion to every known name's length, per unknown name in the file
+        close = same or (difflib.get_close_matches(name, sorted(known), n=1)
+                         if len(name) <= _SUGGEST_CHARS else [])
         return f" (did you mean `{close[0]}`? names are case-sensitive)" if same else \
             (f" (did you mean `{close[0]}`?)" if close else "")
 
@@ -295,6 +306,9 @@ class Compiler:
             acc = operands[0].const
             for symbol, o in zip(symbols, operands[1:]):
                 acc = None if acc is None or o.const is None else _ARITH[symbol](acc, o.const)
+            if acc is not None and not -MAX_EXPR_INT <= acc <= MAX_EXPR_INT:
+                raise ExprProblem(column(tree), f"this works out to a number past {MAX_EXPR_INT} "
+                                                "either way, the most an expression may compute")
             return _value("number", acc, maybe=acc is None)
         return Typed("number", ("arith", symbols, tuple(o.node for o in operands), maybe),
                      maybe=maybe)

@@ -17,6 +17,8 @@ from typing import Any, Iterator
 
 import attrs
 
+from cardz_core.limits import MAX_EXPR_INT
+
 FORMAT = 1
 
 Node = tuple[Any, ...]
@@ -76,7 +78,16 @@ class Program:
         for node in walk(root):
             if not node or node[0] not in OPS:
                 raise ProgramError(f"unknown operation in {node!r}")
+            if node[0] == "const" and _past_limit(node[1]):
+                # the compiler writes none, so an engine may hold every constant in 64 bits
+                raise ProgramError(f"a constant past {MAX_EXPR_INT} either way")
         return cls(str(data["kind"]), root, int(data["slots"]), frozenset(data["reads"]))
+
+
+def _past_limit(value: Any) -> bool:
+    if isinstance(value, tuple):
+        return any(_past_limit(v) for v in value)
+    return isinstance(value, int) and not -MAX_EXPR_INT <= value <= MAX_EXPR_INT
 
 
 def _to_json(value: Any) -> Any:

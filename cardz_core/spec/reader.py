@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 from cardz_core import cards
-from cardz_core.limits import MAX_EXPR_CHARS
+from cardz_core.limits import MAX_EXPR_CHARS, MAX_FILE_NUMBER
 from cardz_core.problems import ERROR, WARNING, Problem, join
 from cardz_core.registry import Registry
 from cardz_core.spec.model import Expr
@@ -68,7 +68,8 @@ def describe(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
-        return f"the number {value}"
+        shown = _number(value)
+        return shown if shown.startswith("a ") else f"the number {shown}"
     if isinstance(value, str):
         return f"the text {_short(value)!r}"
     if isinstance(value, (list, tuple)):
@@ -76,6 +77,15 @@ def describe(value: Any) -> str:
     if isinstance(value, dict):
         return "an object"
     return type(value).__name__
+
+
+def _number(value: int | float) -> str:
+    """A number as a message shows it: a huge whole number by its size, since Python refuses to
+    write one of more than 4,300 digits (and nobody reads one of 400)."""
+    if isinstance(value, int) and abs(value) >= 10 ** 30:
+        sign = "negative " if value < 0 else ""
+        return f"a {sign}number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"
+    return str(value)
 
 
 def _short(text: str) -> str:
@@ -166,11 +176,13 @@ def as_int(ctx: Ctx, value: Any, ptr: str, minimum: int | None = None,
     if isinstance(value, bool) or not isinstance(value, int):
         ctx.error(ptr, f"expected a whole number, found {describe(value)}")
         return None
-    if minimum is not None and value < minimum:
-        ctx.error(ptr, f"must be at least {minimum}, found {value}")
+    minimum = -MAX_FILE_NUMBER if minimum is None else max(minimum, -MAX_FILE_NUMBER)
+    maximum = MAX_FILE_NUMBER if maximum is None else min(maximum, MAX_FILE_NUMBER)
+    if value < minimum:
+        ctx.error(ptr, f"must be at least {minimum}, found {_number(value)}")
         return None
-    if maximum is not None and value > maximum:
-        ctx.error(ptr, f"must be at most {maximum}, found {value}")
+    if value > maximum:
+        ctx.error(ptr, f"must be at most {maximum}, found {_number(value)}")
         return None
     return value
 
@@ -178,6 +190,11 @@ def as_int(ctx: Ctx, value: Any, ptr: str, minimum: int | None = None,
 def as_number(ctx: Ctx, value: Any, ptr: str) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         ctx.error(ptr, f"expected a number, found {describe(value)}")
+        return None
+    # compared before float(): a whole number past a double's range would overflow it
+    if not -MAX_FILE_NUMBER <= value <= MAX_FILE_NUMBER:  # false for NaN too
+        ctx.error(ptr, f"must be between {-MAX_FILE_NUMBER} and {MAX_FILE_NUMBER}, "
+                       f"found {describe(value)}")
         return None
     return float(value)
 

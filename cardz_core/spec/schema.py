@@ -14,7 +14,7 @@ from typing import Any
 
 from cardz_core import cards
 from cardz_core.kinds import Aid, Field
-from cardz_core.limits import MAX_EXPR_CHARS
+from cardz_core.limits import MAX_EXPR_CHARS, MAX_FILE_NUMBER
 from cardz_core.registry import Registry, default_registry
 from cardz_core.spec import tables as t
 from cardz_core.spec.tables import Prop
@@ -41,12 +41,10 @@ def _one_or_list(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def _int(minimum: int | None = None, maximum: int | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "integer"}
-    if minimum is not None:
-        out["minimum"] = minimum
-    if maximum is not None:
-        out["maximum"] = maximum
-    return out
+    """A whole number within ``MAX_FILE_NUMBER`` either way, and the field's own range."""
+    low = -MAX_FILE_NUMBER if minimum is None else max(minimum, -MAX_FILE_NUMBER)
+    high = MAX_FILE_NUMBER if maximum is None else min(maximum, MAX_FILE_NUMBER)
+    return {"type": "integer", "minimum": low, "maximum": high}
 
 
 _NAMED = {  # property kinds that are a definition of their own
@@ -64,7 +62,7 @@ def _prop(prop: Prop) -> dict[str, Any]:
         return _ref(_NAMED[kind])
     simple: dict[str, dict[str, Any]] = {
         "bool": {"type": "boolean"},
-        "number": {"type": "number"},
+        "number": {"type": "number", "minimum": -MAX_FILE_NUMBER, "maximum": MAX_FILE_NUMBER},
         "string": {"type": "string"},
         "depot": {"type": "string"},
         "strings": _one_or_list({"type": "string"}),

@@ -8,7 +8,8 @@ automatic move drops).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from itertools import chain, repeat
+from typing import Any, Callable, Iterator
 
 from cardz_core.problems import CardzError
 from cardz_core.spec.model import Step
@@ -29,11 +30,13 @@ def deal_group(step: Step, game: Any) -> Executor:
         s = source(w)
         if s < 0 or not targets:
             return
+        # made as it is dealt: the deal stops when the source runs out, however many it asks for
+        plan: Iterator[tuple[int, bool]]
         if round_robin:
-            plan = [(d, False) for _ in range(down) for d in targets]
-            plan += [(d, True) for _ in range(up) for d in targets]
+            plan = chain(((d, False) for _ in range(down) for d in targets),
+                         ((d, True) for _ in range(up) for d in targets))
         else:
-            plan = [(d, face) for d in targets for face in (False,) * down + (True,) * up]
+            plan = ((d, face) for d in targets for face in chain(repeat(False, down), repeat(True, up)))
         for d, face in plan:
             cards = w.take_top(s, 1)
             if not cards:
