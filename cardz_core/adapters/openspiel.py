@@ -110,7 +110,8 @@ class CardzSpielGame(pyspiel.Game):
                          params: dict[str, Any] | None = None) -> ViewObserver:
         if params:
             raise ValueError(f"observation parameters are not supported; given {params}")
-        # the information state remembers (perfect recall); the observation is the table now
+        # OpenSpiel asks for the information state with perfect_recall: the view with memory;
+        # the observation is the table as it is now
         memory = iig_obs_type is not None and iig_obs_type.perfect_recall
         return ViewObserver(self, memory)
 
