@@ -1,0 +1,79 @@
+"""The Gymnasium adapter (``cardz_core.adapters.gym``, extra ``gym``): ``check_env`` on every
+bundled game, the registered ids, masks, rewards and the player's view as the observation."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+adapter = pytest.importorskip("cardz_core.adapters.gym")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import cardz_core  # noqa: E402
+from cardz_core.adapters import core  # noqa: E402
+
+GAMES = [r.path.stem for r in cardz_core.bundled()]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_check_env_passes(name: str) -> None:
+    env = gymnasium.make(adapter.env_id(name), max_steps=50)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the checker's warnings count as failures
+        check_env(env.unwrapped)
+
+
+def test_every_bundled_game_has_an_id_and_any_file_has_one() -> None:
+    assert len(adapter.ENV_IDS) == len(GAMES)
+    assert adapter.ENV_IDS["cardz/KlondikeDraw3-v0"] == "klondike_draw3"
+    assert adapter.env_id("spider_one_suit") == "cardz/SpiderOneSuit-v0"
+    path = next(r.path for r in cardz_core.bundled() if r.path.stem == "golf")
+    env = gymnasium.make("cardz/Cardz-v0", game=str(path))
+    assert env.unwrapped.game.spec.name == "Golf"
+
+
+def test_the_mask_marks_the_legal_moves_and_the_view_is_the_observation() -> None:
+    env = gymnasium.make("cardz/KlondikeDraw3-v0").unwrapped
+    obs, info = env.reset(seed=4)
+    game, t = env.game, env.table
+    legal = [t.action(m) for m in game.legal_moves(env.seat.view)]
+    assert sorted(np.flatnonzero(info["action_mask"]).tolist()) == sorted(legal)
+    expected = np.zeros(t.size, np.float32)
+    core.encode(game, game.view(game.deal(info["deal"])), expected, True, 0.0)
+    assert np.array_equal(obs, expected)
+    obs2, info2 = env.reset(seed=4)
+    assert info2["deal"] == info["deal"] and np.array_equal(obs, obs2)
+    _, info3 = env.reset(options={"deal": 17})
+    assert info3["deal"] == 17
+
+
+def test_an_illegal_action_changes_nothing() -> None:
+    env = gymnasium.make("cardz/Freecell-v0").unwrapped
+    obs, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = env.seat.state
+    obs2, reward, terminated, truncated, info2 = env.step(illegal)
+    assert info2["illegal"] and env.seat.state == before and reward == 0.0
+    assert not terminated and not truncated
+
+
+def test_rewards_come_when_the_deal_ends_or_is_cut() -> None:
+    env = gymnasium.make("cardz/Golf-v0", max_steps=5, reward="score", score_worst=35.0,
+                         score_best=0.0).unwrapped
+    _, info = env.reset(seed=2)
+    rewards = []
+    done = False
+    while not done:
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        _, reward, terminated, truncated, info = env.step(action)
+        rewards.append(reward)
+        done = terminated or truncated
+    score = env.game.score(env.seat.view)
+    assert rewards[:-1] == [0.0] * (len(rewards) - 1)
+    assert rewards[-1] == pytest.approx((35 - score) / 35)
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        env.step(0)
