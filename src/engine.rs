@@ -120,6 +120,10 @@ struct Accept {
     wild_joker: bool,
     declares_free: bool,
     allow_down: bool,
+    // the hot-path tables (`Accept.on_top`, `on_down`): by card id, whether a face-up card
+    // may lie on a face-up top card (`[top * n_cards + card]`) or on a face-down one
+    on_top: Vec<bool>,
+    on_down: Vec<bool>,
 }
 
 impl Accept {
@@ -180,6 +184,15 @@ impl Accept {
     /// The `min_count <= 1` and no-`when` case of `Accept.simple`.
     fn simple(&self) -> bool {
         self.min_count <= 1
+    }
+
+    fn fill_tables(&mut self, ident: &[Card]) {
+        self.on_top = ident
+            .iter()
+            .flat_map(|&top| ident.iter().map(move |&card| (top, card)))
+            .map(|(top, card)| self.fits(self.after(top), card, 0))
+            .collect();
+        self.on_down = ident.iter().map(|&card| self.fits(Below::Down, card, 0)).collect();
     }
 
     fn takes_from(&self, src: usize) -> bool {
@@ -263,6 +276,15 @@ impl Eject {
             out.truncate(1);
         }
         out
+    }
+
+    /// The group that leaves when the card at `index` is picked, bottom first.
+    fn group<'a>(&self, pile: &'a [Code], index: usize) -> &'a [Code] {
+        match self.unit {
+            Unit::Single => std::slice::from_ref(&pile[index]),
+            Unit::Pile => pile,
+            _ => &pile[index..],
+        }
     }
 
     /// (the group that leaves, bottom first; what stays).
@@ -506,6 +528,8 @@ fn accept(v: &Value, depot: usize) -> Result<Accept, Unsupported> {
         wild_joker: flag(v, "wild_joker"),
         declares_free: has_wild && declares == "free",
         allow_down: flag(v, "allow_face_down"),
+        on_top: Vec::new(),
+        on_down: Vec::new(),
     })
 }
 
@@ -552,6 +576,17 @@ fn draw(v: &Value, depot: usize) -> Result<Option<Draw>, Unsupported> {
     }))
 }
 
+/// Every accept table filled in, for the game's cards (checked first, so that the tables index).
+fn game_tables(accepts: &mut [Accept], ident: &[Card]) -> Result<(), Unsupported> {
+    if ident.iter().any(|c| c.rank < 0 || c.rank > 13 || c.suit < -1 || c.suit > 3) {
+        return unsupported("a card of no known rank or suit");
+    }
+    for a in accepts {
+        a.fill_tables(ident);
+    }
+    Ok(())
+}
+
 fn empty_list(v: &Value, name: &str) -> bool {
     v.get(name).and_then(Value::as_array).is_none_or(|a| a.is_empty())
 }
@@ -580,9 +615,10 @@ impl Game {
         }
         let rank = ints(c, "card_rank")?;
         let suit = ints(c, "card_suit")?;
-        let ident = rank.iter().zip(&suit).map(|(&r, &s)| Card { rank: r as i32, suit: s as i32 }).collect();
+        let ident: Vec<Card> =
+            rank.iter().zip(&suit).map(|(&r, &s)| Card { rank: r as i32, suit: s as i32 }).collect();
         let acc = field(c, "accepts")?.as_array().ok_or_else(|| Unsupported("'accepts' is not a list".into()))?;
-        let accepts = acc.iter().enumerate().map(|(i, a)| accept(a, i)).collect::<Result<Vec<_>, _>>()?;
+        let mut accepts = acc.iter().enumerate().map(|(i, a)| accept(a, i)).collect::<Result<Vec<_>, _>>()?;
         let ej = field(c, "ejects")?.as_array().ok_or_else(|| Unsupported("'ejects' is not a list".into()))?;
         let ejects = ej.iter().map(eject).collect::<Result<Vec<_>, _>>()?;
         let dr = field(c, "draws")?.as_array().ok_or_else(|| Unsupported("'draws' is not a list".into()))?;
@@ -593,6 +629,7 @@ impl Game {
             Some(Value::Array(_)) => Some(indices(plan, "win_empties")?),
             _ => None,
         };
+        game_tables(&mut accepts, &ident)?;
         let game = Game {
             n,
             ident,
@@ -641,9 +678,6 @@ impl Game {
         all.extend(self.draws.iter().flatten().map(|d| d.to));
         if all.iter().any(|&d| d >= n) {
             return unsupported("a depot index out of range");
-        }
-        if self.ident.iter().any(|c| c.rank < 0 || c.rank > 13 || c.suit < -1 || c.suit > 3) {
-            return unsupported("a card of no known rank or suit");
         }
         Ok(())
     }
@@ -739,12 +773,11 @@ impl Game {
     fn wants(&self, s: &State, d: usize, c: Code) -> bool {
         let acc = &self.accepts[d];
         let pile = &s.piles[d];
-        let card = self.card(c);
         match pile.last() {
-            None => acc.seed_ok(card, if acc.seed_from_deal { s.seed_rank } else { 0 }),
+            None => acc.seed_ok(self.card(c), if acc.seed_from_deal { s.seed_rank } else { 0 }),
             Some(_) if acc.empty_only => false,
-            Some(&top) if top & 1 == 0 => acc.fits(Below::Down, card, 0),
-            Some(&top) => acc.fits(acc.after(self.card(top)), card, 0),
+            Some(&top) if top & 1 == 0 => acc.on_down[(c >> 1) as usize],
+            Some(&top) => acc.on_top[(top >> 1) as usize * self.ident.len() + (c >> 1) as usize],
         }
     }
 
@@ -768,7 +801,7 @@ impl Game {
                 if cur & 1 == 0 {
                     return self.drop_ok(s, src, group, d, vouched);
                 }
-                if !acc.fits(acc.after(self.card(prev)), self.card(cur), 0) {
+                if !acc.on_top[(prev >> 1) as usize * self.ident.len() + (cur >> 1) as usize] {
                     return false;
                 }
             }
@@ -787,17 +820,17 @@ impl Game {
             let ej = &self.ejects[src];
             let vouched = ej.vouched();
             for i in ej.picks(&s.piles, pile, &self.ident) {
-                let bottom = if ej.unit == Unit::Pile { pile[0] } else { pile[i] };
-                let (group, _) = ej.split(pile, i);
+                let group = ej.group(pile, i);
+                let bottom = group[0];
                 let targets = if bottom & 1 == 1 { &self.drop_targets } else { &self.down_targets };
                 for &d in targets {
                     if d == src || !self.accepts[d].takes_from(src) {
                         continue;
                     }
                     let ok = if bottom & 1 == 1 {
-                        self.wants(s, d, bottom) && self.group_ok(s, src, &group, d, vouched)
+                        self.wants(s, d, bottom) && self.group_ok(s, src, group, d, vouched)
                     } else {
-                        self.drop_ok(s, src, &group, d, vouched)
+                        self.drop_ok(s, src, group, d, vouched)
                     };
                     if ok {
                         out.push((src as i32, i as i32, d as i32, -1));
