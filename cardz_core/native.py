@@ -8,6 +8,11 @@ What it is handed is ``CompiledGame.to_json()`` and a small plan (``plan_documen
 tables the Python engine lists moves by, and the facts the registry gives of the win and loss
 conditions (``ConditionKind.empties``, ``ConditionKind.stalemate``), so the Rust side knows no
 vocabulary word. ``supports(game)`` says why a game can't be played natively.
+
+``NativeEngineGame`` is the ``Game`` that ``compile(spec, engine="native")`` gives (or
+``CARDZ_ENGINE=native``; ``auto`` when the game is supported): a Python ``Game`` whose
+``legal_moves`` and ``apply`` run natively for true positions with the rules on; views, the
+rules off and ``apply`` with a reveal callback stay in Python, as does everything else.
 """
 
 from __future__ import annotations
@@ -15,14 +20,20 @@ from __future__ import annotations
 import importlib
 import json
 from types import ModuleType
-from typing import Any, Sequence
+from typing import Any, Sequence, TypeVar
 
 from cardz_core.compiled.records import ConditionData
 from cardz_core.engine.game import Game
 from cardz_core.engine.moves import IllegalMove, Move
+from cardz_core.compiled.game import CompiledGame
 from cardz_core.engine.state import PLAYING, State, Status
+from cardz_core.engine.work import Reveal
 from cardz_core.kinds import ConditionKind
 from cardz_core.problems import CardzError
+from cardz_core.registry import Registry
+from cardz_core.spec.model import GameSpec
+
+S = TypeVar("S", bound=State)
 
 _new_move = tuple.__new__  # Move(*t) without the NamedTuple's Python-level __new__
 # a position as the extension takes it: (piles, came_from, declared, recycles, recycles_total,
@@ -134,7 +145,7 @@ class NativeGame:
         self._memo_state, self._memo_moves = state, moves
         return list(moves)
 
-    def apply(self, state: State, move: Move) -> State:
+    def apply(self, state: S, move: Move) -> S:
         """The position after ``move``, judged; raises ``IllegalMove`` with the Python engine's
         reason when it is not legal."""
         checked = state is self._memo_state and move in self._memo_moves
@@ -149,7 +160,7 @@ class NativeGame:
         out.piles, out.came_from, out.declared, out.recycles, out.recycles_total, status = got
         out.moves = state.moves + 1
         out.status = Status(status)
-        return out
+        return out  # type: ignore[return-value]  # copies keep their class, as in Game.apply
 
     def status(self, state: State) -> Status:
         """PLAYING, WON or LOST, as judged after the move that led to ``state``."""
@@ -165,3 +176,22 @@ class NativeGame:
         except (ValueError, RuntimeError, OverflowError) as exc:
             raise CardzError(str(exc)) from None
         return [(moves, Status(status)) for moves, status in got]
+
+
+class NativeEngineGame(Game):
+    """A ``Game`` played by the native engine where it can be: true positions with the rules
+    on. Raises CardzError for a game the native engine can't play."""
+
+    def __init__(self, compiled: CompiledGame, registry: Registry, spec: GameSpec) -> None:
+        super().__init__(compiled, registry, spec)
+        self.native = NativeGame(self)
+
+    def legal_moves(self, state: State) -> list[Move]:
+        if state.rules_off or state.pools is not None:
+            return super().legal_moves(state)
+        return self.native.legal_moves(state)
+
+    def apply(self, state: S, move: Move, reveal: Reveal | None = None) -> S:
+        if reveal is not None or state.rules_off or state.pools is not None:
+            return super().apply(state, move, reveal)
+        return self.native.apply(state, move)

@@ -10,12 +10,14 @@ import random
 import pytest
 from conftest import LONG
 
-from cardz_core.engine import Game, IllegalMove, Move, State
+from cardz_core.engine import Game, IllegalMove, Move, State, compile
 from cardz_core.engine.rng import below
 from cardz_core.engine.state import PLAYING, Status
-from cardz_core.native import NativeGame, extension, supports
+from cardz_core.native import NativeEngineGame, NativeGame, extension, supports
 from cardz_core.problems import CardzError
 from cardz_core.rulesets import bundled, open_game
+from cardz_core.spec import load_game
+from cardz_core.spec.model import GameSpec
 
 pytestmark = pytest.mark.skipif(extension() is None, reason="the native extension is not built")
 
@@ -126,3 +128,39 @@ def test_a_bad_position_is_an_error_not_a_crash():
     broken.piles = ((999,),) + state.piles[1:]
     with pytest.raises(CardzError, match="does not have"):
         native.playouts([broken], 1, 10)
+
+
+def _spec(stem: str) -> GameSpec:
+    return load_game(GAMES[stem], file=str(GAMES[stem]))
+
+
+def test_the_engine_is_chosen_at_compile():
+    assert type(compile(_spec("klondike"))) is Game  # python stays the default
+    native = compile(_spec("klondike"), engine="native")
+    assert isinstance(native, NativeEngineGame)
+    assert type(compile(_spec("spider"), engine="auto")) is Game
+    assert isinstance(compile(_spec("freecell"), engine="auto"), NativeEngineGame)
+    with pytest.raises(CardzError, match="can't play Spider.*: it has redeal"):
+        compile(_spec("spider"), engine="native")
+    with pytest.raises(CardzError, match="no engine 'rust'"):
+        compile(_spec("klondike"), engine="rust")
+
+
+def test_cardz_engine_chooses_for_every_compile(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("CARDZ_ENGINE", "native")
+    assert isinstance(open_game("klondike_draw3"), NativeEngineGame)
+    with pytest.raises(CardzError, match="native engine can't play"):
+        open_game("spider")
+    monkeypatch.setenv("CARDZ_ENGINE", "auto")
+    assert type(open_game("spider")) is Game
+
+
+def test_a_native_game_plays_views_and_the_rules_off_in_python():
+    python, native = compile(_spec("klondike")), compile(_spec("klondike"), engine="native")
+    state = python.deal(5)
+    view = python.view(state)
+    assert native.legal_moves(view) == python.legal_moves(view)
+    move = python.legal_moves(state)[0]
+    assert native.apply(state, move) == python.apply(state, move)
+    off = python.set_rules(state, False)
+    assert native.legal_moves(off) == python.legal_moves(off)
