@@ -137,6 +137,8 @@ class NativeGame:
         """Every legal move, in the Python engine's order; empty once the game is over."""
         if state.status != PLAYING:
             return []
+        if state is self._memo_state:
+            return list(self._memo_moves)
         try:
             raw = self._engine.legal_moves(_as_tuple(state))
         except (ValueError, RuntimeError) as exc:
@@ -157,9 +159,11 @@ class NativeGame:
             why = self.game.illegal_reason(state, move)
             raise IllegalMove(why or f"the native engine refuses {move!r}")
         out = state.copy()
-        out.piles, out.came_from, out.declared, out.recycles, out.recycles_total, status = got
+        out.piles, out.came_from, out.declared, out.recycles, out.recycles_total, status, raw = got
         out.moves = state.moves + 1
         out.status = Status(status)
+        # the listing of the new position came along: the next ``legal_moves`` of it reads it
+        self._memo_state, self._memo_moves = out, [_new_move(Move, m) for m in raw]
         return out  # type: ignore[return-value]  # copies keep their class, as in Game.apply
 
     def status(self, state: State) -> Status:

@@ -62,7 +62,8 @@ impl Engine {
     }
 
     /// The position after `mv` as (piles, came_from, declared, recycles, recycles_total,
-    /// status), or None when `mv` is not legal. `checked`: the caller knows it is legal.
+    /// status, its legal moves), or None when `mv` is not legal. `checked`: the caller knows
+    /// it is legal. The listing comes along so that a step crosses the boundary once.
     fn apply<'py>(&self, py: Python<'py>, state: StateIn, mv: Move, checked: bool)
                   -> PyResult<Option<Bound<'py, PyTuple>>> {
         guarded(|| {
@@ -78,6 +79,7 @@ impl Engine {
                 tuple_of(py, &out.recycles)?,
                 out.recycles_total,
                 out.status,
+                self.game.legal_moves(&out),
             );
             Ok(Some(fields.into_pyobject(py)?))
         })
