@@ -112,10 +112,14 @@ def supports(game: Game) -> str | None:
     return _engine(game)[1]
 
 
+class NotNative(CardzError):
+    """A position the native engine does not play: a view (unknown cards) or the rules off."""
+
+
 def _as_tuple(state: State) -> StateTuple:
     if state.rules_off or state.pools is not None:
-        raise CardzError("the native engine plays true positions with the rules on, not views "
-                         "or positions with the rules off")
+        raise NotNative("the native engine plays true positions with the rules on, not views "
+                        "or positions with the rules off")
     return (state.piles, state.came_from, state.declared, state.recycles, state.recycles_total,
             state.seed_rank, int(state.status))
 
@@ -141,6 +145,8 @@ class NativeGame:
             return list(self._memo_moves)
         try:
             raw = self._engine.legal_moves(_as_tuple(state))
+        except LookupError as exc:
+            raise NotNative(str(exc)) from None
         except (ValueError, RuntimeError) as exc:
             raise CardzError(str(exc)) from None
         moves = [_new_move(Move, m) for m in raw]
@@ -153,6 +159,8 @@ class NativeGame:
         checked = state is self._memo_state and move in self._memo_moves
         try:
             got = self._engine.apply(_as_tuple(state), tuple(move), checked)
+        except LookupError as exc:
+            raise NotNative(str(exc)) from None
         except (ValueError, RuntimeError, OverflowError) as exc:
             raise CardzError(str(exc)) from None
         if got is None:
@@ -177,6 +185,8 @@ class NativeGame:
         try:
             got = self._engine.playouts([_as_tuple(s) for s in states], seed & (2**64 - 1),
                                         max(0, max_moves))
+        except LookupError as exc:
+            raise NotNative(str(exc)) from None
         except (ValueError, RuntimeError, OverflowError) as exc:
             raise CardzError(str(exc)) from None
         return [(moves, Status(status)) for moves, status in got]
@@ -191,11 +201,15 @@ class NativeEngineGame(Game):
         self.native = NativeGame(self)
 
     def legal_moves(self, state: State) -> list[Move]:
-        if state.rules_off or state.pools is not None:
+        try:
+            return self.native.legal_moves(state)
+        except NotNative:
             return super().legal_moves(state)
-        return self.native.legal_moves(state)
 
     def apply(self, state: S, move: Move, reveal: Reveal | None = None) -> S:
-        if reveal is not None or state.rules_off or state.pools is not None:
-            return super().apply(state, move, reveal)
-        return self.native.apply(state, move)
+        if reveal is None:
+            try:
+                return self.native.apply(state, move)
+            except NotNative:
+                pass
+        return super().apply(state, move, reveal)

@@ -403,6 +403,13 @@ impl Work {
     }
 }
 
+/// Why a position can't be played here: unknown cards (a view's), or not one of this game.
+#[derive(Debug, PartialEq)]
+pub enum BadState {
+    Unknown,
+    Shape(String),
+}
+
 /// Why a compiled game can't be played natively.
 #[derive(Debug, PartialEq)]
 pub struct Unsupported(pub String);
@@ -687,19 +694,22 @@ impl Game {
     }
 
     /// Whether a position can be played here: true cards of this game, one pile per depot.
-    pub fn check_state(&self, s: &State) -> Result<(), String> {
+    pub fn check_state(&self, s: &State) -> Result<(), BadState> {
         let n = self.n;
         if s.piles.len() != n {
-            return Err(format!("a position of {} depots for a game of {n}", s.piles.len()));
+            return Err(BadState::Shape(format!("a position of {} depots for a game of {n}", s.piles.len())));
+        }
+        if s.piles.iter().flatten().any(|&c| c < 0) {
+            return Err(BadState::Unknown);
         }
         let cards = self.ident.len() as i32;
-        if s.piles.iter().flatten().any(|&c| c < 0 || (c >> 1) >= cards) {
-            return Err("a position with a card this game does not have (a view?)".into());
+        if s.piles.iter().flatten().any(|&c| (c >> 1) >= cards) {
+            return Err(BadState::Shape("a position with a card this game does not have".into()));
         }
         for (name, len) in [("came_from", s.came_from.len()), ("declared", s.declared.len()),
                             ("recycles", s.recycles.len())] {
             if len != 0 && len != n {
-                return Err(format!("a position whose {name} is not one per depot"));
+                return Err(BadState::Shape(format!("a position whose {name} is not one per depot")));
             }
         }
         Ok(())

@@ -1,14 +1,15 @@
 //! The Python boundary: `Engine(plan_json)` with `legal_moves`, `apply` and `playouts` on
 //! positions given as plain tuples (`cardz_core/native.py` turns them into `State`s). Every
-//! call runs under `catch_unwind`: a panic becomes a `RuntimeError`, never a crash.
+//! call runs under `catch_unwind`: a panic becomes a `RuntimeError`, never a crash. A position
+//! with unknown cards (a view's) raises `LookupError`, one that does not fit the game `ValueError`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyLookupError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::engine::{Game, Move, SplitMix, State};
+use crate::engine::{BadState, Game, Move, SplitMix, State};
 
 /// A position as Python hands it over: (piles, came_from, declared, recycles,
 /// recycles_total, seed_rank, status).
@@ -34,7 +35,10 @@ impl Engine {
     fn state(&self, s: StateIn) -> PyResult<State> {
         let (piles, came_from, declared, recycles, recycles_total, seed_rank, status) = s;
         let state = State { piles, came_from, declared, recycles, recycles_total, seed_rank, status };
-        self.game.check_state(&state).map_err(PyValueError::new_err)?;
+        self.game.check_state(&state).map_err(|bad| match bad {
+            BadState::Unknown => PyLookupError::new_err("a position with unknown cards (a view)"),
+            BadState::Shape(why) => PyValueError::new_err(why),
+        })?;
         Ok(state)
     }
 }

@@ -13,7 +13,7 @@ from conftest import LONG
 from cardz_core.engine import Game, IllegalMove, Move, State, compile
 from cardz_core.engine.rng import below
 from cardz_core.engine.state import PLAYING, Status
-from cardz_core.native import NativeEngineGame, NativeGame, extension, supports
+from cardz_core.native import NativeEngineGame, NativeGame, NotNative, extension, supports
 from cardz_core.problems import CardzError
 from cardz_core.rulesets import bundled, open_game
 from cardz_core.spec import load_game
@@ -128,6 +128,9 @@ def test_a_bad_position_is_an_error_not_a_crash():
     broken.piles = ((999,),) + state.piles[1:]
     with pytest.raises(CardzError, match="does not have"):
         native.playouts([broken], 1, 10)
+    broken.piles = ((-2,),) + state.piles[1:]  # an unknown card, as in a view
+    with pytest.raises(NotNative, match="unknown cards"):
+        native.apply(broken, Move(0, 0, 1))
 
 
 def _spec(stem: str) -> GameSpec:
@@ -164,3 +167,6 @@ def test_a_native_game_plays_views_and_the_rules_off_in_python():
     assert native.apply(state, move) == python.apply(state, move)
     off = python.set_rules(state, False)
     assert native.legal_moves(off) == python.legal_moves(off)
+    unknown = state.copy()  # unknown face-down cards without the view's pools
+    unknown.piles = tuple(tuple(c if c & 1 else -2 for c in p) for p in state.piles)
+    assert native.legal_moves(unknown) == python.legal_moves(unknown)
