@@ -21,7 +21,6 @@ from cardz_core.engine.moves import Move
 from cardz_core.engine.play import Play
 from cardz_core.engine.state import State
 from cardz_core.expr.env import Env
-from cardz_core.problems import CardzError
 from cardz_core.registry import Registry, default_registry
 from cardz_core.spec.model import GameSpec
 
@@ -100,30 +99,7 @@ class Game(Play):
         return value
 
 
-ENGINES = ("auto", "native", "python")
-
-
-def compile(spec: GameSpec, registry: Registry | None = None,  # noqa: A001
-            engine: str | None = None) -> Game:
-    """Compile a loaded game once; the ``Game`` then deals and plays it. ``engine`` (default:
-    the ``CARDZ_ENGINE`` environment variable, else ``python``): ``python`` plays it in Python;
-    ``native`` in the native engine (``cardz_core.native``), refusing a game it can't play;
-    ``auto`` natively when it can."""
-    import os
-
-    choice = (engine or os.environ.get("CARDZ_ENGINE") or "python").lower()
-    if choice not in ENGINES:
-        raise CardzError(f"no engine {choice!r}: the engines are {', '.join(ENGINES)}")
+def compile(spec: GameSpec, registry: Registry | None = None) -> Game:  # noqa: A001
+    """Compile a loaded game once; the ``Game`` then deals and plays it."""
     reg = registry or default_registry()
-    compiled = _compiled.compile(spec, reg)
-    if choice == "python":
-        return Game(compiled, reg, spec)
-    from cardz_core.native import NativeEngineGame, supports
-
-    game = Game(compiled, reg, spec)
-    why = supports(game)
-    if why is None:
-        return NativeEngineGame(compiled, reg, spec)
-    if choice == "native":
-        raise CardzError(f"the native engine can't play {compiled.name}: {why}")
-    return game
+    return Game(_compiled.compile(spec, reg), reg, spec)
