@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.repeat):
         keep("python", *run_ours(game, args.games, args.max_moves, args.seed))
         if native is not None:
-            keep("native, step by step", *run_ours(native_driver(native, game), args.games,
+            keep("native, step by step", *run_ours(NativeDriver(native, game), args.games,
                                                    args.max_moves, args.seed))
             keep("native, batch playouts", *run_native_batch(native, game, args.games,
                                                              args.max_moves, args.seed))
@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-class native_driver:
+class NativeDriver:
     """The native engine behind the ``deal`` / ``legal_moves`` / ``apply`` that ``run_ours``
     drives (deals from the Python game)."""
 
