@@ -6,6 +6,8 @@ extension is not built (.ci/run builds it)."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 from conftest import LONG
@@ -170,3 +172,11 @@ def test_a_native_game_plays_views_and_the_rules_off_in_python():
     unknown = state.copy()  # unknown face-down cards without the view's pools
     unknown.piles = tuple(tuple(c if c & 1 else -2 for c in p) for p in state.piles)
     assert native.legal_moves(unknown) == python.legal_moves(unknown)
+
+
+@pytest.mark.parametrize("first", ["cardz_core.native", "cardz_core.engines", "cardz_core.engine"])
+def test_each_module_imports_first(first: str):
+    """The engine choice, the native engine and the engine import one another only lazily."""
+    code = f"import {first}; from cardz_core.engine import compile; print(compile.__name__)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "compile", done.stderr
