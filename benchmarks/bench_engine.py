@@ -1,4 +1,5 @@
-"""Engine throughput: random play on Klondike draw 3, beside OpenSpiel's `solitaire` when present.
+"""Engine throughput: random play on Klondike draw 3, Python and native engines, beside OpenSpiel's
+`solitaire` when present.
 
     python3 benchmarks/bench_engine.py [--games 50] [--max-moves 1000] [--seed 1] [--repeat 3]
                                        [--profile]
@@ -11,6 +12,10 @@ probabilities with the same generator) with its ``depth_limit`` raised to ``--ma
 sides stop at the same cap. The two sides run in turn ``--repeat`` times and each keeps its best
 run, so a busy machine slows both alike. Prints steps per second for each and the ratio
 ours / theirs.
+The native engine (``cardz_core.native``, when its extension is built) runs twice: driven step
+by step from the same Python loop (``NativeGame.legal_moves`` + ``apply``), and as one batch call
+(``NativeGame.playouts``: deals in Python, then every game played inside Rust with its own
+generator; the deals count in the time). Every side's ratio to OpenSpiel is printed.
 ``--profile`` runs our side under cProfile and prints where the time goes.
 """
 
@@ -29,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from cardz_core.engine import compile  # noqa: E402
 from cardz_core.engine.state import PLAYING  # noqa: E402
+from cardz_core.native import NativeGame, supports  # noqa: E402
 from cardz_core.spec import load_game  # noqa: E402
 
 RULESET = ROOT / "rulesets" / "klondike_draw3.cardz"
@@ -53,6 +59,13 @@ def run_ours(game, games: int, max_moves: int, seed: int) -> tuple[int, float]:
             state = apply(state, moves[rng.randrange(len(moves))])
             steps += 1
     return steps, time.perf_counter() - start
+
+
+def run_native_batch(native, game, games: int, max_moves: int, seed: int) -> tuple[int, float]:
+    start = time.perf_counter()
+    states = [game.deal(seed * 100_003 + g) for g in range(games)]
+    results = native.playouts(states, seed, max_moves)
+    return sum(moves for moves, _status in results), time.perf_counter() - start
 
 
 def run_openspiel(games: int, max_moves: int, seed: int) -> tuple[int, float]:
@@ -107,22 +120,49 @@ def main(argv: list[str] | None = None) -> int:
         import pyspiel  # noqa: F401
     except ImportError:
         pyspiel = None
-    ours = theirs = 0.0
+    why = supports(game)
+    native = NativeGame(game) if why is None else None
+    # side -> (best steps/s, steps of a run)
+    best: dict[str, tuple[float, int]] = {}
+
+    def keep(side: str, steps: int, seconds: float) -> None:
+        rate = steps / seconds
+        if rate > best.get(side, (0.0, 0))[0]:
+            best[side] = (rate, steps)
+
     for _ in range(args.repeat):
-        steps, seconds = run_ours(game, args.games, args.max_moves, args.seed)
-        ours = max(ours, steps / seconds)
+        keep("python", *run_ours(game, args.games, args.max_moves, args.seed))
+        if native is not None:
+            keep("native, step by step", *run_ours(NativeDriver(native, game), args.games,
+                                                   args.max_moves, args.seed))
+            keep("native, batch playouts", *run_native_batch(native, game, args.games,
+                                                             args.max_moves, args.seed))
         if pyspiel is not None:
-            their_steps, their_seconds = run_openspiel(args.games, args.max_moves, args.seed)
-            theirs = max(theirs, their_steps / their_seconds)
-    print(f"cardz ({source}): {args.games} games, {steps} steps; best of {args.repeat}: "
-          f"{ours:,.0f} steps/s")
+            keep("OpenSpiel solitaire", *run_openspiel(args.games, args.max_moves, args.seed))
+    print(f"{source}: {args.games} games, at most {args.max_moves} moves; best of {args.repeat}")
+    if native is None:
+        print(f"native engine: not run ({why})")
+    theirs = best.get("OpenSpiel solitaire", (0.0, 0))[0]
+    for side, (rate, steps) in best.items():
+        ratio = f"  {rate / theirs:6.2f}x OpenSpiel" if theirs else ""
+        print(f"  {side:24} {steps:8} steps {rate:12,.0f} steps/s{ratio}")
+    if "native, step by step" in best:
+        py = best["python"][0]
+        print(f"native / python: step by step {best['native, step by step'][0] / py:.1f}x, "
+              f"batch {best['native, batch playouts'][0] / py:.1f}x")
     if pyspiel is None:
         print("open_spiel is not installed (pip install '.[bench]'): no comparison")
-        return 0
-    print(f"OpenSpiel solitaire: {args.games} games, {their_steps} steps; best of {args.repeat}: "
-          f"{theirs:,.0f} steps/s")
-    print(f"ratio ours/theirs: {ours / theirs:.3f}")
     return 0
+
+
+class NativeDriver:
+    """The native engine behind the ``deal`` / ``legal_moves`` / ``apply`` that ``run_ours``
+    drives (deals from the Python game)."""
+
+    def __init__(self, native: NativeGame, game) -> None:
+        self.deal = game.deal
+        self.legal_moves = native.legal_moves
+        self.apply = native.apply
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ TIMEOUT = 300
 def _source_copy(into: Path) -> Path:
     """The project as a user downloads it: no build output, no caches, no git, no installs."""
     junk = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
-                                  ".hypothesis", ".mypy_cache", "out")
+                                  ".hypothesis", ".mypy_cache", "out", "target", "_native*.so")
     return Path(shutil.copytree(ROOT, into / "cardz", ignore=junk))
 
 

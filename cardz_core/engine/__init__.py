@@ -1,7 +1,25 @@
-"""The play engine: ``compile(spec, registry) -> Game``; see docs/design.md ("Engine")."""
+"""The play engine: ``compile(spec, registry, engine=None) -> Game`` (the engine choice is
+``cardz_core.engines``); see docs/design.md ("Engine")."""
 
-from cardz_core.engine.game import Game, compile
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardz_core.engine.game import Game
 from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.engine.state import LOST, PLAYING, WON, State
 
+if TYPE_CHECKING:
+    from cardz_core.registry import Registry
+    from cardz_core.spec.model import GameSpec
+
 __all__ = ["compile", "Game", "Move", "IllegalMove", "State", "PLAYING", "WON", "LOST"]
+
+
+def compile(spec: GameSpec, registry: Registry | None = None,  # noqa: A001
+            engine: str | None = None) -> Game:
+    """``cardz_core.engines.compile``: imported when first called, since the native engine it
+    may choose is itself built on this package's ``Game``."""
+    from cardz_core.engines import compile as compile_for
+
+    return compile_for(spec, registry, engine)
