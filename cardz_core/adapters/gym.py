@@ -31,7 +31,7 @@ from cardz_core.view import Seat
 class CardzEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One cardz game as an environment; each episode is one deal."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, game: str, max_steps: int = 1000, reward: str = "win",
                  score_worst: float = 0.0, score_best: float = 1.0,

@@ -154,14 +154,12 @@ class GameTables:
             return frozenset(), frozenset()
         stocks: set[int] = set()
         gathers: set[int] = set()
-        for step in c.redeal:
-            kind = self.registry.lookup("deal_steps", step.kind)
-            assert isinstance(kind, StepKind)
-            for field in kind.takes_from:
+        for step in c.redeal:  # the facts of its kind, held by the compiled step
+            for field in step.takes_from:
                 src = step.args.get(field)
-                if field in kind.stock_default and isinstance(src, int):
+                if field in step.stock_default and isinstance(src, int):
                     stocks.add(src)  # an omitted one holds the first stock already
-            for field in kind.lands_on:
+            for field in step.lands_on:
                 to = step.args.get(field)
                 if isinstance(to, int) and not isinstance(to, bool) and c.deals_from[to]:
                     stocks.add(to)
