@@ -60,13 +60,18 @@ class CountsDeck:
         cap = MAX_OUTCOMES if limit is None else min(limit, MAX_OUTCOMES)
         # A play of the move costs about the same whatever prefix it follows (a redeal gathers
         # and deals every card before it asks for the first one), so each is priced at 1 plus the
-        # cards one sampled play turns up.
-        price = 1 + len(self.sample(game, v, move, random.Random(0)).revealed)
-        work = 0
+        # cards one sampled play turns up. A play turns up each card at most once, so the first
+        # `free` plays are within the budget whatever they cost: the sample is made only past
+        # them (a one-card reveal, as planners list, never needs it).
+        free = MAX_OUTCOME_WORK // (1 + info.n_cards)
+        price = plays = 0
         while heap and len(found) < cap:
-            work += price
-            if work > MAX_OUTCOME_WORK:  # answer with what is found
-                return Outcomes(found, float(kept), stopped=True)
+            plays += 1
+            if plays > free:
+                if not price:
+                    price = 1 + len(self.sample(game, v, move, random.Random(0)).revealed)
+                if plays * price > MAX_OUTCOME_WORK:  # answer with what is found
+                    return Outcomes(found, float(kept), stopped=True)
             neg, seq = heapq.heappop(heap)
 
             def choose(pool: int, row: list[int], seq: tuple[int, ...] = seq) -> int:
