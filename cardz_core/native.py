@@ -36,8 +36,8 @@ from cardz_core.spec.model import GameSpec
 S = TypeVar("S", bound=State)
 
 _new_move = tuple.__new__  # Move(*t) without the NamedTuple's Python-level __new__
-# a position as the extension takes it: (piles, came_from, declared, recycles, recycles_total,
-# seed_rank, status)
+# a position as the extension takes it: (piles, came_from, recycles, declared, (redeals, moves,
+# undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng))
 StateTuple = tuple[Any, ...]
 
 
@@ -120,8 +120,9 @@ def _as_tuple(state: State) -> StateTuple:
     if state.rules_off or state.pools is not None:
         raise NotNative("the native engine plays true positions with the rules on, not views "
                         "or positions with the rules off")
-    return (state.piles, state.came_from, state.declared, state.recycles, state.recycles_total,
-            state.seed_rank, int(state.status))
+    return (state.piles, state.came_from, state.recycles, state.declared,
+            (state.redeals, state.moves, state.undos, state.recycles_total, state.seed_rank,
+             state.rules_off, state.auto_moved, int(state.status), state.rng))
 
 
 class NativeGame:

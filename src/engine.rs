@@ -309,16 +309,23 @@ struct Draw {
     max_recycles: Option<i64>,
 }
 
-/// A position as the native engine plays it: the `State` fields the rules read or write.
-#[derive(Clone, Debug, PartialEq)]
+/// A position as the native engine plays it: every field of the Python engine's `State`
+/// (`cardz_core/engine/state.py`) but a view's `pools` and the printing-only `cards`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct State {
     pub piles: Vec<Pile>,
     pub came_from: Vec<i32>,
-    pub declared: Vec<i32>,
     pub recycles: Vec<i64>, // empty: none used yet (as the Python engine keeps it)
+    pub redeals: i64,
+    pub moves: i64,
+    pub undos: i64,
     pub recycles_total: i64,
     pub seed_rank: i32,
+    pub declared: Vec<i32>,
+    pub rules_off: bool,
+    pub auto_moved: bool,
     pub status: i32,
+    pub rng: u64,
 }
 
 /// The board being changed (`cardz_core.engine.work.Work`).
@@ -1084,8 +1091,7 @@ mod tests {
     }
 
     fn start(piles: Vec<Pile>) -> State {
-        State { piles, came_from: vec![], declared: vec![], recycles: vec![], recycles_total: 0,
-                seed_rank: 0, status: PLAYING }
+        State { piles, ..State::default() }
     }
 
     #[test]

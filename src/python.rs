@@ -11,9 +11,9 @@ use pyo3::types::PyTuple;
 
 use crate::engine::{BadState, Game, Move, SplitMix, State};
 
-/// A position as Python hands it over: (piles, came_from, declared, recycles,
-/// recycles_total, seed_rank, status).
-type StateIn = (Vec<Vec<i32>>, Vec<i32>, Vec<i32>, Vec<i64>, i64, i32, i32);
+/// A position as Python hands it over: (piles, came_from, recycles, declared, (redeals, moves,
+/// undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)).
+type StateIn = (Vec<Vec<i32>>, Vec<i32>, Vec<i64>, Vec<i32>, (i64, i64, i64, i64, i32, bool, bool, i32, u64));
 
 fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|panic| {
@@ -33,8 +33,10 @@ struct Engine {
 
 impl Engine {
     fn state(&self, s: StateIn) -> PyResult<State> {
-        let (piles, came_from, declared, recycles, recycles_total, seed_rank, status) = s;
-        let state = State { piles, came_from, declared, recycles, recycles_total, seed_rank, status };
+        let (piles, came_from, recycles, declared,
+             (redeals, moves, undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)) = s;
+        let state = State { piles, came_from, recycles, redeals, moves, undos, recycles_total, seed_rank,
+                            declared, rules_off, auto_moved, status, rng };
         self.game.check_state(&state).map_err(|bad| match bad {
             BadState::Unknown => PyLookupError::new_err("a position with unknown cards (a view)"),
             BadState::Shape(why) => PyValueError::new_err(why),
