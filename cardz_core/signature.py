@@ -21,6 +21,10 @@ Where a parameter wants ``cards``, a depot or a list of depots is accepted and s
 cards on it (bottom first, depot after depot). Where it wants ``number``, a rank is accepted
 (as 1..13, 0 when missing).
 
+``native`` names the native primitive (docs/expressions.md, "Native primitives") that computes
+exactly what the overload's implementation does; the native engine runs a call through it, and
+refuses a game calling an overload that names none (the Python engine then plays it).
+
 A ``STATE`` function declares in ``reads`` the ``State`` fields it reads (``STATE_READS``), so
 that what a game's rules can tell apart is known without running them (the solver's position
 key); one that declares nothing is taken to read every field.
@@ -70,14 +74,17 @@ def _reads(value: Any) -> frozenset[str] | None:
 
 @attrs.frozen
 class Signature:
-    """One overload: parameter kinds, result kind, implementation, what it needs and, for a
-    ``STATE`` function, the ``State`` fields it reads (None: undeclared, taken as all of them)."""
+    """One overload: parameter kinds, result kind, implementation, what it needs, for a
+    ``STATE`` function the ``State`` fields it reads (None: undeclared, taken as all of them),
+    and ``native``: the name of the native primitive the native engine implements with exactly
+    this meaning (None: the overload runs only in Python)."""
 
     params: tuple[Param, ...]
     result: str
     fn: Callable[..., Any]
     needs: str = PURE
     reads: frozenset[str] | None = attrs.field(default=None, converter=_reads)
+    native: str | None = None
 
     def __attrs_post_init__(self) -> None:
         for i, p in enumerate(self.params):
@@ -122,6 +129,7 @@ class Function:
 
     @classmethod
     def of(cls, params: tuple[Param, ...], result: str, fn: Callable[..., Any],
-           needs: str = PURE, doc: str = "", reads: frozenset[str] | None = None) -> "Function":
+           needs: str = PURE, doc: str = "", reads: frozenset[str] | None = None,
+           native: str | None = None) -> "Function":
         """A function with a single overload."""
-        return cls((Signature(tuple(params), result, fn, needs, reads),), doc)
+        return cls((Signature(tuple(params), result, fn, needs, reads, native),), doc)

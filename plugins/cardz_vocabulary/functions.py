@@ -143,59 +143,72 @@ def _max2(a: int, b: int) -> int:
     return a if a >= b else b
 
 
-def _sig(params: tuple, result: str, fn: Callable[..., Any], needs: str = PURE) -> Signature:
-    return Signature(params, result, fn, needs)
+def _sig(params: tuple, result: str, fn: Callable[..., Any], native: str,
+         needs: str = PURE) -> Signature:
+    return Signature(params, result, fn, needs, native=native)
 
 
 FUNCTIONS: dict[str, Function] = {
     "count": Function((
-        _sig(("cards",), "number", len),
-        _sig(("items", Each(0, "bool")), "number", _count),
+        _sig(("cards",), "number", len, "count_cards"),
+        _sig(("items", Each(0, "bool")), "number", _count, "count_each"),
     ), "how many cards (a list of depots counts all their cards); with a condition, how many "
        "items (cards or depots) satisfy it"),
-    "all": Function((_sig(("items", Each(0, "bool")), "bool", _all),),
+    "all": Function((_sig(("items", Each(0, "bool")), "bool", _all, "all_each"),),
                     "whether every item satisfies the condition"),
-    "any": Function((_sig(("items", Each(0, "bool")), "bool", _any),),
+    "any": Function((_sig(("items", Each(0, "bool")), "bool", _any, "any_each"),),
                     "whether some item satisfies the condition"),
     "min": Function((
-        _sig(("number", "number"), "number", _min2),
-        _sig(("items", Each(0, "number")), "number", _min_each),
+        _sig(("number", "number"), "number", _min2, "min_two"),
+        _sig(("items", Each(0, "number")), "number", _min_each, "min_each"),
     ), "the smaller of two numbers, or the smallest number given for an item (0 for none)"),
     "max": Function((
-        _sig(("number", "number"), "number", _max2),
-        _sig(("items", Each(0, "number")), "number", _max_each),
+        _sig(("number", "number"), "number", _max2, "max_two"),
+        _sig(("items", Each(0, "number")), "number", _max_each, "max_each"),
     ), "the larger of two numbers, or the largest number given for an item (0 for none)"),
     "empty": Function((
-        _sig(("cards",), "bool", _no_cards),
-        _sig(("card",), "bool", _no_card),
+        _sig(("cards",), "bool", _no_cards, "no_cards"),
+        _sig(("card",), "bool", _no_card, "no_card"),
     ), "whether there are no cards (for one card: whether it is no card)"),
     "sum": Function((
-        _sig(("cards",), "number", _sum_values, GAME),
-        _sig(("items", Each(0, "number")), "number", _sum_each),
+        _sig(("cards",), "number", _sum_values, "sum_values", GAME),
+        _sig(("items", Each(0, "number")), "number", _sum_each, "sum_each"),
     ), "the cards' values added up, or the numbers given for each item added up"),
-    "value": Function.of(("card",), "number", _value, GAME, "the card's value, as card.value"),
-    "top": Function.of(("cards",), "card", _top, doc="the last card, or no card"),
-    "bottom": Function.of(("cards",), "card", _bottom, doc="the first card, or no card"),
-    "base": Function.of(("cards",), "card", _base, doc="the first card of the face-up run on top"),
-    "above": Function.of(("cards", "card"), "cards", _above, doc="the cards after that card"),
-    "faceUp": Function.of(("cards",), "cards", _face_up, doc="only the face-up cards"),
-    "faceDown": Function.of(("cards",), "cards", _face_down, doc="only the face-down cards"),
-    "depot": Function.of(("text",), "depot", _depot, GAME, "the depot of that name"),
+    "value": Function.of(("card",), "number", _value, GAME, "the card's value, as card.value",
+                          native="card_value"),
+    "top": Function.of(("cards",), "card", _top, doc="the last card, or no card",
+                        native="top_card"),
+    "bottom": Function.of(("cards",), "card", _bottom, doc="the first card, or no card",
+                           native="bottom_card"),
+    "base": Function.of(("cards",), "card", _base, doc="the first card of the face-up run on top",
+                         native="run_base"),
+    "above": Function.of(("cards", "card"), "cards", _above, doc="the cards after that card",
+                          native="cards_above"),
+    "faceUp": Function.of(("cards",), "cards", _face_up, doc="only the face-up cards",
+                           native="face_up_cards"),
+    "faceDown": Function.of(("cards",), "cards", _face_down, doc="only the face-down cards",
+                             native="face_down_cards"),
+    "depot": Function.of(("text",), "depot", _depot, GAME, "the depot of that name",
+                          native="depot_named"),
     "first": Function((
-        _sig(("cards", Each(0, "bool")), "card", _first_card),
-        _sig(("depots", Each(0, "bool")), "depot", _first_depot),
+        _sig(("cards", Each(0, "bool")), "card", _first_card, "first_card"),
+        _sig(("depots", Each(0, "bool")), "depot", _first_depot, "first_depot"),
     ), "the first item that satisfies the condition, or nothing"),
     "index": Function.of(("depot",), "number", _index, GAME,
-                         "a copy's number (3 for cell-3); 0 for a depot that isn't a copy"),
+                         "a copy's number (3 for cell-3); 0 for a depot that isn't a copy",
+                         native="copy_index"),
     "neighbour": Function.of(("depot", "number"), "depot", _neighbour, GAME,
-                             "the copy k places after (or before, for negative k) the depot"),
+                             "the copy k places after (or before, for negative k) the depot",
+                             native="neighbour_copy"),
     "adjacent": Function.of(("depot", "depot"), "bool", _adjacent, GAME,
-                            "whether two depots touch on the grid, diagonals included"),
+                            "whether two depots touch on the grid, diagonals included",
+                            native="grid_adjacent"),
     "coveredBy": Function.of(("depot",), "depots", _covered_by, GAME,
-                             "the depots its uncoveredBy names"),
+                             "the depots its uncoveredBy names",
+                             native="covered_by"),
     "cameFrom": Function.of(("depot",), "depot", _came_from, STATE,
                             "the depot its top card was last moved from",
-                            reads=frozenset({"came_from"})),
+                            reads=frozenset({"came_from"}), native="came_from"),
 }
 
 
