@@ -29,6 +29,7 @@ from cardz_core.compiled.game import CompiledGame
 from cardz_core.engine.state import PLAYING, State, Status
 from cardz_core.engine.work import Reveal
 from cardz_core.kinds import ConditionKind
+from cardz_core.native_expr import expr_plan
 from cardz_core.problems import CardzError
 from cardz_core.registry import Registry
 from cardz_core.spec.model import GameSpec
@@ -79,6 +80,7 @@ def plan_document(game: Game) -> dict[str, Any]:
         win = sorted(kind.empties(c.win, game))
     return {
         "compiled": c.to_json(),
+        "expr": expr_plan(game),
         "plan": {
             "sources": list(game.sources),
             "drop_targets": list(game.drop_targets),
