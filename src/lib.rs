@@ -6,4 +6,6 @@ pub mod engine;
 pub mod expr;
 
 #[cfg(feature = "python")]
+mod expr_probe;
+#[cfg(feature = "python")]
 mod python;

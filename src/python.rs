@@ -114,5 +114,6 @@ impl Engine {
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<crate::expr_probe::ExprProbe>()?;
     m.add_class::<Engine>()
 }
