@@ -148,3 +148,138 @@ impl Fault {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::*;
+
+    /// Two cards (Ace of Clubs, a joker valued 50), three depots: `row-1`, `row-2` (copies on
+    /// the grid, `row-2` uncovered by `row-1`) and `pile`.
+    fn exprs() -> Exprs {
+        Exprs::from_json(&json!({
+            "cards": [[1, 0, 0, 1, false], [null, null, null, 50, true]],
+            "depot_index": {"row-1": 0, "row-2": 1, "pile": 2},
+            "groups": {"row": [0, 1]}, "types": {},
+            "group_of": ["row", "row", null], "copy_index": [1, 2, 0],
+            "covered_by": [[], [0], []], "grid": [[0.0, 0.0], [1.0, 1.0], null],
+            "functions": {"f": ["count_cards", "count_each", null], "g": ["top_card"],
+                          "h": ["neighbour_copy"], "k": ["grid_adjacent"], "m": ["sum_values"],
+                          "n": ["cards_above"], "p": ["run_base"], "q": ["first_depot"]}
+        })).expect("tables")
+    }
+
+    fn load(e: &mut Exprs, root: Value, slots: usize) -> Result<ExprId, Unsupported> {
+        e.add(&json!({"$": "ExprRef", "text": "", "context": "eval", "self_depot": -1, "ptr": "/x",
+                      "program": {"$": "Program", "program": {"format": 1, "kind": "number",
+                                                              "slots": slots, "reads": [], "root": root}}}))
+    }
+
+    fn state(piles: &[&[Code]]) -> State {
+        State { piles: piles.iter().map(|p| p.to_vec()).collect(), came_from: vec![-1, 2, -1], moves: 7,
+                ..State::default() }
+    }
+
+    fn run(root: Value, s: &State, scope: &Scope) -> Result<String, ExprError> {
+        let mut e = exprs();
+        let id = load(&mut e, root, 2).expect("loads");
+        e.value(id, s, scope).map(|v| format!("{v:?}"))
+    }
+
+    #[test]
+    fn face_down_and_missing_cards_read_as_missing() {
+        let s = state(&[&[], &[], &[]]);
+        for (card, rank, value, joker) in [(Some(1), "Int(1)", "Int(1)", "Bool(false)"),
+                                           (Some(0), "Null", "Int(0)", "Bool(false)"),
+                                           (None, "Null", "Int(0)", "Bool(false)"),
+                                           (Some(3), "Null", "Int(50)", "Bool(true)")] {
+            let scope = Scope { card, ..Scope::default() };
+            assert_eq!(run(json!(["prop", "rank", ["bind", "card"]]), &s, &scope).unwrap(), rank);
+            assert_eq!(run(json!(["prop", "value", ["bind", "card"]]), &s, &scope).unwrap(), value);
+            assert_eq!(run(json!(["prop", "joker", ["bind", "card"]]), &s, &scope).unwrap(), joker);
+        }
+    }
+
+    #[test]
+    fn missing_values_compare_false_but_unequal_and_absorb_arithmetic() {
+        let s = state(&[&[], &[], &[]]);
+        let scope = Scope::default(); // no card: a missing rank
+        let rank = json!(["prop", "rank", ["bind", "card"]]);
+        let cmp = |op: &str| run(json!(["cmp", op, "maybe", rank, ["const", 1]]), &s, &scope).unwrap();
+        assert_eq!([cmp("=="), cmp("!="), cmp("<"), cmp(">=")],
+                   ["Bool(false)", "Bool(true)", "Bool(false)", "Bool(false)"]);
+        assert_eq!(run(json!(["arith", ["+"], [rank, ["const", 1]], true]), &s, &scope).unwrap(), "Null");
+        assert_eq!(run(json!(["zero", ["neg", rank, true]]), &s, &scope).unwrap(), "Int(0)");
+    }
+
+    #[test]
+    fn cards_equal_only_face_up_and_depots_only_real_ones() {
+        let s = state(&[&[], &[], &[]]);
+        let eq = |how: &str, a: i64, b: i64| {
+            run(json!(["cmp", "==", how, ["const", a], ["const", b]]), &s, &Scope::default()).unwrap()
+        };
+        assert_eq!(eq("card", 1, 1), "Bool(true)");
+        assert_eq!(eq("card", 0, 0), "Bool(false)");
+        assert_eq!(eq("depot", -1, -1), "Bool(false)");
+        assert_eq!(eq("depot", 2, 2), "Bool(true)");
+    }
+
+    #[test]
+    fn primitives_read_the_piles_and_the_depot_tables() {
+        let s = state(&[&[0, 1], &[2, 1, 3], &[]]);
+        let scope = Scope { depot: 1, ..Scope::default() };
+        let d = json!(["bind", "depot"]);
+        let cards = json!(["cards", d]);
+        let call = |f: &str, i: usize, args: Value| run(json!(["call", f, i, args]), &s, &scope).unwrap();
+        assert_eq!(call("f", 0, json!([["cardsOf", ["const", [0, 1, 2]]]])), "Int(5)");
+        assert_eq!(call("f", 1, json!([cards, ["each", 0, ["prop", "faceUp", ["var", 0]]]])), "Int(2)");
+        assert_eq!(call("g", 0, json!([cards])), "Int(3)");
+        assert_eq!(call("g", 0, json!([["cards", ["const", 2]]])), "Null");
+        assert_eq!(call("m", 0, json!([["cardsOf", ["const", [0, 1]]]])), "Int(52)"); // face-down cards add 0
+        assert_eq!(call("n", 0, json!([cards, ["const", 2]])), "List(Slice([1, 3]))");
+        assert_eq!(call("p", 0, json!([cards])), "Int(1)");
+        assert_eq!(call("p", 0, json!([["cards", ["const", 0]]])), "Int(1)");
+        assert_eq!(call("h", 0, json!([d, ["const", -1]])), "Int(0)");
+        assert_eq!(call("h", 0, json!([d, ["const", 1]])), "Int(-1)");
+        assert_eq!(call("h", 0, json!([["const", 2], ["const", 1]])), "Int(-1)");
+        assert_eq!(call("k", 0, json!([["const", 0], d])), "Bool(true)");
+        assert_eq!(call("k", 0, json!([["const", 2], d])), "Bool(false)");
+        assert_eq!(call("q", 0, json!([["const", [0, 1, 2]],
+                                       ["each", 1, ["call", "f", 0, [["cards", ["var", 1]]]]]])), "Int(0)");
+    }
+
+    #[test]
+    fn a_number_past_the_limit_is_refused_at_the_pointer() {
+        let s = state(&[&[], &[], &[]]);
+        let big = json!(["const", MAX_EXPR_INT]);
+        let moves = json!(["counter", "moves"]);
+        // only the result is held to the limit: big * 7 % big is 0
+        assert_eq!(run(json!(["arith", ["*", "%"], [big, moves, big], false]), &s, &Scope::default()).unwrap(),
+                   "Int(0)");
+        let err = run(json!(["arith", ["*"], [big, moves], false]), &s, &Scope::default()).unwrap_err();
+        assert_eq!(err.ptr, "/x");
+        assert!(err.message.starts_with("this expression works out to a number past 9007199254740991"));
+    }
+
+    #[test]
+    fn let_stores_a_value_for_the_body() {
+        let s = state(&[&[], &[], &[]]);
+        let root = json!(["let", 0, ["counter", "moves"], ["arith", ["*", "%"], [["var", 0], ["var", 0], ["const", -5]], false]]);
+        assert_eq!(run(root, &s, &Scope::default()).unwrap(), "Int(-1)"); // 49 % -5 in Python
+    }
+
+    #[test]
+    fn add_refuses_what_it_cannot_run_saying_why() {
+        let mut e = exprs();
+        let why = |e: &mut Exprs, root: Value| load(e, root, 1).unwrap_err().0;
+        assert_eq!(why(&mut e, json!(["call", "f", 2, [["bind", "pile"]]])),
+                   "the expression at /x can't run natively: it calls f, whose overload 2 has no native primitive");
+        assert!(why(&mut e, json!(["call", "nope", 0, []])).contains("it calls the function nope"));
+        assert!(why(&mut e, json!(["var", 3])).contains("slot"));
+        assert!(why(&mut e, json!(["const", MAX_EXPR_INT + 1])).contains("constant past"));
+        assert!(why(&mut e, json!(["call", "f", 0, [["each", 0, ["const", true]]]])).contains("does not fit"));
+        let mut none = Exprs::from_json(&Value::Null).expect("loads");
+        assert!(why(&mut none, json!(["const", 1])).contains("no expression tables"));
+    }
+}
