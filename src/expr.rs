@@ -96,6 +96,10 @@ impl Exprs {
         let (Some(t), Some(p)) = (&self.tables, self.programs.get(id)) else {
             return Err(self.never(id));
         };
+        let fail = |fault: Fault| ExprError { message: fault.message(), ptr: p.ptr.clone() };
+        if p.slots == 0 {
+            return eval::eval(&p.root, &mut Cx { t, s, scope: *scope, vars: &mut [] }).map_err(fail);
+        }
         let mut stack: [Val<'a>; STACK_SLOTS] = Default::default();
         let mut heap: Vec<Val<'a>>;
         let vars: &mut [Val<'a>] = if p.slots <= STACK_SLOTS {
@@ -104,8 +108,7 @@ impl Exprs {
             heap = vec![Val::Null; p.slots];
             &mut heap
         };
-        let mut cx = Cx { t, s, scope: *scope, vars };
-        eval::eval(&p.root, &mut cx).map_err(|fault| ExprError { message: fault.message(), ptr: p.ptr.clone() })
+        eval::eval(&p.root, &mut Cx { t, s, scope: *scope, vars }).map_err(fail)
     }
 
     /// The program's value read as a condition (Python's `bool(value)`).

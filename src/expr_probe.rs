@@ -11,6 +11,9 @@ use pyo3::types::{PyBool, PyString, PyTuple};
 use crate::engine::State;
 use crate::expr::{Exprs, Scope, Val};
 
+/// An evaluation as `eval_many` takes it: (id, card, top, pile, depot, source).
+type Case = (usize, Option<i32>, Option<i32>, Vec<i32>, i32, i32);
+
 /// A position as `cardz_core/native.py`'s `_as_tuple` gives it.
 type StateIn = (Vec<Vec<i32>>, Vec<i32>, Vec<i64>, Vec<i32>, (i64, i64, i64, i64, i32, bool, bool, i32, u64));
 
@@ -79,19 +82,20 @@ impl ExprProbe {
         })
     }
 
-    /// Evaluate expression `id` `n` times on one position (for the benchmark: the loop stays
-    /// in Rust); gives how many came out true.
-    #[allow(clippy::too_many_arguments)]
-    fn repeat(&self, id: usize, state_in: StateIn, card: Option<i32>, top: Option<i32>, pile: Vec<i32>,
-              depot: i32, source: i32, n: u64) -> PyResult<u64> {
+    /// Evaluate every case (expression id and bindings) on one position, `rounds` times over,
+    /// inside Rust (for the benchmark: nothing crosses the boundary per evaluation); gives how
+    /// many evaluations came out true.
+    fn eval_many(&self, state_in: StateIn, cases: Vec<Case>, rounds: u64) -> PyResult<u64> {
         guarded(|| {
             let s = state(state_in);
-            let scope = Scope { card, top, pile: &pile, depot, source };
             let mut hits = 0;
-            for _ in 0..n {
-                match self.exprs.test(id, &s, &scope) {
-                    Ok(b) => hits += u64::from(b),
-                    Err(e) => return Err(PyOverflowError::new_err((e.message, e.ptr))),
+            for _ in 0..rounds {
+                for (id, card, top, pile, depot, source) in &cases {
+                    let scope = Scope { card: *card, top: *top, pile, depot: *depot, source: *source };
+                    match self.exprs.test(*id, &s, &scope) {
+                        Ok(b) => hits += u64::from(b),
+                        Err(e) => return Err(PyOverflowError::new_err((e.message, e.ptr))),
+                    }
                 }
             }
             Ok(hits)

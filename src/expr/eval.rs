@@ -136,8 +136,21 @@ fn seq<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> R<Seq<'a>> {
     })
 }
 
-/// The value of `n`.
+/// The value of `n`: the leaves here, inlined into their parents, the rest in `node`.
+#[inline(always)]
 pub(super) fn eval<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
+    match n {
+        Node::Const(Const::Int(i)) => Ok(Val::Int(*i)),
+        Node::Bind(Binding::Card) => Ok(code(cx.scope.card)),
+        Node::Bind(Binding::Top) => Ok(code(cx.scope.top)),
+        Node::Var(slot) => Ok(cx.vars[*slot].clone()),
+        Node::CardsAt(d) => Ok(Val::List(Seq::Slice(cx.pile(*d as i64)))),
+        _ => node(n, cx),
+    }
+}
+
+#[inline(never)]
+fn node<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
     Ok(match n {
         Node::Const(c) => match c {
             Const::Null => Val::Null,
