@@ -93,12 +93,30 @@ impl Exprs {
 
     /// The program's value, as the Python engine's closure gives it (`Val::List` for a tuple).
     pub fn value<'a>(&'a self, id: ExprId, s: &'a State, scope: &Scope<'a>) -> Result<Val<'a>, ExprError> {
+        self.run(id, s, scope, eval::eval)
+    }
+
+    /// The program's value read as a condition (Python's `bool(value)`).
+    pub fn test(&self, id: ExprId, s: &State, scope: &Scope) -> Result<bool, ExprError> {
+        self.run(id, s, scope, eval::truth)
+    }
+
+    /// The program's value as a number (a `number` kind, or `count`/`numexpr` fields): missing
+    /// counts as 0, as the Python engine's `int(value or 0)`.
+    pub fn number(&self, id: ExprId, s: &State, scope: &Scope) -> Result<i64, ExprError> {
+        Ok(self.run(id, s, scope, eval::num)?.unwrap_or(0))
+    }
+
+    /// Program `id` worked out by `get` (`eval`, `truth` or `num`), its slots on the stack
+    /// when they are few.
+    fn run<'a, T>(&'a self, id: ExprId, s: &'a State, scope: &Scope<'a>,
+                  get: for<'v> fn(&'a Node, &mut Cx<'a, 'v>) -> Result<T, Fault>) -> Result<T, ExprError> {
         let (Some(t), Some(p)) = (&self.tables, self.programs.get(id)) else {
             return Err(self.never(id));
         };
         let fail = |fault: Fault| ExprError { message: fault.message(), ptr: p.ptr.clone() };
         if p.slots == 0 {
-            return eval::eval(&p.root, &mut Cx { t, s, scope: *scope, vars: &mut [] }).map_err(fail);
+            return get(&p.root, &mut Cx { t, s, scope: *scope, vars: &mut [] }).map_err(fail);
         }
         let mut stack: [Val<'a>; STACK_SLOTS] = Default::default();
         let mut heap: Vec<Val<'a>>;
@@ -108,18 +126,7 @@ impl Exprs {
             heap = vec![Val::Null; p.slots];
             &mut heap
         };
-        eval::eval(&p.root, &mut Cx { t, s, scope: *scope, vars }).map_err(fail)
-    }
-
-    /// The program's value read as a condition (Python's `bool(value)`).
-    pub fn test(&self, id: ExprId, s: &State, scope: &Scope) -> Result<bool, ExprError> {
-        Ok(self.value(id, s, scope)?.truthy())
-    }
-
-    /// The program's value as a number (a `number` kind, or `count`/`numexpr` fields): missing
-    /// counts as 0, as the Python engine's `int(value or 0)`.
-    pub fn number(&self, id: ExprId, s: &State, scope: &Scope) -> Result<i64, ExprError> {
-        Ok(self.value(id, s, scope)?.int().unwrap_or(0))
+        get(&p.root, &mut Cx { t, s, scope: *scope, vars }).map_err(fail)
     }
 
     /// The program's value as a depot index (-1 none), for a step's `depot` field.

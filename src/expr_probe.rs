@@ -66,19 +66,27 @@ impl ExprProbe {
         })
     }
 
-    /// The value of expression `id` on the position with these bindings, as the Python
-    /// closure's (None, bool, int, str or tuple); OverflowError(message, pointer) for a number
-    /// past the limit, as the Python engine's CardzError.
+    /// Expression `id` on the position with these bindings, read the three ways the engine
+    /// reads one: (its value as the Python closure's: None, bool, int, str or tuple; as a
+    /// condition; as a number). Each is a pair (True, result), or (False, (message, pointer))
+    /// for a number past the limit, as the Python engine's CardzError.
     #[allow(clippy::too_many_arguments)]
     fn eval<'py>(&self, py: Python<'py>, id: usize, state_in: StateIn, card: Option<i32>, top: Option<i32>,
-                 pile: Vec<i32>, depot: i32, source: i32) -> PyResult<Bound<'py, PyAny>> {
+                 pile: Vec<i32>, depot: i32, source: i32) -> PyResult<Bound<'py, PyTuple>> {
         guarded(|| {
             let s = state(state_in);
             let scope = Scope { card, top, pile: &pile, depot, source };
-            match self.exprs.value(id, &s, &scope) {
-                Ok(v) => to_py(py, &v),
-                Err(e) => Err(PyOverflowError::new_err((e.message, e.ptr))),
-            }
+            let e = &self.exprs;
+            let out = [
+                e.value(id, &s, &scope).map(|v| to_py(py, &v)),
+                e.test(id, &s, &scope).map(|b| Ok(PyBool::new(py, b).to_owned().into_any())),
+                e.number(id, &s, &scope).map(|n| Ok(n.into_pyobject(py)?.into_any())),
+            ];
+            let pairs = out.into_iter().map(|r| match r {
+                Ok(v) => (true, v?).into_pyobject(py),
+                Err(err) => (false, (err.message, err.ptr)).into_pyobject(py),
+            }).collect::<PyResult<Vec<_>>>()?;
+            PyTuple::new(py, pairs)
         })
     }
 

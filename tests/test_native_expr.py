@@ -118,17 +118,25 @@ def python_value(game: Game, fn: Any, state: State, b: dict[str, Any]) -> tuple[
         return "error", (exc.problems[0].message, exc.problems[0].path)
 
 
-def native_value(probe: Any, id_: int, state: State, b: dict[str, Any]) -> tuple[str, Any]:
-    try:
-        return "value", probe.eval(id_, _as_tuple(state), b.get("card"), b.get("top"),
-                                   list(b.get("pile", ())), b.get("depot", -1), b.get("source", -1))
-    except OverflowError as exc:
-        return "error", tuple(exc.args)
+def readings(result: tuple[str, Any]) -> list[tuple[str, Any, str]]:
+    """The Python engine's value, and read as a condition and as a number as the engine reads
+    them (``bool(v)``, ``int(v or 0)``; no number for a list), each with its Python type: True
+    and 1 are different values here."""
+    kind, v = result
+    if kind == "error":
+        return [(kind, v, "")] * 3
+    out = [(kind, v, type(v).__name__), (kind, bool(v), "bool")]
+    if not isinstance(v, (tuple, str)):
+        out.append((kind, int(v or 0), "int"))
+    return out
 
 
-def typed(result: tuple[str, Any]) -> tuple[str, Any, str]:
-    """The result with its Python type: True and 1 are different values here."""
-    return result[0], result[1], type(result[1]).__name__
+def native_readings(probe: Any, id_: int, state: State, b: dict[str, Any]) -> list[tuple[str, Any, str]]:
+    """The native value, condition and number (``ExprProbe.eval``) as ``readings`` gives them."""
+    got = probe.eval(id_, _as_tuple(state), b.get("card"), b.get("top"), list(b.get("pile", ())),
+                     b.get("depot", -1), b.get("source", -1))
+    out = [("value", v, type(v).__name__) if ok else ("error", v, "") for ok, v in got]
+    return out[:2] if out[0][2] in ("tuple", "str") else out
 
 
 def written(game: Game) -> list[ExprRef]:
@@ -147,9 +155,9 @@ def agree(game: Game, refs: list[ExprRef], seeds: range) -> int:
         for state in positions(game, seed):
             for ref, id_, fn in loaded:
                 for b in bindings(state, ref, rng):
-                    want = python_value(game, fn, state, b)
-                    got = native_value(probe, id_, state, b)
-                    assert typed(got) == typed(want), (ref.ptr, ref.text, b, state.piles)
+                    want = readings(python_value(game, fn, state, b))
+                    got = native_readings(probe, id_, state, b)
+                    assert got == want, (ref.ptr, ref.text, b, state.piles)
                     made += 1
     return made
 
@@ -178,10 +186,11 @@ def test_a_number_past_the_limit_is_refused_at_the_expressions_pointer():
     id_ = probe.add(json.dumps(encode(ref)))
     one = next(d for d, p in enumerate(state.piles) if len(p) == 1)
     two = next(d for d, p in enumerate(state.piles) if len(p) == 2)
-    assert native_value(probe, id_, state, {"depot": one}) == ("value", 9007199254740991)
-    kind, (message, ptr) = native_value(probe, id_, state, {"depot": two})
+    assert native_readings(probe, id_, state, {"depot": one})[2] == ("value", 9007199254740991, "int")
+    got = native_readings(probe, id_, state, {"depot": two})
+    kind, (message, ptr), _ = got[0]
     assert (kind, ptr) == ("error", f"/written/{at}") and message.startswith(PAST)
-    assert python_value(game, game.expr(ref), state, {"depot": two}) == ("error", (message, ptr))
+    assert got == readings(python_value(game, game.expr(ref), state, {"depot": two}))
 
 
 def test_a_function_with_no_native_primitive_is_refused_naming_it_and_the_pointer():

@@ -8,8 +8,11 @@
 
 use super::parse::Arith;
 
-/// Python's `a % b` for `b` != 0.
-fn floor_rem(a: i128, b: i128) -> i128 {
+/// Python's `a % b`, and 0 for `b` = 0.
+pub(super) fn floor_rem(a: i128, b: i128) -> i128 {
+    if b == 0 {
+        return 0; // Python's `_ARITH`: x % 0 is 0
+    }
     if b == 1 || b == -1 {
         return 0; // and i128::MIN % -1 would overflow
     }
@@ -49,7 +52,7 @@ impl Chain {
             Arith::Add => self.exact.checked_add(b),
             Arith::Sub => self.exact.checked_sub(b),
             Arith::Mul => self.exact.checked_mul(b),
-            Arith::Rem => Some(if v == 0 { 0 } else { floor_rem(self.exact, b) }),
+            Arith::Rem => Some(floor_rem(self.exact, b)),
         };
         match next {
             Some(n) => self.exact = n,

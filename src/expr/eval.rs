@@ -5,8 +5,8 @@
 
 use std::ops::Deref;
 
-use super::arith::Chain;
-use super::parse::{Arith, Binding, Cmp, Const, Counter, How, Node, Prim, Prop};
+use super::arith::{floor_rem, Chain};
+use super::parse::{Arith, Binding, Cmp, Const, Counter, How, Node, PileRead, Prim, Prop};
 use super::tables::Tables;
 use super::{Scope, MAX_EXPR_INT};
 use crate::engine::State;
@@ -78,16 +78,6 @@ impl Val<'_> {
             _ => None,
         }
     }
-
-    /// Python's `==` of two values of the same kind.
-    fn same(&self, other: &Val) -> bool {
-        match (self, other) {
-            (Val::Null, Val::Null) => true,
-            (Val::Text(a), Val::Text(b)) => a == b,
-            (Val::List(a), Val::List(b)) => **a == **b,
-            _ => matches!((self.int(), other.int()), (Some(a), Some(b)) if a == b),
-        }
-    }
 }
 
 /// Why an evaluation stopped (`Exprs` adds the expression's pointer).
@@ -124,8 +114,65 @@ fn int_or_null(v: Option<i64>) -> Val<'static> {
     v.map_or(Val::Null, Val::Int)
 }
 
-fn num<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> R<Option<i64>> {
-    Ok(eval(n, cx)?.int())
+/// The value of `n` as a number (a card code, a depot index, a condition as 0 or 1), None
+/// when missing. Numbers and conditions are worked out here and in `truth` without a `Val`.
+pub(super) fn num<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> R<Option<i64>> {
+    Ok(match n {
+        Node::Const(Const::Int(i)) => Some(*i),
+        Node::Bind(Binding::Card) => cx.scope.card.map(i64::from),
+        Node::Bind(Binding::Top) => cx.scope.top.map(i64::from),
+        Node::Bind(Binding::Depot) => Some(i64::from(cx.scope.depot)),
+        Node::Bind(Binding::Source) => Some(i64::from(cx.scope.source)),
+        Node::Var(slot) => cx.vars[*slot].int(),
+        Node::Prop(p @ (Prop::Rank | Prop::Suit | Prop::Colour | Prop::Value), c) => {
+            let face = num(c, cx)?.and_then(|c| cx.t.face(c));
+            match p {
+                Prop::Rank => face.and_then(|f| f.rank),
+                Prop::Suit => face.and_then(|f| f.suit),
+                Prop::Colour => face.and_then(|f| f.colour),
+                _ => Some(face.map_or(0, |f| f.value)),
+            }
+        }
+        Node::Zero(x) => Some(num(x, cx)?.unwrap_or(0)),
+        Node::Neg(x) => match num(x, cx)? {
+            None => None,
+            Some(v) => Some(v.checked_neg().ok_or(Fault::Past)?),
+        },
+        Node::Arith(ops, xs) => arith(ops, xs, cx)?,
+        Node::Pile(read @ (PileRead::Top | PileRead::Bottom | PileRead::Count), d) => {
+            let d = num(d, cx)?.unwrap_or(-1);
+            let pile = cx.pile(d);
+            match read {
+                PileRead::Top => pile.last().map(|&c| i64::from(c)),
+                PileRead::Bottom => pile.first().map(|&c| i64::from(c)),
+                _ => Some(pile.len() as i64),
+            }
+        }
+        Node::Cmp(..) | Node::And(_) | Node::Or(_) | Node::Not(_)
+        | Node::Prop(Prop::FaceUp | Prop::Joker, _) | Node::Pile(PileRead::Empty, _) => Some(i64::from(truth(n, cx)?)),
+        _ => node(n, cx)?.int(),
+    })
+}
+
+/// The value of `n` as a condition (Python's `bool(value)`).
+pub(super) fn truth<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> R<bool> {
+    Ok(match n {
+        Node::Cmp(op, how, a, b) => {
+            let (a, b) = (num(a, cx)?, num(b, cx)?);
+            compare(*op, *how, a, b)
+        }
+        Node::And(xs) => logic(xs, false, cx)?,
+        Node::Or(xs) => logic(xs, true, cx)?,
+        Node::Not(x) => !truth(x, cx)?,
+        Node::Prop(Prop::FaceUp, c) => num(c, cx)?.is_some_and(|c| c & 1 == 1),
+        Node::Prop(Prop::Joker, c) => num(c, cx)?.and_then(|c| cx.t.face(c)).is_some_and(|f| f.joker),
+        Node::Pile(PileRead::Empty, d) => {
+            let d = num(d, cx)?.unwrap_or(-1);
+            cx.pile(d).is_empty()
+        }
+        Node::Const(Const::Bool(b)) => *b,
+        _ => eval(n, cx)?.truthy(),
+    })
 }
 
 /// A list argument: cards or depots (a non-list reads as no items).
@@ -187,30 +234,9 @@ fn node<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
             Val::Null => Val::Int(0),
             v => v,
         },
-        Node::Prop(p, c) => {
-            let c = num(c, cx)?;
-            let face = c.and_then(|c| cx.t.face(c));
-            match p {
-                Prop::FaceUp => Val::Bool(c.is_some_and(|c| c & 1 == 1)),
-                Prop::Rank => int_or_null(face.and_then(|f| f.rank)),
-                Prop::Suit => int_or_null(face.and_then(|f| f.suit)),
-                Prop::Colour => int_or_null(face.and_then(|f| f.colour)),
-                Prop::Value => Val::Int(face.map_or(0, |f| f.value)),
-                Prop::Joker => Val::Bool(face.is_some_and(|f| f.joker)),
-            }
-        }
-        Node::Not(x) => Val::Bool(!eval(x, cx)?.truthy()),
-        Node::Neg(x) => match num(x, cx)? {
-            None => Val::Null,
-            Some(v) => Val::Int(v.checked_neg().ok_or(Fault::Past)?),
-        },
-        Node::Arith(ops, xs) => arith(ops, xs, cx)?,
-        Node::Cmp(op, how, a, b) => {
-            let (a, b) = (eval(a, cx)?, eval(b, cx)?);
-            Val::Bool(compare(*op, *how, &a, &b))
-        }
-        Node::And(xs) => Val::Bool(logic(xs, false, cx)?),
-        Node::Or(xs) => Val::Bool(logic(xs, true, cx)?),
+        Node::Cmp(..) | Node::And(_) | Node::Or(_) | Node::Not(_)
+        | Node::Prop(Prop::FaceUp | Prop::Joker, _) | Node::Pile(PileRead::Empty, _) => Val::Bool(truth(n, cx)?),
+        Node::Prop(..) | Node::Neg(_) | Node::Arith(..) | Node::Pile(..) => int_or_null(num(n, cx)?),
         Node::Let(slot, v, body) => {
             cx.vars[*slot] = eval(v, cx)?;
             eval(body, cx)?
@@ -232,7 +258,20 @@ fn cards_of<'a>(ds: &[i32], cx: &Cx<'a, '_>) -> Seq<'a> {
 
 /// `xs[0] ops[0] xs[1] …`: missing when an operand is (every operand is still worked out, as
 /// in Python), refused past `MAX_EXPR_INT`.
-fn arith<'a>(ops: &[Arith], xs: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
+fn arith<'a>(ops: &[Arith], xs: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Option<i64>> {
+    if let ([op], [a, b]) = (ops, xs) {
+        // one operator: i128 holds any result of two 64-bit operands
+        let (a, b) = (num(a, cx)?, num(b, cx)?);
+        let (Some(a), Some(b)) = (a, b) else { return Ok(None) };
+        let (x, y) = (i128::from(a), i128::from(b));
+        let v = match op {
+            Arith::Add => x + y,
+            Arith::Sub => x - y,
+            Arith::Mul => x * y,
+            Arith::Rem => floor_rem(x, y),
+        };
+        return if v.unsigned_abs() <= MAX_EXPR_INT as u128 { Ok(Some(v as i64)) } else { Err(Fault::Past) };
+    }
     let mut chain: Option<Chain> = None;
     let mut missing = false;
     for (i, x) in xs.iter().enumerate() {
@@ -246,22 +285,24 @@ fn arith<'a>(ops: &[Arith], xs: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         }
     }
     if missing {
-        return Ok(Val::Null);
+        return Ok(None);
     }
-    let chain = chain.unwrap_or_default();
-    chain.result(MAX_EXPR_INT).map(Val::Int).ok_or(Fault::Past)
+    chain.unwrap_or_default().result(MAX_EXPR_INT).map(Some).ok_or(Fault::Past)
 }
 
-fn compare(op: Cmp, how: How, a: &Val, b: &Val) -> bool {
-    let order = |f: fn(i64, i64) -> bool| match (a.int(), b.int()) {
+/// A comparison of two values as numbers (`how`: see `How`); a plain `==` holds between two
+/// missing values, as Python's `None == None`.
+fn compare(op: Cmp, how: How, a: Option<i64>, b: Option<i64>) -> bool {
+    let order = |f: fn(i64, i64) -> bool| match (a, b) {
         (Some(x), Some(y)) => f(x, y),
         _ => false,
     };
-    let eq = || match how {
-        How::Plain => a.same(b),
-        How::Maybe => !matches!(a, Val::Null) && !matches!(b, Val::Null) && a.same(b),
-        How::Card => matches!((a.int(), b.int()), (Some(x), Some(y)) if x == y && x & 1 == 1),
-        How::Depot => matches!((a.int(), b.int()), (Some(x), Some(y)) if x == y && x >= 0),
+    let eq = || match (how, a, b) {
+        (How::Plain, None, None) => true,
+        (How::Card, Some(x), Some(y)) => x == y && x & 1 == 1,
+        (How::Depot, Some(x), Some(y)) => x == y && x >= 0,
+        (_, Some(x), Some(y)) => x == y,
+        _ => false,
     };
     match op {
         Cmp::Eq => eq(),
@@ -276,17 +317,17 @@ fn compare(op: Cmp, how: How, a: &Val, b: &Val) -> bool {
 /// `&&` stops at the first false operand, `||` (`stop` true) at the first true.
 fn logic<'a>(xs: &'a [Node], stop: bool, cx: &mut Cx<'a, '_>) -> R<bool> {
     for x in xs {
-        if eval(x, cx)?.truthy() == stop {
+        if truth(x, cx)? == stop {
             return Ok(stop);
         }
     }
     Ok(!stop)
 }
 
-/// Runs the per-item argument `each` of a primitive on every item until `f` says stop; `f`
-/// gets the item and its value.
-fn per_item<'a>(items: &[i32], each: &'a Node, cx: &mut Cx<'a, '_>,
-                mut f: impl FnMut(i32, Val<'a>) -> R<bool>) -> R<()> {
+/// Runs the per-item argument `each` of a primitive on every item, worked out by `get`
+/// (`truth` or `num`), until `f`, given the item and its result, says stop.
+fn per_item<'a, T>(items: &[i32], each: &'a Node, cx: &mut Cx<'a, '_>,
+                   get: fn(&'a Node, &mut Cx<'a, '_>) -> R<T>, mut f: impl FnMut(i32, T) -> R<bool>) -> R<()> {
     let (slot, body) = match each {
         Node::Each(slot, body) => (*slot, &**body),
         other => (usize::MAX, other), // not reached: the parser puts an each node there
@@ -295,15 +336,11 @@ fn per_item<'a>(items: &[i32], each: &'a Node, cx: &mut Cx<'a, '_>,
         if slot != usize::MAX {
             cx.vars[slot] = Val::Int(i64::from(item));
         }
-        if !f(item, eval(body, cx)?)? {
+        if !f(item, get(body, cx)?)? {
             break;
         }
     }
     Ok(())
-}
-
-fn number(v: &Val) -> i64 {
-    v.int().unwrap_or(0)
 }
 
 /// A sum of item numbers, refused when it leaves 64 bits (Python's would not stop, but no rule
@@ -322,8 +359,8 @@ fn call<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         }),
         Prim::CountEach => {
             let mut n = 0;
-            per_item(&seq(&args[0], cx)?, &args[1], cx, |_, v| {
-                n += i64::from(v.truthy());
+            per_item(&seq(&args[0], cx)?, &args[1], cx, truth, |_, v| {
+                n += i64::from(v);
                 Ok(true)
             })?;
             Val::Int(n)
@@ -331,8 +368,8 @@ fn call<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         Prim::AllEach | Prim::AnyEach => {
             let want = p == Prim::AnyEach;
             let mut found = false;
-            per_item(&seq(&args[0], cx)?, &args[1], cx, |_, v| {
-                found = v.truthy() == want;
+            per_item(&seq(&args[0], cx)?, &args[1], cx, truth, |_, v| {
+                found = v == want;
                 Ok(!found)
             })?;
             Val::Bool(found == want)
@@ -345,8 +382,8 @@ fn call<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         Prim::MinEach | Prim::MaxEach | Prim::SumEach => {
             let mut acc: Option<i64> = None;
             let mut fault = None;
-            per_item(&seq(&args[0], cx)?, &args[1], cx, |_, v| {
-                let v = number(&v);
+            per_item(&seq(&args[0], cx)?, &args[1], cx, num, |_, v| {
+                let v = v.unwrap_or(0);
                 acc = Some(match (acc, p) {
                     (None, _) => v,
                     (Some(a), Prim::MinEach) => a.min(v),
@@ -412,8 +449,8 @@ fn call<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         },
         Prim::FirstCard | Prim::FirstDepot => {
             let mut found = None;
-            per_item(&seq(&args[0], cx)?, &args[1], cx, |item, v| {
-                if v.truthy() {
+            per_item(&seq(&args[0], cx)?, &args[1], cx, truth, |item, v| {
+                if v {
                     found = Some(item);
                 }
                 Ok(found.is_none())

@@ -159,6 +159,15 @@ impl Prim {
     }
 }
 
+/// What `Node::Pile` reads of one depot's cards.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum PileRead {
+    Top,
+    Bottom,
+    Empty,
+    Count,
+}
+
 /// A program node (docs/expressions.md, the table of nodes).
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Node {
@@ -183,6 +192,9 @@ pub(super) enum Node {
     Call(Prim, Box<[Node]>),
     /// only as a primitive's per-item argument: the item goes in the slot, then the body runs
     Each(usize, Box<Node>),
+    /// `top`, `bottom`, `empty` or `count` of one depot's cards (the depot node), read off the
+    /// pile: the commonest calls of all
+    Pile(PileRead, Box<Node>),
 }
 
 type Parsed<T> = Result<T, String>;
@@ -341,7 +353,19 @@ impl Parser<'_> {
         if out.len() != want {
             return Err(format!("its call of {name} does not fit the native primitive {prim:?}"));
         }
-        Ok(Node::Call(*prim, out.into_boxed_slice()))
+        let read = match prim {
+            Prim::TopCard => PileRead::Top,
+            Prim::BottomCard => PileRead::Bottom,
+            Prim::NoCards => PileRead::Empty,
+            Prim::CountCards => PileRead::Count,
+            _ => return Ok(Node::Call(*prim, out.into_boxed_slice())),
+        };
+        Ok(match out.pop() {
+            Some(Node::CardsAt(d)) => Node::Pile(read, Box::new(Node::Const(Const::Int(d as i64)))),
+            Some(Node::Cards(d)) => Node::Pile(read, d),
+            Some(other) => Node::Call(*prim, Box::new([other])),
+            None => unreachable!("a one-argument call has its argument"),
+        })
     }
 }
 
