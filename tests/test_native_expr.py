@@ -79,6 +79,14 @@ WRITTEN = [
     "top(depot).rank + 9007199254740991",
 ]
 
+# Written accept rules (for the first depot): the `pile`, `card`, `top` and `source` bindings.
+WRITTEN_ACCEPT = [
+    "count(pile) < 3 || empty(pile) || !empty(source) && top(pile).rank - card.rank > 1",
+    "bottom(pile) == card && top(pile) != top && count(pile, it.faceUp) == count(pile)",
+    "sum(pile) + card.value * 2 > top.value && base(pile) == card",
+    "index(source) % 2 == 0 && cameFrom(source) != source && first(c in pile, c.joker) == card",
+]
+
 
 def positions(game: Game, seed: int) -> Iterator[State]:
     """The dealt position, then positions along seeded random play (the Python engine's)."""
@@ -142,7 +150,9 @@ def native_readings(probe: Any, id_: int, state: State, b: dict[str, Any]) -> li
 def written(game: Game) -> list[ExprRef]:
     return [ExprRef(text, "evalDepot", -1, f"/written/{i}",
                     game.programs.get(text, "evalDepot"))
-            for i, text in enumerate(WRITTEN)]
+            for i, text in enumerate(WRITTEN)] + [
+        ExprRef(text, "accept", 0, f"/accept/{i}", game.programs.get(text, "accept", 0))
+        for i, text in enumerate(WRITTEN_ACCEPT)]
 
 
 def agree(game: Game, refs: list[ExprRef], seeds: range) -> int:

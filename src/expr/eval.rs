@@ -139,17 +139,15 @@ pub(super) fn num<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> R<Option<i64>> {
             Some(v) => Some(v.checked_neg().ok_or(Fault::Past)?),
         },
         Node::Arith(ops, xs) => arith(ops, xs, cx)?,
-        Node::Pile(read @ (PileRead::Top | PileRead::Bottom | PileRead::Count), d) => {
+        Node::Pile(read, d) => {
             let d = num(d, cx)?.unwrap_or(-1);
-            let pile = cx.pile(d);
-            match read {
-                PileRead::Top => pile.last().map(|&c| i64::from(c)),
-                PileRead::Bottom => pile.first().map(|&c| i64::from(c)),
-                _ => Some(pile.len() as i64),
-            }
+            read_pile(*read, cx.pile(d))
         }
-        Node::Cmp(..) | Node::And(_) | Node::Or(_) | Node::Not(_)
-        | Node::Prop(Prop::FaceUp | Prop::Joker, _) | Node::Pile(PileRead::Empty, _) => Some(i64::from(truth(n, cx)?)),
+        Node::BoundPile(read) => read_pile(*read, cx.scope.pile),
+        Node::Call(Prim::CopyIndex, args) => Some(depot(num(&args[0], cx)?, cx.t).map_or(0, |d| cx.t.copy_index[d])),
+        Node::Cmp(..) | Node::And(_) | Node::Or(_) | Node::Not(_) | Node::Prop(Prop::FaceUp | Prop::Joker, _) => {
+            Some(i64::from(truth(n, cx)?))
+        }
         _ => node(n, cx)?.int(),
     })
 }
@@ -170,6 +168,7 @@ pub(super) fn truth<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> R<bool> {
             let d = num(d, cx)?.unwrap_or(-1);
             cx.pile(d).is_empty()
         }
+        Node::BoundPile(PileRead::Empty) => cx.scope.pile.is_empty(),
         Node::Const(Const::Bool(b)) => *b,
         _ => eval(n, cx)?.truthy(),
     })
@@ -234,9 +233,9 @@ fn node<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
             Val::Null => Val::Int(0),
             v => v,
         },
-        Node::Cmp(..) | Node::And(_) | Node::Or(_) | Node::Not(_)
-        | Node::Prop(Prop::FaceUp | Prop::Joker, _) | Node::Pile(PileRead::Empty, _) => Val::Bool(truth(n, cx)?),
-        Node::Prop(..) | Node::Neg(_) | Node::Arith(..) | Node::Pile(..) => int_or_null(num(n, cx)?),
+        Node::Cmp(..) | Node::And(_) | Node::Or(_) | Node::Not(_) | Node::Prop(Prop::FaceUp | Prop::Joker, _)
+        | Node::Pile(PileRead::Empty, _) | Node::BoundPile(PileRead::Empty) => Val::Bool(truth(n, cx)?),
+        Node::Prop(..) | Node::Neg(_) | Node::Arith(..) | Node::Pile(..) | Node::BoundPile(_) => int_or_null(num(n, cx)?),
         Node::Let(slot, v, body) => {
             cx.vars[*slot] = eval(v, cx)?;
             eval(body, cx)?
@@ -245,6 +244,16 @@ fn node<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         // the parser puts these only where a primitive runs them per item
         Node::Each(_, body) => eval(body, cx)?,
     })
+}
+
+/// A top or bottom card (its code), a count; `Empty` as 0 or 1.
+fn read_pile(read: PileRead, pile: &[i32]) -> Option<i64> {
+    match read {
+        PileRead::Top => pile.last().map(|&c| i64::from(c)),
+        PileRead::Bottom => pile.first().map(|&c| i64::from(c)),
+        PileRead::Count => Some(pile.len() as i64),
+        PileRead::Empty => Some(i64::from(pile.is_empty())),
+    }
 }
 
 /// The cards on each depot of `ds`, depot after depot (one depot's borrowed).
@@ -272,6 +281,12 @@ fn arith<'a>(ops: &[Arith], xs: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Option<i64
         };
         return if v.unsigned_abs() <= MAX_EXPR_INT as u128 { Ok(Some(v as i64)) } else { Err(Fault::Past) };
     }
+    chain(ops, xs, cx)
+}
+
+/// A longer chain, kept out of `num` so that its frame stays small.
+#[inline(never)]
+fn chain<'a>(ops: &[Arith], xs: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Option<i64>> {
     let mut chain: Option<Chain> = None;
     let mut missing = false;
     for (i, x) in xs.iter().enumerate() {
@@ -352,56 +367,17 @@ fn add(acc: i64, v: i64) -> R<i64> {
 fn call<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
     let t = cx.t;
     Ok(match p {
+        Prim::CountEach | Prim::AllEach | Prim::AnyEach | Prim::MinEach | Prim::MaxEach | Prim::SumEach
+        | Prim::FirstCard | Prim::FirstDepot => call_each(p, args, cx)?,
         Prim::CountCards => Val::Int(match &args[0] {
             // count(Foundation): the piles' sizes, without gathering their cards
             Node::CardsOf(ds) => seq(ds, cx)?.iter().map(|&d| cx.pile(i64::from(d)).len() as i64).sum(),
             a => seq(a, cx)?.len() as i64,
         }),
-        Prim::CountEach => {
-            let mut n = 0;
-            per_item(&seq(&args[0], cx)?, &args[1], cx, truth, |_, v| {
-                n += i64::from(v);
-                Ok(true)
-            })?;
-            Val::Int(n)
-        }
-        Prim::AllEach | Prim::AnyEach => {
-            let want = p == Prim::AnyEach;
-            let mut found = false;
-            per_item(&seq(&args[0], cx)?, &args[1], cx, truth, |_, v| {
-                found = v == want;
-                Ok(!found)
-            })?;
-            Val::Bool(found == want)
-        }
         Prim::MinTwo | Prim::MaxTwo => {
             let a = num(&args[0], cx)?.unwrap_or(0);
             let b = num(&args[1], cx)?.unwrap_or(0);
             Val::Int(if p == Prim::MinTwo { a.min(b) } else { a.max(b) })
-        }
-        Prim::MinEach | Prim::MaxEach | Prim::SumEach => {
-            let mut acc: Option<i64> = None;
-            let mut fault = None;
-            per_item(&seq(&args[0], cx)?, &args[1], cx, num, |_, v| {
-                let v = v.unwrap_or(0);
-                acc = Some(match (acc, p) {
-                    (None, _) => v,
-                    (Some(a), Prim::MinEach) => a.min(v),
-                    (Some(a), Prim::MaxEach) => a.max(v),
-                    (Some(a), _) => match add(a, v) {
-                        Ok(s) => s,
-                        Err(f) => {
-                            fault = Some(f);
-                            return Ok(false);
-                        }
-                    },
-                });
-                Ok(true)
-            })?;
-            if let Some(f) = fault {
-                return Err(f);
-            }
-            Val::Int(acc.unwrap_or(0))
         }
         Prim::NoCards => Val::Bool(seq(&args[0], cx)?.is_empty()),
         Prim::NoCard => Val::Bool(matches!(eval(&args[0], cx)?, Val::Null)),
@@ -447,20 +423,6 @@ fn call<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
             Val::Text(name) => Val::Int(*t.depot_index.get(name).ok_or_else(|| Fault::NoDepot(name.into()))?),
             _ => Val::Int(-1),
         },
-        Prim::FirstCard | Prim::FirstDepot => {
-            let mut found = None;
-            per_item(&seq(&args[0], cx)?, &args[1], cx, truth, |item, v| {
-                if v {
-                    found = Some(item);
-                }
-                Ok(found.is_none())
-            })?;
-            match (found, p) {
-                (Some(x), _) => Val::Int(i64::from(x)),
-                (None, Prim::FirstCard) => Val::Null,
-                (None, _) => Val::Int(-1),
-            }
-        }
         Prim::CopyIndex => Val::Int(depot(num(&args[0], cx)?, t).map_or(0, |d| t.copy_index[d])),
         Prim::NeighbourCopy => {
             let d = depot(num(&args[0], cx)?, t);
@@ -491,6 +453,69 @@ fn call<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
             Some(d) if d >= 0 => cx.s.came_from.get(d as usize).map_or(-1, |&f| i64::from(f)),
             _ => -1,
         }),
+    })
+}
+
+/// The primitives whose second argument is worked out per item of the first.
+#[inline(never)]
+fn call_each<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
+    Ok(match p {
+        Prim::CountEach => {
+            let mut n = 0;
+            per_item(&seq(&args[0], cx)?, &args[1], cx, truth, |_, v| {
+                n += i64::from(v);
+                Ok(true)
+            })?;
+            Val::Int(n)
+        }
+        Prim::AllEach | Prim::AnyEach => {
+            let want = p == Prim::AnyEach;
+            let mut found = false;
+            per_item(&seq(&args[0], cx)?, &args[1], cx, truth, |_, v| {
+                found = v == want;
+                Ok(!found)
+            })?;
+            Val::Bool(found == want)
+        }
+        Prim::MinEach | Prim::MaxEach | Prim::SumEach => {
+            let mut acc: Option<i64> = None;
+            let mut fault = None;
+            per_item(&seq(&args[0], cx)?, &args[1], cx, num, |_, v| {
+                let v = v.unwrap_or(0);
+                acc = Some(match (acc, p) {
+                    (None, _) => v,
+                    (Some(a), Prim::MinEach) => a.min(v),
+                    (Some(a), Prim::MaxEach) => a.max(v),
+                    (Some(a), _) => match add(a, v) {
+                        Ok(s) => s,
+                        Err(f) => {
+                            fault = Some(f);
+                            return Ok(false);
+                        }
+                    },
+                });
+                Ok(true)
+            })?;
+            if let Some(f) = fault {
+                return Err(f);
+            }
+            Val::Int(acc.unwrap_or(0))
+        }
+        Prim::FirstCard | Prim::FirstDepot => {
+            let mut found = None;
+            per_item(&seq(&args[0], cx)?, &args[1], cx, truth, |item, v| {
+                if v {
+                    found = Some(item);
+                }
+                Ok(found.is_none())
+            })?;
+            match (found, p) {
+                (Some(x), _) => Val::Int(i64::from(x)),
+                (None, Prim::FirstCard) => Val::Null,
+                (None, _) => Val::Int(-1),
+            }
+        }
+        _ => unreachable!("{p:?} goes through no list"),
     })
 }
 

@@ -195,6 +195,8 @@ pub(super) enum Node {
     /// `top`, `bottom`, `empty` or `count` of one depot's cards (the depot node), read off the
     /// pile: the commonest calls of all
     Pile(PileRead, Box<Node>),
+    /// the same of the `pile` binding
+    BoundPile(PileRead),
 }
 
 type Parsed<T> = Result<T, String>;
@@ -363,6 +365,7 @@ impl Parser<'_> {
         Ok(match out.pop() {
             Some(Node::CardsAt(d)) => Node::Pile(read, Box::new(Node::Const(Const::Int(d as i64)))),
             Some(Node::Cards(d)) => Node::Pile(read, d),
+            Some(Node::Bind(Binding::Pile)) => Node::BoundPile(read),
             Some(other) => Node::Call(*prim, Box::new([other])),
             None => unreachable!("a one-argument call has its argument"),
         })
