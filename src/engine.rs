@@ -3,6 +3,8 @@
 //! (`cardz_core/engine/`) is the reference; every function here follows the one it names.
 //! Nothing here knows a vocabulary word: only the compiled tables and the plan's facts.
 
+use std::cell::RefCell;
+
 use serde_json::Value;
 
 use crate::expr::{ExprError, ExprId, Exprs, Scope};
@@ -147,6 +149,13 @@ struct Accept {
     on_top: Vec<bool>,
     on_down: Vec<bool>,
     dynamic: Vec<bool>,
+    // the same tables inverted, for the move listing: the card ids each top card (each
+    // `wanted[wanted_at[top]..wanted_at[top + 1]]`), a face-down top and the empty pile (seed
+    // rank 0) take
+    wanted: Vec<u32>,
+    wanted_at: Vec<usize>,
+    down_wanted: Vec<u32>,
+    empty_wanted: Vec<u32>,
 }
 
 impl Accept {
@@ -240,6 +249,16 @@ impl Accept {
             .map(|(top, card)| !self.is_dynamic(top) && self.fits(self.after(Below::Bare, top, -1, 0), card, 0))
             .collect();
         self.on_down = ident.iter().map(|&card| self.fits(Below::Down, card, 0)).collect();
+        let n = ident.len();
+        let ids = |row: &[bool]| (0..row.len() as u32).filter(|&c| row[c as usize]).collect::<Vec<u32>>();
+        self.wanted_at = vec![0];
+        for top in 0..n {
+            let row = ids(&self.on_top[top * n..(top + 1) * n]);
+            self.wanted.extend(row);
+            self.wanted_at.push(self.wanted.len());
+        }
+        self.down_wanted = ids(&self.on_down);
+        self.empty_wanted = ident.iter().enumerate().filter(|(_, &c)| self.seed_ok(c, 0)).map(|(i, _)| i as u32).collect();
     }
 
     fn takes_from(&self, src: usize) -> bool {
@@ -467,6 +486,24 @@ fn unsupported<T>(what: impl Into<String>) -> Result<T, Unsupported> {
     Err(Unsupported(what.into()))
 }
 
+/// Accept tables larger than this are tested per pick rather than inverted (`_BROAD`).
+const BROAD: usize = 12;
+
+/// The move listing's working tables (`MoveGen._wanted`): per card id, a bit per drop target
+/// (by its place in `drop_targets`) that takes the card now, `words` words per card; the
+/// targets judged per pick instead (`broad`); the slots set, to clear them for the next
+/// listing. Kept per thread, for their allocation.
+#[derive(Default)]
+struct Wanted {
+    want: Vec<u64>,
+    broad: Vec<u64>,
+    touched: Vec<usize>,
+}
+
+thread_local! {
+    static WANTED: RefCell<Wanted> = RefCell::new(Wanted::default());
+}
+
 /// One compiled game with its plan, ready to play.
 #[derive(Debug)]
 pub struct Game {
@@ -626,6 +663,10 @@ fn accept(v: &Value, depot: usize, exprs: &mut Exprs) -> Result<Accept, Unsuppor
         on_top: Vec::new(),
         on_down: Vec::new(),
         dynamic: Vec::new(),
+        wanted: Vec::new(),
+        wanted_at: Vec::new(),
+        down_wanted: Vec::new(),
+        empty_wanted: Vec::new(),
     })
 }
 
@@ -1014,6 +1055,58 @@ impl Game {
     /// The card moves of `s` in the Python engine's order: by source, position, target, a
     /// suit-calling wild once per suit. `first`: stop at the first one found (declaring none).
     fn card_moves(&self, s: &State, first: bool, out: &mut Vec<Move>) -> Result<(), ExprError> {
+        WANTED.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut wanted) => self.card_moves_with(s, first, out, &mut wanted),
+            Err(_) => self.card_moves_with(s, first, out, &mut Wanted::default()), // never nested now
+        })
+    }
+
+    /// `_wanted`: fill `wt` for `s` (its slots of the last listing cleared first).
+    fn fill_wanted(&self, s: &State, wt: &mut Wanted) -> usize {
+        let words = self.drop_targets.len().div_ceil(64).max(1);
+        let size = self.ident.len() * words;
+        let Wanted { want, broad, touched } = wt;
+        if want.len() != size {
+            want.clear();
+            want.resize(size, 0);
+            touched.clear();
+        } else {
+            touched.drain(..).for_each(|slot| want[slot] = 0);
+        }
+        broad.clear();
+        broad.resize(words, 0);
+        for (k, &d) in self.drop_targets.iter().enumerate() {
+            let acc = &self.accepts[d];
+            let ids: Option<&[u32]> = match s.piles[d].last() {
+                None if acc.seed_from_deal => None,
+                None => Some(&acc.empty_wanted),
+                Some(_) if acc.empty_only => continue,
+                Some(&top) if top & 1 == 0 => Some(&acc.down_wanted),
+                Some(&top) if acc.dynamic[(top >> 1) as usize] => None,
+                Some(&top) => {
+                    let t = (top >> 1) as usize;
+                    Some(&acc.wanted[acc.wanted_at[t]..acc.wanted_at[t + 1]])
+                }
+            };
+            let (word, bit) = (k / 64, 1u64 << (k % 64));
+            match ids {
+                Some(ids) if ids.len() <= BROAD => {
+                    for &id in ids {
+                        let slot = id as usize * words + word;
+                        if want[slot] == 0 {
+                            touched.push(slot);
+                        }
+                        want[slot] |= bit;
+                    }
+                }
+                _ => broad[word] |= bit,
+            }
+        }
+        words
+    }
+
+    fn card_moves_with(&self, s: &State, first: bool, out: &mut Vec<Move>, wt: &mut Wanted) -> Result<(), ExprError> {
+        let words = self.fill_wanted(s, wt);
         for &src in &self.sources {
             let pile = &s.piles[src];
             let ej = &self.ejects[src];
@@ -1024,29 +1117,37 @@ impl Game {
                     continue;
                 }
                 let group = ej.group(pile, i);
-                let (bottom, top) = (group[0], group[group.len() - 1]);
-                let targets = if bottom & 1 == 1 { &self.drop_targets } else { &self.down_targets };
-                for &d in targets {
-                    let acc = &self.accepts[d];
-                    if d == src || !acc.takes_from(src) {
-                        continue;
+                let bottom = group[0];
+                if bottom & 1 == 1 {
+                    let id = (bottom >> 1) as usize;
+                    for word in 0..words {
+                        let listed = wt.want[id * words + word];
+                        let mut m = listed | wt.broad[word];
+                        while m != 0 {
+                            let b = m.trailing_zeros();
+                            m &= m - 1;
+                            let d = self.drop_targets[word * 64 + b as usize];
+                            if d == src || !self.accepts[d].takes_from(src) {
+                                continue;
+                            }
+                            if (listed >> b & 1 == 0 && !self.wants(s, d, bottom))
+                                || !self.group_ok(s, src, group, d, vouched)?
+                            {
+                                continue;
+                            }
+                            if self.found(out, src, i, d, group, first) {
+                                return Ok(());
+                            }
+                        }
                     }
-                    let ok = if bottom & 1 == 1 {
-                        self.wants(s, d, bottom) && self.group_ok(s, src, group, d, vouched)?
-                    } else {
-                        self.drop_ok(s, src, group, d, vouched, None)?
-                    };
-                    if !ok {
-                        continue;
-                    }
-                    if first {
-                        out.push((src as i32, i as i32, d as i32, -1));
-                        return Ok(());
-                    }
-                    if acc.declares == Declares::Suit && top & 1 == 1 && acc.wild(self.card(top)) {
-                        out.extend((0..4).map(|suit| (src as i32, i as i32, d as i32, suit)));
-                    } else {
-                        out.push((src as i32, i as i32, d as i32, -1));
+                } else {
+                    for &d in &self.down_targets {
+                        if d == src || !self.accepts[d].takes_from(src) || !self.drop_ok(s, src, group, d, vouched, None)? {
+                            continue;
+                        }
+                        if self.found(out, src, i, d, group, first) {
+                            return Ok(());
+                        }
                     }
                 }
                 if one {
@@ -1055,6 +1156,21 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// A legal card move found: listed (a suit-calling wild once per suit); whether to stop.
+    fn found(&self, out: &mut Vec<Move>, src: usize, i: usize, d: usize, group: &[Code], first: bool) -> bool {
+        let acc = &self.accepts[d];
+        let top = group[group.len() - 1];
+        let (src, i, d) = (src as i32, i as i32, d as i32);
+        if first {
+            out.push((src, i, d, -1));
+        } else if acc.declares == Declares::Suit && top & 1 == 1 && acc.wild(self.card(top)) {
+            out.extend((0..4).map(|suit| (src, i, d, suit)));
+        } else {
+            out.push((src, i, d, -1));
+        }
+        first
     }
 
     /// `Taps._tap_plan` for a draw or recycle: 0 draw, 1 recycle, None nothing.
