@@ -1387,21 +1387,47 @@ impl Game {
         }
     }
 
+    /// Whether the loss condition is exactly "no legal move": a plain `noLegalMoves` (no
+    /// `landUnder`, no draw with `when`, which it would ask first), so that a playout may
+    /// judge it by the listing it makes next rather than by a listing of its own.
+    fn loss_by_listing(&self) -> bool {
+        self.loss == Some(Cond::Stalemate) && !self.any_land_under && self.draws.iter().flatten().all(|d| d.when.is_none())
+    }
+
     /// Uniformly random play from `s` until the game ends, no move is left or `max_moves`
     /// moves were made: (moves made, status). One board, changed in place move after move.
     pub fn playout(&self, s: &State, rng: &mut SplitMix, max_moves: u64) -> Result<(u64, i32), ExprError> {
         let mut w = Work::new(s);
         let mut moves = Vec::with_capacity(64);
+        let by_listing = self.loss_by_listing();
         let mut made = 0;
-        while made < max_moves {
-            moves.clear();
+        if max_moves > 0 {
             self.list_moves(&w.s, &mut moves)?;
-            if moves.is_empty() {
-                break;
-            }
+        }
+        while made < max_moves && !moves.is_empty() {
             let m = moves[rng.below(moves.len() as u64) as usize];
-            self.step(&mut w, m)?;
             made += 1;
+            moves.clear();
+            if by_listing && made < max_moves {
+                // `step` with its stalemate judged by the next listing
+                w.flips = 0;
+                self.play(&mut w, m)?;
+                w.s.moves += 1;
+                w.s.status = PLAYING;
+                if self.win.as_ref().map_or(Ok(false), |c| self.holds(c, &w.s))? {
+                    w.s.status = WON;
+                } else {
+                    self.list_moves(&w.s, &mut moves)?;
+                    if moves.is_empty() {
+                        w.s.status = LOST;
+                    }
+                }
+            } else {
+                self.step(&mut w, m)?;
+                if made < max_moves {
+                    self.list_moves(&w.s, &mut moves)?;
+                }
+            }
         }
         Ok((made, w.s.status))
     }
