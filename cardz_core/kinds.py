@@ -112,6 +112,12 @@ class ConditionKind:
       "counters", "expressions"}`` ("faces": which cards are face up; "expressions": it holds
       rule expressions, whose reads their programs declare); ``nested``: its ``of`` field holds
       sub-conditions, which are read as well.
+    - ``native``: the native engine's primitive with exactly the kind's meaning, or None (a
+      game with such a condition plays on the Python engine): ``"empty"`` (holds when every
+      depot of ``empties`` is empty), ``"non_empty"`` (every depot of its one pattern field
+      holds a card), ``"all_face_up"``, ``"all_of"`` / ``"any_of"`` (of the nested conditions
+      in ``of``), ``"expr"`` (its ``when`` expression holds) and ``"stalemate"``
+      (``noLegalMoves``'s test). See docs/plugins.md.
     """
 
     fields: dict[str, Field]
@@ -122,6 +128,7 @@ class ConditionKind:
     stalemate: bool = False
     reads: frozenset[str] = frozenset({"piles"})
     nested: bool = False
+    native: str | None = None
 
 
 @attrs.frozen

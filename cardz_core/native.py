@@ -5,9 +5,9 @@
 engine does: the same legal moves in the same order, the same ``State`` after a move, the same
 status. Deals stay in Python (``game.deal``): the native engine starts from a dealt ``State``.
 What it is handed is ``CompiledGame.to_json()`` and a small plan (``plan_document``): the index
-tables the Python engine lists moves by, and the facts the registry gives of the win and loss
-conditions (``ConditionKind.empties``, ``ConditionKind.stalemate``), so the Rust side knows no
-vocabulary word. ``supports(game)`` says why a game can't be played natively.
+tables the Python engine lists moves by. Conditions are judged from the native primitive each
+compiled condition names (``ConditionData.native``), so the Rust side knows no vocabulary word.
+``supports(game)`` says why a game can't be played natively.
 
 ``NativeEngineGame`` is the ``Game`` that ``compile(spec, engine="native")`` gives (or
 ``CARDZ_ENGINE=native``; ``auto`` when the game is supported): a Python ``Game`` whose
@@ -22,13 +22,11 @@ import json
 from types import ModuleType
 from typing import Any, Sequence, TypeVar
 
-from cardz_core.compiled.records import ConditionData
 from cardz_core.engine.game import Game
 from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.compiled.game import CompiledGame
 from cardz_core.engine.state import PLAYING, State, Status
 from cardz_core.engine.work import Reveal
-from cardz_core.kinds import ConditionKind
 from cardz_core.native_expr import expr_plan
 from cardz_core.problems import CardzError
 from cardz_core.registry import Registry
@@ -50,34 +48,10 @@ def extension() -> ModuleType | None:
         return None
 
 
-def _kind(game: Game, cond: ConditionData) -> ConditionKind | None:
-    kind = game.registry.lookup("conditions", cond.kind)
-    return kind if isinstance(kind, ConditionKind) else None
-
-
-def _condition_reason(game: Game) -> str | None:
-    """Why the win or loss condition can't be judged natively, or None."""
-    c = game.compiled
-    if c.win is not None:
-        kind = _kind(game, c.win)
-        if kind is None or kind.empties is None:
-            return f"its win condition {c.win.kind!r} is not a set of depots that must be empty"
-    if c.loss is not None:
-        kind = _kind(game, c.loss)
-        if kind is None or not kind.stalemate:
-            return f"its loss condition {c.loss.kind!r} is not a stalemate"
-    return None
-
-
 def plan_document(game: Game) -> dict[str, Any]:
     """What the extension loads: the compiled game and the plan the Python engine derived from
-    it (so both list moves from the same index tables), with the conditions' facts."""
+    it (so both list moves from the same index tables)."""
     c = game.compiled
-    win = None
-    if c.win is not None:
-        kind = _kind(game, c.win)
-        assert kind is not None and kind.empties is not None  # supports() said so
-        win = sorted(kind.empties(c.win, game))
     return {
         "compiled": c.to_json(),
         "expr": expr_plan(game),
@@ -89,8 +63,6 @@ def plan_document(game: Game) -> dict[str, Any]:
             "flip_uncovered": list(game.flip_uncovered),
             "cells": list(game.cells),
             "tableaus": list(game.tableaus),
-            "win_empties": win,
-            "loss_stalemate": c.loss is not None,
         },
     }
 
@@ -100,9 +72,6 @@ def _engine(game: Game) -> tuple[Any, str | None]:
     native = extension()
     if native is None:
         return None, "the native extension cardz_core._native is not built"
-    why = _condition_reason(game)
-    if why is not None:
-        return None, why
     try:
         return native.Engine(json.dumps(plan_document(game))), None
     except ValueError as exc:  # the extension's own refusal: what of the tables it can't play
@@ -116,6 +85,7 @@ def supports(game: Game) -> str | None:
 
 class NotNative(CardzError):
     """A position the native engine does not play: a view (unknown cards) or the rules off."""
+
 
 
 def _as_tuple(state: State) -> StateTuple:
@@ -136,6 +106,8 @@ class NativeGame:
             raise CardzError(f"the native engine can't play {game.compiled.name}: {why}")
         self.game = game
         self._engine = engine
+        # a rule expression's refusal: (message, JSON pointer), raised as the Python engine does
+        self._failure: type[Exception] = extension().ExprFailure  # type: ignore[union-attr]
         # the last listing, so that ``apply`` of a listed move need not judge it again
         self._memo_state: State | None = None
         self._memo_moves: list[Move] = []
@@ -148,6 +120,8 @@ class NativeGame:
             return list(self._memo_moves)
         try:
             raw = self._engine.legal_moves(_as_tuple(state))
+        except self._failure as exc:
+            raise CardzError(*exc.args) from None
         except LookupError as exc:
             raise NotNative(str(exc)) from None
         except (ValueError, RuntimeError) as exc:
@@ -162,6 +136,8 @@ class NativeGame:
         checked = state is self._memo_state and move in self._memo_moves
         try:
             got = self._engine.apply(_as_tuple(state), tuple(move), checked)
+        except self._failure as exc:
+            raise CardzError(*exc.args) from None
         except LookupError as exc:
             raise NotNative(str(exc)) from None
         except (ValueError, RuntimeError, OverflowError) as exc:
@@ -181,6 +157,17 @@ class NativeGame:
         """PLAYING, WON or LOST, as judged after the move that led to ``state``."""
         return state.status
 
+    def score_value(self, state: State) -> int | None:
+        """The scoring value on this board, None without ``scoring``; ``NotNative`` when the
+        extension leaves the score to the Python engine."""
+        try:
+            value: int | None = self._engine.score_value(_as_tuple(state))
+        except self._failure as exc:
+            raise CardzError(*exc.args) from None
+        except LookupError as exc:
+            raise NotNative(str(exc)) from None
+        return value
+
     def playouts(self, states: Sequence[State], seed: int,
                  max_moves: int) -> list[tuple[int, Status]]:
         """Uniformly random play from each dealt position, inside Rust with the engine's own
@@ -188,6 +175,8 @@ class NativeGame:
         try:
             got = self._engine.playouts([_as_tuple(s) for s in states], seed & (2**64 - 1),
                                         max(0, max_moves))
+        except self._failure as exc:
+            raise CardzError(*exc.args) from None
         except LookupError as exc:
             raise NotNative(str(exc)) from None
         except (ValueError, RuntimeError, OverflowError) as exc:
@@ -216,3 +205,9 @@ class NativeEngineGame(Game):
             except NotNative:
                 pass
         return super().apply(state, move, reveal)
+
+    def score_value(self, state: State) -> int | None:
+        try:
+            return self.native.score_value(state)
+        except NotNative:
+            return super().score_value(state)

@@ -3,7 +3,11 @@
 //! (`cardz_core/engine/`) is the reference; every function here follows the one it names.
 //! Nothing here knows a vocabulary word: only the compiled tables and the plan's facts.
 
+use std::cell::RefCell;
+
 use serde_json::Value;
+
+use crate::expr::{ExprError, ExprId, Exprs, Scope};
 
 pub const PLAYING: i32 = 0;
 pub const WON: i32 = 1;
@@ -93,14 +97,32 @@ impl Relation {
     }
 }
 
-/// What may follow on a pile (`accept.py`'s `Below`): the called-suit and transparent-wild
-/// forms are refused at load.
+/// What may follow on a pile (`accept.py`'s `Below`): the empty depot (where the seed
+/// decides), a printed card, a face-down card, anything, a called suit, or a transparent wild
+/// read as any of a set of the 52 standard identities (bit `suit * 13 + rank - 1`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Below {
     Bare,
     Card(Card),
     Down,
     Free,
+    Suit(i32),
+    Set(u64),
+}
+
+/// `accept.py`'s `IDENTITIES`: the 52 standard cards, suit by suit, as a transparent wild
+/// stands for them.
+fn identity(bit: u32) -> Card {
+    Card { rank: (bit % 13) as i32 + 1, suit: (bit / 13) as i32 }
+}
+
+/// What a wild card declares once it lies (`wildDeclares`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Declares {
+    Nothing,
+    Free,
+    Suit,
+    Transparent,
 }
 
 /// One depot's `acceptRule` (`cardz_core.engine.accept.Accept`).
@@ -118,12 +140,22 @@ struct Accept {
     rel: Option<Relation>,
     wild_rank: Option<i32>,
     wild_joker: bool,
-    declares_free: bool,
+    declares: Declares, // Nothing when there is no wild card
     allow_down: bool,
+    when: Option<ExprId>,
     // the hot-path tables (`Accept.on_top`, `on_down`): by card id, whether a face-up card
-    // may lie on a face-up top card (`[top * n_cards + card]`) or on a face-down one
+    // may lie on a face-up top card (`[top * n_cards + card]`) or on a face-down one; a
+    // `dynamic` top (a wild whose meaning depends on the board) is judged in full instead
     on_top: Vec<bool>,
     on_down: Vec<bool>,
+    dynamic: Vec<bool>,
+    // the same tables inverted, for the move listing: the card ids each top card (each
+    // `wanted[wanted_at[top]..wanted_at[top + 1]]`), a face-down top and the empty pile (seed
+    // rank 0) take
+    wanted: Vec<u32>,
+    wanted_at: Vec<usize>,
+    down_wanted: Vec<u32>,
+    empty_wanted: Vec<u32>,
 }
 
 impl Accept {
@@ -133,6 +165,10 @@ impl Accept {
 
     fn rank_ok(&self, card: Card) -> bool {
         self.rank_is.is_none_or(|r| card.rank == r)
+    }
+
+    fn printed(&self, below: Card, card: Card) -> bool {
+        self.rank_ok(card) && self.rel.as_ref().is_none_or(|r| r.fits(below, card))
     }
 
     fn seed_ok(&self, card: Card, seed_rank: i32) -> bool {
@@ -153,9 +189,11 @@ impl Accept {
         match below {
             Below::Bare => self.seed_ok(card, seed_rank),
             _ if self.wild(card) => true,
-            Below::Card(b) => self.rank_ok(card) && self.rel.as_ref().is_none_or(|r| r.fits(b, card)),
+            Below::Card(b) => self.printed(b, card),
             Below::Free => self.rank_ok(card),
             Below::Down => self.rel.is_none() && self.rank_ok(card),
+            Below::Suit(s) => self.rank_ok(card) && !card.joker() && card.suit == s,
+            Below::Set(set) => (0..52).any(|bit| set >> bit & 1 == 1 && self.printed(identity(bit), card)),
         }
     }
 
@@ -170,29 +208,57 @@ impl Accept {
         if self.allow_down {
             return true;
         }
-        self.rank_is.is_none() && (self.rel.is_none() || below == Below::Free)
+        !matches!(below, Below::Suit(_)) && self.rank_is.is_none() && (self.rel.is_none() || below == Below::Free)
     }
 
-    fn after(&self, card: Card) -> Below {
-        if self.declares_free && self.wild(card) {
-            Below::Free
-        } else {
-            Below::Card(card)
+    /// What follows once the face-up `card` lies on `below`; `declare` the suit it calls (-1 none).
+    fn after(&self, below: Below, card: Card, declare: i32, seed_rank: i32) -> Below {
+        if self.declares == Declares::Nothing || !self.wild(card) {
+            return Below::Card(card);
+        }
+        match self.declares {
+            Declares::Free => Below::Free,
+            Declares::Suit if declare >= 0 => Below::Suit(declare),
+            Declares::Transparent => {
+                Below::Set((0..52).filter(|&bit| self.fits(below, identity(bit), seed_rank)).fold(0, |m, bit| m | 1 << bit))
+            }
+            _ => Below::Card(card),
         }
     }
 
-    /// The `min_count <= 1` and no-`when` case of `Accept.simple`.
+    /// Whether `card` is a wild whose meaning depends on the board (`Accept.dynamic`).
+    fn is_dynamic(&self, card: Card) -> bool {
+        matches!(self.declares, Declares::Suit | Declares::Transparent) && self.wild(card)
+    }
+
+    /// The tables alone judge every card of a group (`Accept.fast`).
+    fn fast(&self) -> bool {
+        self.when.is_none() && !matches!(self.declares, Declares::Suit | Declares::Transparent)
+    }
+
+    /// A single face-up card is decided by the tables alone (`Accept.simple`).
     fn simple(&self) -> bool {
-        self.min_count <= 1
+        self.when.is_none() && self.min_count <= 1
     }
 
     fn fill_tables(&mut self, ident: &[Card]) {
+        self.dynamic = ident.iter().map(|&c| self.is_dynamic(c)).collect();
         self.on_top = ident
             .iter()
             .flat_map(|&top| ident.iter().map(move |&card| (top, card)))
-            .map(|(top, card)| self.fits(self.after(top), card, 0))
+            .map(|(top, card)| !self.is_dynamic(top) && self.fits(self.after(Below::Bare, top, -1, 0), card, 0))
             .collect();
         self.on_down = ident.iter().map(|&card| self.fits(Below::Down, card, 0)).collect();
+        let n = ident.len();
+        let ids = |row: &[bool]| (0..row.len() as u32).filter(|&c| row[c as usize]).collect::<Vec<u32>>();
+        self.wanted_at = vec![0];
+        for top in 0..n {
+            let row = ids(&self.on_top[top * n..(top + 1) * n]);
+            self.wanted.extend(row);
+            self.wanted_at.push(self.wanted.len());
+        }
+        self.down_wanted = ids(&self.on_down);
+        self.empty_wanted = ident.iter().enumerate().filter(|(_, &c)| self.seed_ok(c, 0)).map(|(i, _)| i as u32).collect();
     }
 
     fn takes_from(&self, src: usize) -> bool {
@@ -258,24 +324,18 @@ impl Eject {
         i
     }
 
-    fn picks(&self, piles: &[Pile], pile: &[Code], ident: &[Card]) -> Vec<usize> {
+    /// `Eject.picks` without a list: (the lowest position, face-up cards only, the first
+    /// allowed position only); None when nothing may be picked up.
+    fn pick_span(&self, piles: &[Pile], pile: &[Code], ident: &[Card]) -> Option<(usize, bool, bool)> {
         let n = pile.len();
         if n == 0 || self.gate == Gate::Locked || self.covered(piles) {
-            return Vec::new();
+            return None;
         }
-        let mut out: Vec<usize> = match self.gate {
-            Gate::TopOnly => vec![n - 1],
-            Gate::FaceUp => (0..n).filter(|&i| pile[i] & 1 == 1).collect(),
-            _ => (0..n).collect(),
-        };
-        if self.unit == Unit::Run && !out.is_empty() {
-            let low = self.run_start(pile, ident);
-            out.retain(|&i| i >= low);
+        let mut low = if self.gate == Gate::TopOnly { n - 1 } else { 0 };
+        if self.unit == Unit::Run {
+            low = low.max(self.run_start(pile, ident));
         }
-        if self.unit == Unit::Pile {
-            out.truncate(1);
-        }
-        out
+        Some((low, self.gate == Gate::FaceUp, self.unit == Unit::Pile))
     }
 
     /// The group that leaves when the card at `index` is picked, bottom first.
@@ -287,16 +347,12 @@ impl Eject {
         }
     }
 
-    /// (the group that leaves, bottom first; what stays).
-    fn split(&self, pile: &[Code], index: usize) -> (Pile, Pile) {
+    /// Move the group picked at `index` from `pile` into `hand` (bottom first), in place.
+    fn take(&self, pile: &mut Pile, index: usize, hand: &mut Pile) {
         match self.unit {
-            Unit::Single => {
-                let mut rest = pile.to_vec();
-                let card = rest.remove(index);
-                (vec![card], rest)
-            }
-            Unit::Pile => (pile.to_vec(), Vec::new()),
-            _ => (pile[index..].to_vec(), pile[..index].to_vec()),
+            Unit::Single => hand.push(pile.remove(index)),
+            Unit::Pile => hand.append(pile),
+            _ => hand.extend(pile.drain(index..)),
         }
     }
 }
@@ -307,6 +363,7 @@ struct Draw {
     count: i64,
     recycle: bool,
     max_recycles: Option<i64>,
+    when: Option<ExprId>,
 }
 
 /// A position as the native engine plays it: every field of the Python engine's `State`
@@ -328,24 +385,29 @@ pub struct State {
     pub rng: u64,
 }
 
-/// The board being changed (`cardz_core.engine.work.Work`).
+/// The board being changed (`cardz_core.engine.work.Work`), in place: `apply` works on a
+/// copy of the position, a playout on its own position move after move.
 struct Work {
     s: State,
     left: Vec<bool>,
     flips: u32,
+    hand: Pile, // the cards in flight, kept for its capacity
 }
 
 impl Work {
     fn new(state: &State) -> Work {
-        let n = state.piles.len();
-        let mut s = state.clone();
+        Work::own(state.clone())
+    }
+
+    fn own(mut s: State) -> Work {
+        let n = s.piles.len();
         if s.came_from.is_empty() {
             s.came_from = vec![-1; n];
         }
         if s.declared.is_empty() {
             s.declared = vec![-1; n];
         }
-        Work { s, left: vec![false; n], flips: 0 }
+        Work { s, left: vec![false; n], flips: 0, hand: Vec::new() }
     }
 
     fn up(&mut self, c: Code) -> Code {
@@ -355,57 +417,56 @@ impl Work {
         c | 1
     }
 
-    fn set_pile(&mut self, d: usize, pile: Pile) {
-        let old = &self.s.piles[d];
-        if pile.len() < old.len() {
+    /// `set_pile`'s bookkeeping after depot `d`'s pile changed in place from `old_len` cards
+    /// with `old_top` on top: a shorter pile lost cards, a changed top forgets its called suit.
+    fn changed(&mut self, d: usize, old_len: usize, old_top: Option<Code>) {
+        let pile = &self.s.piles[d];
+        if pile.len() < old_len {
             self.left[d] = true;
         }
-        if pile.is_empty() || old.is_empty() || pile.last() != old.last() {
+        if pile.is_empty() || old_len == 0 || pile.last().copied() != old_top {
             self.s.declared[d] = -1;
             if pile.is_empty() {
                 self.s.came_from[d] = -1;
             }
         }
-        self.s.piles[d] = pile;
     }
 
     fn take_top(&mut self, d: usize) -> Option<Code> {
-        let mut pile = self.s.piles[d].clone();
-        let top = pile.pop()?;
-        self.set_pile(d, pile);
+        let pile = &mut self.s.piles[d];
+        let (len, top) = (pile.len(), pile.last().copied());
+        let card = pile.pop()?;
+        self.changed(d, len, top);
         self.s.came_from[d] = -1;
-        Some(top)
+        Some(card)
     }
 
-    fn put(&mut self, d: usize, cards: Pile, src: i32, under: bool) {
+    fn put(&mut self, d: usize, cards: &[Code], src: i32, under: bool) {
         if cards.is_empty() {
             return;
         }
-        let pile = &self.s.piles[d];
+        let pile = &mut self.s.piles[d];
+        let (len, top) = (pile.len(), pile.last().copied());
         if under {
-            let was_empty = pile.is_empty();
-            let mut new = cards;
-            new.extend_from_slice(pile);
-            self.set_pile(d, new);
-            if was_empty {
+            pile.splice(0..0, cards.iter().copied());
+            self.changed(d, len, top);
+            if len == 0 {
                 self.s.came_from[d] = src;
             }
         } else {
-            let mut new = pile.clone();
-            new.extend(cards);
-            self.set_pile(d, new);
+            pile.extend_from_slice(cards);
+            self.changed(d, len, top);
             self.s.came_from[d] = src;
         }
     }
 
     fn flip_top(&mut self, d: usize) {
-        let mut pile = self.s.piles[d].clone();
-        if let Some(&top) = pile.last() {
-            if top & 1 == 0 {
-                let up = self.up(top);
-                *pile.last_mut().expect("a top card") = up;
-                self.set_pile(d, pile);
-            }
+        let Some(&top) = self.s.piles[d].last() else { return };
+        if top & 1 == 0 {
+            let up = self.up(top);
+            let len = self.s.piles[d].len();
+            *self.s.piles[d].last_mut().expect("a top card") = up;
+            self.changed(d, len, Some(top));
         }
     }
 }
@@ -423,6 +484,24 @@ pub struct Unsupported(pub String);
 
 fn unsupported<T>(what: impl Into<String>) -> Result<T, Unsupported> {
     Err(Unsupported(what.into()))
+}
+
+/// Accept tables larger than this are tested per pick rather than inverted (`_BROAD`).
+const BROAD: usize = 12;
+
+/// The move listing's working tables (`MoveGen._wanted`): per card id, a bit per drop target
+/// (by its place in `drop_targets`) that takes the card now, `words` words per card; the
+/// targets judged per pick instead (`broad`); the slots set, to clear them for the next
+/// listing. Kept per thread, for their allocation.
+#[derive(Default)]
+struct Wanted {
+    want: Vec<u64>,
+    broad: Vec<u64>,
+    touched: Vec<usize>,
+}
+
+thread_local! {
+    static WANTED: RefCell<Wanted> = RefCell::new(Wanted::default());
 }
 
 /// One compiled game with its plan, ready to play.
@@ -446,8 +525,44 @@ pub struct Game {
     cells: Vec<usize>,
     tableaus: Vec<usize>,
     staged: bool,
-    win_empties: Option<Vec<usize>>,
-    loss_stalemate: bool,
+    win: Option<Cond>,
+    loss: Option<Cond>,
+    score: Scoring,
+    exprs: Exprs,
+}
+
+/// A win, loss or redeal condition as the native primitive its kind names
+/// (`ConditionKind.native`, docs/plugins.md), with that kind's exact meaning.
+#[derive(Debug, PartialEq)]
+pub enum Cond {
+    /// every one of these depots is empty (the kind's `empties`)
+    Empty(Vec<usize>),
+    /// every one of these depots holds a card (its pattern's depots)
+    NonEmpty(Vec<usize>),
+    /// every card on the table lies face up
+    AllFaceUp,
+    AllOf(Vec<Cond>),
+    AnyOf(Vec<Cond>),
+    /// its `when` expression, in an environment without bindings
+    Expr(ExprId),
+    /// no move counts (`noLegalMoves`)
+    Stalemate,
+}
+
+/// The game's `scoring.value`, when it has one: run here, or (an expression this engine
+/// does not run) left to the Python engine, saying why.
+#[derive(Debug, PartialEq)]
+enum Scoring {
+    None,
+    Native(ExprId),
+    Elsewhere(String),
+}
+
+/// Why the native engine can't give a game's score: the Python engine computes it.
+#[derive(Debug, PartialEq)]
+pub enum ScoreError {
+    NotNative(String),
+    Expr(ExprError),
 }
 
 fn field<'a>(v: &'a Value, name: &str) -> Result<&'a Value, Unsupported> {
@@ -514,19 +629,21 @@ fn suit_rule(s: &str) -> Result<SuitRule, Unsupported> {
     })
 }
 
-fn accept(v: &Value, depot: usize) -> Result<Accept, Unsupported> {
-    if !absent(v, "when") {
-        return unsupported(format!("depot {depot}'s acceptRule has a 'when' expression"));
-    }
-    let declares = text(v, "wild_declares");
+fn accept(v: &Value, depot: usize, exprs: &mut Exprs) -> Result<Accept, Unsupported> {
     let has_wild = !absent(v, "wild_rank") || flag(v, "wild_joker");
-    if has_wild && !(declares == "none" || declares == "free") {
-        return unsupported(format!("depot {depot}'s wild cards declare {declares:?}"));
-    }
+    let declares = match text(v, "wild_declares") {
+        _ if !has_wild => Declares::Nothing,
+        "none" => Declares::Nothing,
+        "free" => Declares::Free,
+        "suit" => Declares::Suit,
+        "transparent" => Declares::Transparent,
+        other => return unsupported(format!("depot {depot}'s wild cards declare {other:?}")),
+    };
     let from = match v.get("accept_from") {
         Some(Value::Array(a)) => Some(a.iter().filter_map(Value::as_u64).map(|x| x as usize).collect()),
         _ => None,
     };
+    let when = if absent(v, "when") { None } else { Some(exprs.add(field(v, "when")?)?) };
     Ok(Accept {
         none: flag(v, "rejects_all"),
         empty_only: flag(v, "empty_only"),
@@ -540,10 +657,16 @@ fn accept(v: &Value, depot: usize) -> Result<Accept, Unsupported> {
         rel: Relation::new(build_rule(field(v, "build")?)?, suit_rule(text(v, "suit"))?, flag(v, "follow")),
         wild_rank: opt_int(v, "wild_rank").map(|x| x as i32),
         wild_joker: flag(v, "wild_joker"),
-        declares_free: has_wild && declares == "free",
+        declares,
         allow_down: flag(v, "allow_face_down"),
+        when,
         on_top: Vec::new(),
         on_down: Vec::new(),
+        dynamic: Vec::new(),
+        wanted: Vec::new(),
+        wanted_at: Vec::new(),
+        down_wanted: Vec::new(),
+        empty_wanted: Vec::new(),
     })
 }
 
@@ -574,20 +697,62 @@ fn eject(v: &Value) -> Result<Eject, Unsupported> {
     Ok(Eject { gate, unit, covered_by: indices(v, "covered_by")?, cover_any: flag(v, "cover_any"), run })
 }
 
-fn draw(v: &Value, depot: usize) -> Result<Option<Draw>, Unsupported> {
+fn draw(v: &Value, exprs: &mut Exprs) -> Result<Option<Draw>, Unsupported> {
     if v.is_null() {
         return Ok(None);
     }
-    if !absent(v, "when") {
-        return unsupported(format!("depot {depot}'s draw has a 'when' expression"));
-    }
     let to = opt_int(v, "to").ok_or_else(|| Unsupported("a draw without 'to'".into()))? as usize;
+    let when = if absent(v, "when") { None } else { Some(exprs.add(field(v, "when")?)?) };
     Ok(Some(Draw {
         to,
         count: opt_int(v, "count").unwrap_or(0),
         recycle: flag(v, "recycle"),
         max_recycles: opt_int(v, "max_recycles"),
+        when,
     }))
+}
+
+/// A compiled condition (`ConditionData` as `to_json` writes it) as its native primitive;
+/// None for a JSON null.
+pub fn condition(v: &Value, exprs: &mut Exprs) -> Result<Option<Cond>, Unsupported> {
+    if v.is_null() {
+        return Ok(None);
+    }
+    let kind = text(v, "kind");
+    let args = field(v, "args")?;
+    let nested = |exprs: &mut Exprs| -> Result<Vec<Cond>, Unsupported> {
+        let of = field(args, "of")?.as_array().ok_or_else(|| Unsupported(format!("{kind}'s 'of' is not a list")))?;
+        of.iter().map(|c| condition(c, exprs)?.ok_or_else(|| Unsupported(format!("{kind} holds a null")))).collect()
+    };
+    Ok(Some(match v.get("native").and_then(Value::as_str) {
+        Some("empty") => match v.get("empties") {
+            Some(Value::Array(_)) => Cond::Empty(indices(v, "empties")?),
+            _ => return unsupported(format!("the condition {kind:?} says 'empty' but has no empties")),
+        },
+        Some("non_empty") => {
+            let patterns = field(v, "pattern_fields")?.as_array().map_or(&[][..], Vec::as_slice);
+            let [Value::String(name)] = patterns else {
+                return unsupported(format!("the condition {kind:?} says 'non_empty' but has not one pattern"));
+            };
+            Cond::NonEmpty(indices(args, name)?)
+        }
+        Some("all_face_up") => Cond::AllFaceUp,
+        Some("all_of") => Cond::AllOf(nested(exprs)?),
+        Some("any_of") => Cond::AnyOf(nested(exprs)?),
+        Some("expr") => Cond::Expr(exprs.add(field(args, "when")?)?),
+        Some("stalemate") => Cond::Stalemate,
+        Some(other) => return unsupported(format!("the condition {kind:?} names no native primitive {other:?}")),
+        None => return unsupported(format!("the condition {kind:?} is not judged natively")),
+    }))
+}
+
+/// The game's `scoring`: its `value` expression, or why it is not run here.
+fn scoring(v: Option<&Value>, exprs: &mut Exprs) -> Result<Scoring, Unsupported> {
+    let Some(v) = v.filter(|v| !v.is_null()) else { return Ok(Scoring::None) };
+    Ok(match exprs.add(field(v, "value")?) {
+        Ok(id) => Scoring::Native(id),
+        Err(Unsupported(why)) => Scoring::Elsewhere(why),
+    })
 }
 
 /// Every accept table filled in, for the game's cards (checked first, so that the tables index).
@@ -603,6 +768,15 @@ fn game_tables(accepts: &mut [Accept], ident: &[Card]) -> Result<(), Unsupported
 
 fn empty_list(v: &Value, name: &str) -> bool {
     v.get(name).and_then(Value::as_array).is_none_or(|a| a.is_empty())
+}
+
+fn list<'a>(v: &'a Value, name: &str) -> Result<&'a Vec<Value>, Unsupported> {
+    field(v, name)?.as_array().ok_or_else(|| Unsupported(format!("'{name}' is not a list")))
+}
+
+/// `Ends._judge` of a condition: ("win", the win condition) for the refusal's wording.
+fn judged(c: &Value, name: &str, exprs: &mut Exprs) -> Result<Option<Cond>, Unsupported> {
+    condition(field(c, name)?, exprs).map_err(|Unsupported(why)| Unsupported(format!("its {name} condition: {why}")))
 }
 
 impl Game {
@@ -627,22 +801,23 @@ impl Game {
                 return unsupported(format!("it has {name}"));
             }
         }
+        let mut exprs = Exprs::from_json(plan.get("expr").unwrap_or(&Value::Null))?;
         let rank = ints(c, "card_rank")?;
         let suit = ints(c, "card_suit")?;
         let ident: Vec<Card> =
             rank.iter().zip(&suit).map(|(&r, &s)| Card { rank: r as i32, suit: s as i32 }).collect();
-        let acc = field(c, "accepts")?.as_array().ok_or_else(|| Unsupported("'accepts' is not a list".into()))?;
-        let mut accepts = acc.iter().enumerate().map(|(i, a)| accept(a, i)).collect::<Result<Vec<_>, _>>()?;
-        let ej = field(c, "ejects")?.as_array().ok_or_else(|| Unsupported("'ejects' is not a list".into()))?;
-        let ejects = ej.iter().map(eject).collect::<Result<Vec<_>, _>>()?;
-        let dr = field(c, "draws")?.as_array().ok_or_else(|| Unsupported("'draws' is not a list".into()))?;
-        let draws = dr.iter().enumerate().map(|(i, d)| draw(d, i)).collect::<Result<Vec<_>, _>>()?;
+        let mut accepts = list(c, "accepts")?
+            .iter()
+            .enumerate()
+            .map(|(i, a)| accept(a, i, &mut exprs))
+            .collect::<Result<Vec<_>, _>>()?;
+        let ejects = list(c, "ejects")?.iter().map(eject).collect::<Result<Vec<_>, _>>()?;
+        let draws = list(c, "draws")?.iter().map(|d| draw(d, &mut exprs)).collect::<Result<Vec<_>, _>>()?;
         let n = accepts.len();
         let land_under = bools(c, "land_under")?;
-        let win_empties = match plan.get("win_empties") {
-            Some(Value::Array(_)) => Some(indices(plan, "win_empties")?),
-            _ => None,
-        };
+        let win = judged(c, "win", &mut exprs)?;
+        let loss = judged(c, "loss", &mut exprs)?;
+        let score = scoring(c.get("scoring"), &mut exprs)?;
         game_tables(&mut accepts, &ident)?;
         let game = Game {
             n,
@@ -662,8 +837,10 @@ impl Game {
             cells: indices(plan, "cells")?,
             tableaus: indices(plan, "tableaus")?,
             staged: flag(c, "staged"),
-            win_empties,
-            loss_stalemate: flag(plan, "loss_stalemate"),
+            win,
+            loss,
+            score,
+            exprs,
         };
         game.check_shape()?;
         Ok(game)
@@ -682,7 +859,14 @@ impl Game {
                      &self.flip_uncovered, &self.cells, &self.tableaus] {
             all.extend(list.iter());
         }
-        all.extend(self.win_empties.iter().flatten());
+        fn depots_of(c: &Cond, all: &mut Vec<usize>) {
+            match c {
+                Cond::Empty(ds) | Cond::NonEmpty(ds) => all.extend(ds),
+                Cond::AllOf(cs) | Cond::AnyOf(cs) => cs.iter().for_each(|c| depots_of(c, all)),
+                Cond::AllFaceUp | Cond::Expr(_) | Cond::Stalemate => {}
+            }
+        }
+        self.win.iter().chain(&self.loss).for_each(|c| depots_of(c, &mut all));
         for e in &self.ejects {
             all.extend(e.covered_by.iter());
         }
@@ -726,11 +910,34 @@ impl Game {
         self.ident[(c >> 1) as usize]
     }
 
-    fn pile_below(&self, acc: &Accept, pile: &[Code]) -> Below {
-        match pile.last() {
-            None => Below::Bare,
-            Some(&top) if top & 1 == 0 => Below::Down,
-            Some(&top) => acc.after(self.card(top)),
+    /// `Accept.pile_below`: what may follow on `pile` as it lies (`declared` its called suit).
+    fn pile_below(&self, acc: &Accept, pile: &[Code], declared: i32, seed_rank: i32) -> Below {
+        let Some(&top) = pile.last() else { return Below::Bare };
+        if top & 1 == 0 {
+            return Below::Down;
+        }
+        let card = self.card(top);
+        match acc.declares {
+            _ if !acc.wild(card) => Below::Card(card),
+            Declares::Nothing => Below::Card(card),
+            Declares::Free => Below::Free,
+            Declares::Suit => if declared >= 0 { Below::Suit(declared) } else { Below::Card(card) },
+            Declares::Transparent => {
+                // a run of face-up transparent wilds reads through to what lies beneath them
+                let mut k = pile.len() - 1;
+                while k > 0 && pile[k - 1] & 1 == 1 && acc.wild(self.card(pile[k - 1])) {
+                    k -= 1;
+                }
+                let mut below = match k.checked_sub(1).map(|j| pile[j]) {
+                    None => Below::Bare,
+                    Some(c) if c & 1 == 0 => Below::Down,
+                    Some(c) => Below::Card(self.card(c)),
+                };
+                for &c in &pile[k..] {
+                    below = acc.after(below, self.card(c), -1, seed_rank);
+                }
+                below
+            }
         }
     }
 
@@ -741,32 +948,34 @@ impl Game {
         (1 + cells) << cols
     }
 
-    /// `Accept.reason` (no `when`, no called suit) with `_drop_reason`'s `Staged` limit: may
-    /// `group` from `src` land on `d`?
-    fn drop_ok(&self, s: &State, src: usize, group: &[Code], d: usize, vouched: bool) -> bool {
+    /// `Accept.reason` with `_drop_reason`'s `Staged` limit: may `group` from `src` land on
+    /// `d`? `declare`: the called suit, None to skip that check (as the move listing does).
+    fn drop_ok(&self, s: &State, src: usize, group: &[Code], d: usize, vouched: bool, declare: Option<i32>)
+               -> Result<bool, ExprError> {
         let acc = &self.accepts[d];
         if acc.none || !acc.takes_from(src) {
-            return false;
+            return Ok(false);
         }
         let pile = &s.piles[d];
         if !pile.is_empty() && acc.empty_only {
-            return false;
+            return Ok(false);
         }
         let n = group.len();
         if (acc.single && n > 1) || n < acc.min_count {
-            return false;
+            return Ok(false);
         }
-        let mut below = self.pile_below(acc, pile);
+        let seed_rank = s.seed_rank;
+        let mut below = self.pile_below(acc, pile, s.declared.get(d).copied().unwrap_or(-1), seed_rank);
         for (k, &c) in group.iter().enumerate() {
             if c & 1 == 0 {
                 if vouched && k > 0 {
                     if acc.rank_is.is_some() && !acc.allow_down {
-                        return false;
+                        return Ok(false);
                     }
                     continue;
                 }
-                if !acc.fits_down(below, s.seed_rank) {
-                    return false;
+                if !acc.fits_down(below, seed_rank) {
+                    return Ok(false);
                 }
                 below = if acc.allow_down { Below::Free } else { Below::Down };
                 continue;
@@ -774,16 +983,29 @@ impl Game {
             let card = self.card(c);
             if vouched && k > 0 {
                 if !(acc.wild(card) || acc.rank_ok(card)) {
-                    return false;
+                    return Ok(false);
                 }
                 continue;
             }
-            if !acc.fits(below, card, s.seed_rank) {
-                return false;
+            if !acc.fits(below, card, seed_rank) {
+                return Ok(false);
             }
-            below = acc.after(card);
+            let call = if k == n - 1 { declare.unwrap_or(-1) } else { -1 };
+            below = acc.after(below, card, call, seed_rank);
         }
-        !(self.staged && n > 1 && n > self.staged_limit(&s.piles, d))
+        if let Some(call) = declare {
+            let top = group[n - 1];
+            let calls = acc.declares == Declares::Suit && top & 1 == 1 && acc.wild(self.card(top));
+            if calls != (call >= 0) {
+                return Ok(false);
+            }
+        }
+        if let Some(when) = acc.when {
+            if !self.exprs.test(when, s, &accept_scope(s, src, group, d))? {
+                return Ok(false);
+            }
+        }
+        Ok(!(self.staged && n > 1 && n > self.staged_limit(&s.piles, d)))
     }
 
     /// The target's table test (`_wanted`): does `d` take the face-up bottom card `c` now?
@@ -794,114 +1016,218 @@ impl Game {
             None => acc.seed_ok(self.card(c), if acc.seed_from_deal { s.seed_rank } else { 0 }),
             Some(_) if acc.empty_only => false,
             Some(&top) if top & 1 == 0 => acc.on_down[(c >> 1) as usize],
+            Some(&top) if acc.dynamic[(top >> 1) as usize] => true, // judged in full
             Some(&top) => acc.on_top[(top >> 1) as usize * self.ident.len() + (c >> 1) as usize],
         }
     }
 
     /// `MoveGen._group_ok` for a group whose face-up bottom card the target's table took.
-    fn group_ok(&self, s: &State, src: usize, group: &[Code], d: usize, vouched: bool) -> bool {
+    fn group_ok(&self, s: &State, src: usize, group: &[Code], d: usize, vouched: bool) -> Result<bool, ExprError> {
         let acc = &self.accepts[d];
+        if !acc.fast() {
+            return self.drop_ok(s, src, group, d, vouched, None);
+        }
         let n = group.len();
         if n == 1 && acc.simple() {
-            return true;
+            return Ok(true);
         }
         if n < acc.min_count || (n > 1 && acc.single) {
-            return false;
+            return Ok(false);
         }
         if vouched {
             if acc.rank_is.is_some() {
-                return self.drop_ok(s, src, group, d, vouched);
+                return self.drop_ok(s, src, group, d, vouched, None);
             }
         } else {
             for k in 1..n {
                 let (prev, cur) = (group[k - 1], group[k]);
                 if cur & 1 == 0 {
-                    return self.drop_ok(s, src, group, d, vouched);
+                    return self.drop_ok(s, src, group, d, vouched, None);
                 }
                 if !acc.on_top[(prev >> 1) as usize * self.ident.len() + (cur >> 1) as usize] {
-                    return false;
+                    return Ok(false);
                 }
             }
         }
-        !(self.staged && n > 1 && n > self.staged_limit(&s.piles, d))
+        Ok(!(self.staged && n > 1 && n > self.staged_limit(&s.piles, d)))
     }
 
-    /// The card moves of `s` in the Python engine's order: by source, position, target.
-    /// `first`: stop at the first one found.
-    fn card_moves(&self, s: &State, first: bool, out: &mut Vec<Move>) {
+    /// The card moves of `s` in the Python engine's order: by source, position, target, a
+    /// suit-calling wild once per suit. `first`: stop at the first one found (declaring none).
+    fn card_moves(&self, s: &State, first: bool, out: &mut Vec<Move>) -> Result<(), ExprError> {
+        WANTED.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut wanted) => self.card_moves_with(s, first, out, &mut wanted),
+            Err(_) => self.card_moves_with(s, first, out, &mut Wanted::default()), // never nested now
+        })
+    }
+
+    /// `_wanted`: fill `wt` for `s` (its slots of the last listing cleared first).
+    fn fill_wanted(&self, s: &State, wt: &mut Wanted) -> usize {
+        let words = self.drop_targets.len().div_ceil(64).max(1);
+        let size = self.ident.len() * words;
+        let Wanted { want, broad, touched } = wt;
+        if want.len() != size {
+            want.clear();
+            want.resize(size, 0);
+            touched.clear();
+        } else {
+            touched.drain(..).for_each(|slot| want[slot] = 0);
+        }
+        broad.clear();
+        broad.resize(words, 0);
+        for (k, &d) in self.drop_targets.iter().enumerate() {
+            let acc = &self.accepts[d];
+            let ids: Option<&[u32]> = match s.piles[d].last() {
+                None if acc.seed_from_deal => None,
+                None => Some(&acc.empty_wanted),
+                Some(_) if acc.empty_only => continue,
+                Some(&top) if top & 1 == 0 => Some(&acc.down_wanted),
+                Some(&top) if acc.dynamic[(top >> 1) as usize] => None,
+                Some(&top) => {
+                    let t = (top >> 1) as usize;
+                    Some(&acc.wanted[acc.wanted_at[t]..acc.wanted_at[t + 1]])
+                }
+            };
+            let (word, bit) = (k / 64, 1u64 << (k % 64));
+            match ids {
+                Some(ids) if ids.len() <= BROAD => {
+                    for &id in ids {
+                        let slot = id as usize * words + word;
+                        if want[slot] == 0 {
+                            touched.push(slot);
+                        }
+                        want[slot] |= bit;
+                    }
+                }
+                _ => broad[word] |= bit,
+            }
+        }
+        words
+    }
+
+    fn card_moves_with(&self, s: &State, first: bool, out: &mut Vec<Move>, wt: &mut Wanted) -> Result<(), ExprError> {
+        let words = self.fill_wanted(s, wt);
         for &src in &self.sources {
             let pile = &s.piles[src];
-            if pile.is_empty() {
-                continue;
-            }
             let ej = &self.ejects[src];
+            let Some((low, face_up_only, one)) = ej.pick_span(&s.piles, pile, &self.ident) else { continue };
             let vouched = ej.vouched();
-            for i in ej.picks(&s.piles, pile, &self.ident) {
+            for i in low..pile.len() {
+                if face_up_only && pile[i] & 1 == 0 {
+                    continue;
+                }
                 let group = ej.group(pile, i);
                 let bottom = group[0];
-                let targets = if bottom & 1 == 1 { &self.drop_targets } else { &self.down_targets };
-                for &d in targets {
-                    if d == src || !self.accepts[d].takes_from(src) {
-                        continue;
+                if bottom & 1 == 1 {
+                    let id = (bottom >> 1) as usize;
+                    for word in 0..words {
+                        let listed = wt.want[id * words + word];
+                        let mut m = listed | wt.broad[word];
+                        while m != 0 {
+                            let b = m.trailing_zeros();
+                            m &= m - 1;
+                            let d = self.drop_targets[word * 64 + b as usize];
+                            if d == src || !self.accepts[d].takes_from(src) {
+                                continue;
+                            }
+                            if (listed >> b & 1 == 0 && !self.wants(s, d, bottom))
+                                || !self.group_ok(s, src, group, d, vouched)?
+                            {
+                                continue;
+                            }
+                            if self.found(out, src, i, d, group, first) {
+                                return Ok(());
+                            }
+                        }
                     }
-                    let ok = if bottom & 1 == 1 {
-                        self.wants(s, d, bottom) && self.group_ok(s, src, group, d, vouched)
-                    } else {
-                        self.drop_ok(s, src, group, d, vouched)
-                    };
-                    if ok {
-                        out.push((src as i32, i as i32, d as i32, -1));
-                        if first {
-                            return;
+                } else {
+                    for &d in &self.down_targets {
+                        if d == src || !self.accepts[d].takes_from(src) || !self.drop_ok(s, src, group, d, vouched, None)? {
+                            continue;
+                        }
+                        if self.found(out, src, i, d, group, first) {
+                            return Ok(());
                         }
                     }
                 }
+                if one {
+                    break;
+                }
             }
         }
+        Ok(())
+    }
+
+    /// A legal card move found: listed (a suit-calling wild once per suit); whether to stop.
+    fn found(&self, out: &mut Vec<Move>, src: usize, i: usize, d: usize, group: &[Code], first: bool) -> bool {
+        let acc = &self.accepts[d];
+        let top = group[group.len() - 1];
+        let (src, i, d) = (src as i32, i as i32, d as i32);
+        if first {
+            out.push((src, i, d, -1));
+        } else if acc.declares == Declares::Suit && top & 1 == 1 && acc.wild(self.card(top)) {
+            out.extend((0..4).map(|suit| (src, i, d, suit)));
+        } else {
+            out.push((src, i, d, -1));
+        }
+        first
     }
 
     /// `Taps._tap_plan` for a draw or recycle: 0 draw, 1 recycle, None nothing.
-    fn tap_plan(&self, s: &State, d: usize) -> Option<u8> {
-        let dr = self.draws[d].as_ref()?;
+    fn tap_plan(&self, s: &State, d: usize) -> Result<Option<u8>, ExprError> {
+        let Some(dr) = self.draws[d].as_ref() else { return Ok(None) };
+        if let Some(when) = dr.when {
+            if !self.exprs.test(when, s, &Scope { depot: d as i32, source: -1, ..Scope::default() })? {
+                return Ok(None);
+            }
+        }
         if !s.piles[d].is_empty() {
-            return (dr.count > 0).then_some(0);
+            return Ok((dr.count > 0).then_some(0));
         }
         let used = s.recycles.get(d).copied().unwrap_or(0);
-        (dr.recycle && !s.piles[dr.to].is_empty() && d != dr.to && dr.max_recycles.is_none_or(|m| used < m))
-            .then_some(1)
+        Ok((dr.recycle && !s.piles[dr.to].is_empty() && d != dr.to && dr.max_recycles.is_none_or(|m| used < m))
+            .then_some(1))
     }
 
-    /// `MoveGen.legal_moves`: card moves, then taps in depot order; none once over.
-    pub fn legal_moves(&self, s: &State) -> Vec<Move> {
-        let mut out = Vec::new();
+    /// `MoveGen.legal_moves` into `out`: card moves, then taps in depot order; none once over.
+    fn list_moves(&self, s: &State, out: &mut Vec<Move>) -> Result<(), ExprError> {
         if s.status != PLAYING {
-            return out;
+            return Ok(());
         }
-        self.card_moves(s, false, &mut out);
+        self.card_moves(s, false, out)?;
         for &d in &self.tappable {
-            if self.tap_plan(s, d).is_some() {
+            if self.tap_plan(s, d)?.is_some() {
                 out.push((d as i32, -1, -1, -1));
             }
         }
-        out
+        Ok(())
     }
 
-    /// `Play._land`.
-    fn land(&self, w: &mut Work, d: usize, group: Pile, src: usize) {
-        let group = match self.land_face[d] {
-            1 => group.into_iter().map(|c| w.up(c)).collect(),
-            0 => group.into_iter().map(|c| c & !1).collect(),
-            _ => group,
-        };
-        w.put(d, group, src as i32, self.land_under[d]);
+    /// `MoveGen.legal_moves`.
+    pub fn legal_moves(&self, s: &State) -> Result<Vec<Move>, ExprError> {
+        let mut out = Vec::new();
+        self.list_moves(s, &mut out)?;
+        Ok(out)
+    }
+
+    /// `Play._land` of the cards in `cards` (turned as `landFace` says, in place).
+    fn land(&self, w: &mut Work, d: usize, cards: &mut [Code], src: usize) {
+        match self.land_face[d] {
+            1 => cards.iter_mut().for_each(|c| *c = w.up(*c)),
+            0 => cards.iter_mut().for_each(|c| *c &= !1),
+            _ => {}
+        }
+        w.put(d, cards, src as i32, self.land_under[d]);
     }
 
     /// `Play._flip_tops`.
     fn flip_tops(&self, w: &mut Work) {
-        let left = std::mem::replace(&mut w.left, vec![false; self.n]);
-        for (d, &lost) in left.iter().enumerate() {
-            if lost && self.auto_flip_top[d] {
-                w.flip_top(d);
+        for d in 0..self.n {
+            if w.left[d] {
+                w.left[d] = false;
+                if self.auto_flip_top[d] {
+                    w.flip_top(d);
+                }
             }
         }
         for &d in &self.flip_uncovered {
@@ -912,22 +1238,26 @@ impl Game {
         }
     }
 
-    /// `Play._play` on a legal move: the move and its flips (nothing else settles here).
-    fn play(&self, s: &State, m: Move) -> Work {
-        let mut w = Work::new(s);
+    /// `Play._play` of the legal move `m` on the board `w`: the move and its flips (nothing
+    /// else settles here).
+    fn play(&self, w: &mut Work, m: Move) -> Result<(), ExprError> {
         let src = m.0 as usize;
+        let mut hand = std::mem::take(&mut w.hand);
+        hand.clear();
         if m.1 < 0 {
-            let dr = self.draws[src].as_ref().expect("a listed tap draws");
-            if self.tap_plan(s, src) == Some(0) {
+            let Some(dr) = self.draws[src].as_ref() else { return Ok(()) }; // never listed
+            if self.tap_plan(&w.s, src)? == Some(0) {
                 for _ in 0..dr.count {
                     let Some(c) = w.take_top(src) else { break };
-                    let up = w.up(c);
-                    self.land(&mut w, dr.to, vec![up], src);
+                    let mut card = [w.up(c)];
+                    self.land(w, dr.to, &mut card, src);
                 }
             } else {
-                let pile = w.s.piles[dr.to].clone();
-                w.set_pile(dr.to, Vec::new());
-                w.put(src, pile.iter().rev().map(|&c| c & !1).collect(), dr.to as i32, false);
+                let pile = &mut w.s.piles[dr.to];
+                let (len, top) = (pile.len(), pile.last().copied());
+                hand.extend(pile.drain(..).rev().map(|c| c & !1));
+                w.changed(dr.to, len, top);
+                w.put(src, &hand, dr.to as i32, false);
                 if w.s.recycles.is_empty() {
                     w.s.recycles = vec![0; self.n];
                 }
@@ -936,74 +1266,177 @@ impl Game {
             }
         } else {
             let dst = m.2 as usize;
-            let (group, rest) = self.ejects[src].split(&w.s.piles[src], m.1 as usize);
-            w.set_pile(src, rest);
+            let pile = &mut w.s.piles[src];
+            let (len, top) = (pile.len(), pile.last().copied());
+            self.ejects[src].take(pile, m.1 as usize, &mut hand);
+            w.changed(src, len, top);
             w.s.came_from[src] = -1;
-            self.land(&mut w, dst, group, src);
+            self.land(w, dst, &mut hand, src);
             if m.3 >= 0 {
                 w.s.declared[dst] = m.3;
             }
         }
-        self.flip_tops(&mut w);
-        w
+        w.hand = hand;
+        self.flip_tops(w);
+        Ok(())
     }
 
-    /// `no_legal_moves` of the builtin `stalemate` loss condition.
-    fn stalemate(&self, s: &State) -> bool {
-        if self.tappable.iter().any(|&d| self.tap_plan(s, d).is_some()) {
-            return false;
+    /// `no_legal_moves` of the builtin `noLegalMoves` loss condition.
+    fn stalemate(&self, s: &State) -> Result<bool, ExprError> {
+        for &d in &self.tappable {
+            if self.tap_plan(s, d)?.is_some() {
+                return Ok(false);
+            }
         }
         let mut moves = Vec::new();
         if !self.any_land_under {
-            self.card_moves(s, true, &mut moves);
-            return moves.is_empty();
+            self.card_moves(s, true, &mut moves)?;
+            return Ok(moves.is_empty());
         }
-        self.card_moves(s, false, &mut moves);
-        !moves.iter().any(|&m| !self.land_under[m.2 as usize] || self.play(s, m).flips > 0)
+        self.card_moves(s, false, &mut moves)?;
+        for m in moves {
+            if !self.land_under[m.2 as usize] {
+                return Ok(false);
+            }
+            let mut w = Work::new(s);
+            self.play(&mut w, m)?;
+            if w.flips > 0 {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether the condition holds on `s` (its kind's compiled test).
+    pub fn holds(&self, c: &Cond, s: &State) -> Result<bool, ExprError> {
+        Ok(match c {
+            Cond::Empty(ds) => ds.iter().all(|&d| s.piles[d].is_empty()),
+            Cond::NonEmpty(ds) => ds.iter().all(|&d| !s.piles[d].is_empty()),
+            Cond::AllFaceUp => s.piles.iter().flatten().all(|&c| c & 1 == 1),
+            Cond::AllOf(cs) => {
+                for c in cs {
+                    if !self.holds(c, s)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Cond::AnyOf(cs) => {
+                for c in cs {
+                    if self.holds(c, s)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Cond::Expr(id) => self.exprs.test(*id, s, &Scope { depot: -1, source: -1, ..Scope::default() })?,
+            Cond::Stalemate => self.stalemate(s)?,
+        })
     }
 
     /// `Ends._judge`.
-    fn judge(&self, s: &State) -> i32 {
-        if let Some(empties) = &self.win_empties {
-            if empties.iter().all(|&d| s.piles[d].is_empty()) {
-                return WON;
+    fn judge(&self, s: &State) -> Result<i32, ExprError> {
+        if let Some(win) = &self.win {
+            if self.holds(win, s)? {
+                return Ok(WON);
             }
         }
-        if self.loss_stalemate && self.stalemate(s) {
-            return LOST;
+        if let Some(loss) = &self.loss {
+            if self.holds(loss, s)? {
+                return Ok(LOST);
+            }
         }
-        PLAYING
+        Ok(PLAYING)
     }
 
-    /// The position after the legal move `m`, judged (`moves` is counted by the caller).
-    pub fn apply_legal(&self, s: &State, m: Move) -> State {
-        let mut out = self.play(s, m).s;
-        out.status = PLAYING;
-        out.status = self.judge(&out);
-        out
+    /// The legal move `m` made on the board `w`, counted and judged, as `Play.apply` does.
+    fn step(&self, w: &mut Work, m: Move) -> Result<(), ExprError> {
+        w.flips = 0;
+        self.play(w, m)?;
+        w.s.moves += 1;
+        w.s.status = PLAYING;
+        w.s.status = self.judge(&w.s)?;
+        Ok(())
+    }
+
+    /// The position after the legal move `m`, counted and judged.
+    pub fn apply_legal(&self, s: &State, m: Move) -> Result<State, ExprError> {
+        let mut w = Work::new(s);
+        self.step(&mut w, m)?;
+        Ok(w.s)
     }
 
     /// `apply`: None when `m` is not a legal move of `s`.
-    pub fn apply(&self, s: &State, m: Move) -> Option<State> {
-        self.legal_moves(s).contains(&m).then(|| self.apply_legal(s, m))
+    pub fn apply(&self, s: &State, m: Move) -> Result<Option<State>, ExprError> {
+        if !self.legal_moves(s)?.contains(&m) {
+            return Ok(None);
+        }
+        self.apply_legal(s, m).map(Some)
+    }
+
+    /// `Ends.score_value`: the `scoring.value` on this board, None without `scoring`.
+    pub fn score_value(&self, s: &State) -> Result<Option<i64>, ScoreError> {
+        match &self.score {
+            Scoring::None => Ok(None),
+            Scoring::Elsewhere(why) => Err(ScoreError::NotNative(why.clone())),
+            Scoring::Native(id) => self
+                .exprs
+                .number(*id, s, &Scope { depot: -1, source: -1, ..Scope::default() })
+                .map(Some)
+                .map_err(ScoreError::Expr),
+        }
+    }
+
+    /// Whether the loss condition is exactly "no legal move": a plain `noLegalMoves` (no
+    /// `landUnder`, no draw with `when`, which it would ask first), so that a playout may
+    /// judge it by the listing it makes next rather than by a listing of its own.
+    fn loss_by_listing(&self) -> bool {
+        self.loss == Some(Cond::Stalemate) && !self.any_land_under && self.draws.iter().flatten().all(|d| d.when.is_none())
     }
 
     /// Uniformly random play from `s` until the game ends, no move is left or `max_moves`
-    /// moves were made: (moves made, status).
-    pub fn playout(&self, s: &State, rng: &mut SplitMix, max_moves: u64) -> (u64, i32) {
-        let mut s = s.clone();
+    /// moves were made: (moves made, status). One board, changed in place move after move.
+    pub fn playout(&self, s: &State, rng: &mut SplitMix, max_moves: u64) -> Result<(u64, i32), ExprError> {
+        let mut w = Work::new(s);
+        let mut moves = Vec::with_capacity(64);
+        let by_listing = self.loss_by_listing();
         let mut made = 0;
-        while made < max_moves {
-            let moves = self.legal_moves(&s);
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves[rng.below(moves.len() as u64) as usize];
-            s = self.apply_legal(&s, m);
-            made += 1;
+        if max_moves > 0 {
+            self.list_moves(&w.s, &mut moves)?;
         }
-        (made, s.status)
+        while made < max_moves && !moves.is_empty() {
+            let m = moves[rng.below(moves.len() as u64) as usize];
+            made += 1;
+            moves.clear();
+            if by_listing && made < max_moves {
+                // `step` with its stalemate judged by the next listing
+                w.flips = 0;
+                self.play(&mut w, m)?;
+                w.s.moves += 1;
+                w.s.status = PLAYING;
+                if self.win.as_ref().map_or(Ok(false), |c| self.holds(c, &w.s))? {
+                    w.s.status = WON;
+                } else {
+                    self.list_moves(&w.s, &mut moves)?;
+                    if moves.is_empty() {
+                        w.s.status = LOST;
+                    }
+                }
+            } else {
+                self.step(&mut w, m)?;
+                if made < max_moves {
+                    self.list_moves(&w.s, &mut moves)?;
+                }
+            }
+        }
+        Ok((made, w.s.status))
     }
+}
+
+/// The bindings of an accept rule's `when` (`Accept._why`): the group's bottom card, the
+/// target's top card, the group, the target and the source.
+fn accept_scope<'a>(s: &State, src: usize, group: &'a [Code], d: usize) -> Scope<'a> {
+    Scope { card: group.first().copied(), top: s.piles[d].last().copied(), pile: group, depot: d as i32, source: src as i32 }
 }
 
 /// splitmix64, the playouts' own generator (the same algorithm as `cardz_core.engine.rng`).
@@ -1065,25 +1498,32 @@ mod tests {
         assert!(Relation::new(None, SuitRule::Any, false).is_none());
     }
 
-    fn doc(compiled_extra: &str) -> String {
-        doc_tapping(compiled_extra, "")
-    }
+    const EMPTIES_0: &str = r#"{"kind": "depotsEmpty", "args": {"depots": [0]}, "ptr": "/win",
+                               "empties": [0], "native": "empty"}"#;
+    const STALEMATE: &str = r#"{"kind": "noLegalMoves", "args": {}, "ptr": "/loss", "native": "stalemate"}"#;
 
-    fn doc_tapping(compiled_extra: &str, tappable: &str) -> String {
+    /// A two-depot game (a source and a foundation of Clubs from the Ace up) with cards
+    /// `ranks` (all Clubs) and what `replace` changes in it.
+    fn doc_with(ranks: &str, accept1: &str, win: &str, extra: &str, tappable: &str) -> String {
+        let n = ranks.split(',').count();
+        let suits = vec!["0"; n].join(", ");
         format!(
             r#"{{"compiled": {{"format": "cardz-compiled/1", "triggers": [], "redeal": [],
             "actions": [[], []], "auto_send": [null, null], "auto_refill": [null, null],
-            "card_rank": [1, 2], "card_suit": [0, 0],
-            "accepts": [{{"rejects_all": true, "build": null, "suit": "Any"}},
-                        {{"seed": 1, "build": {{"direction": "Up", "step": 1, "wrap": false}},
-                          "suit": "Same"}}],
+            "card_rank": [{ranks}], "card_suit": [{suits}],
+            "accepts": [{{"rejects_all": true, "build": null, "suit": "Any"}}, {accept1}],
             "ejects": [{{"gate": "TopOnly", "covered_by": []}}, {{"gate": "Locked", "covered_by": []}}],
             "land_face": [-1, -1], "land_under": [false, false], "auto_flip_top": [false, false],
-            "staged": false {compiled_extra}}},
+            "staged": false, "win": {win}, "loss": {STALEMATE} {extra}}},
             "plan": {{"sources": [0], "drop_targets": [1], "down_targets": [], "tappable": [{tappable}],
-            "flip_uncovered": [], "cells": [], "tableaus": [], "win_empties": [0],
-            "loss_stalemate": true}}}}"#
+            "flip_uncovered": [], "cells": [], "tableaus": []}}}}"#
         )
+    }
+
+    const CLUBS_UP: &str = r#"{"seed": 1, "build": {"direction": "Up", "step": 1, "wrap": false}, "suit": "Same"}"#;
+
+    fn doc(extra: &str) -> String {
+        doc_with("1, 2", CLUBS_UP, EMPTIES_0, extra, "")
     }
 
     fn game(extra: &str) -> Result<Game, Unsupported> {
@@ -1094,58 +1534,182 @@ mod tests {
         State { piles, ..State::default() }
     }
 
+    const NO_DRAWS: &str = r#", "draws": [null, null]"#;
+
     #[test]
     fn plays_a_two_card_game_to_the_win() {
-        let g = game(r#", "draws": [null, null]"#).unwrap();
+        let g = game(NO_DRAWS).unwrap();
         // the Two of Clubs (face up) on top of the Ace: only an Ace may start the foundation
         let s = start(vec![vec![1, 3], vec![]]);
-        assert_eq!(g.legal_moves(&s), vec![]);
+        assert_eq!(g.legal_moves(&s), Ok(vec![]));
         let s = start(vec![vec![2, 1], vec![]]);
-        assert_eq!(g.legal_moves(&s), vec![(0, 1, 1, -1)]);
-        let s = g.apply(&s, (0, 1, 1, -1)).unwrap();
+        assert_eq!(g.legal_moves(&s), Ok(vec![(0, 1, 1, -1)]));
+        let s = g.apply(&s, (0, 1, 1, -1)).unwrap().unwrap();
         assert_eq!(s.piles, vec![vec![2], vec![1]]);
         assert_eq!(s.came_from, vec![-1, 0]);
+        assert_eq!(s.moves, 1);
         // the Two lies face down: a face-down card is never read, so nothing is left to do
         assert_eq!(s.status, LOST);
-        assert_eq!(g.apply(&s, (0, 0, 1, -1)), None);
+        assert_eq!(g.apply(&s, (0, 0, 1, -1)), Ok(None));
         let s = start(vec![vec![3], vec![1]]);
-        let s = g.apply(&s, (0, 0, 1, -1)).unwrap();
+        let s = g.apply(&s, (0, 0, 1, -1)).unwrap().unwrap();
         assert_eq!(s.status, WON);
-        assert!(g.legal_moves(&s).is_empty());
+        assert!(g.legal_moves(&s).unwrap().is_empty());
     }
 
     #[test]
     fn a_stalemate_loses() {
-        let g = game(r#", "draws": [null, null]"#).unwrap();
+        let g = game(NO_DRAWS).unwrap();
         let s = start(vec![vec![1, 3], vec![]]); // the Two covers the Ace
-        let out = g.apply_legal(&s, (0, 1, 1, -1));
+        let out = g.apply_legal(&s, (0, 1, 1, -1)).unwrap();
         assert_eq!(out.status, LOST);
     }
 
     #[test]
     fn refuses_what_it_cannot_play() {
-        let why = Game::from_json(&doc(r#", "draws": [null, null]"#).replace(r#""triggers": []"#,
-                                                                       r#""triggers": [{}]"#));
+        let why = Game::from_json(&doc(NO_DRAWS).replace(r#""triggers": []"#, r#""triggers": [{}]"#));
         assert_eq!(why.unwrap_err(), Unsupported("it has triggers".into()));
-        let why = game(r#", "draws": [{"to": 1, "count": 1, "recycle": false, "when": {}}, null]"#);
-        assert_eq!(why.unwrap_err(), Unsupported("depot 0's draw has a 'when' expression".into()));
         assert!(Game::from_json("{").is_err());
         let bad = game(r#", "draws": [{"to": 9, "count": 1, "recycle": false}, null]"#);
         assert_eq!(bad.unwrap_err(), Unsupported("a depot index out of range".into()));
+        let wild = CLUBS_UP.replace(r#""suit": "Same""#, r#""suit": "Same", "wild_rank": 2, "wild_declares": "rank""#);
+        let bad = Game::from_json(&doc_with("1, 2", &wild, EMPTIES_0, NO_DRAWS, ""));
+        assert_eq!(bad.unwrap_err(), Unsupported("depot 1's wild cards declare \"rank\"".into()));
+    }
+
+    #[test]
+    fn conditions_without_a_native_primitive_are_refused() {
+        let win = r#"{"kind": "someoneElses", "args": {}, "ptr": "/win", "native": null}"#;
+        let why = Game::from_json(&doc_with("1, 2", CLUBS_UP, win, NO_DRAWS, "")).unwrap_err();
+        assert_eq!(why, Unsupported("its win condition: the condition \"someoneElses\" is not judged natively".into()));
+        let win = r#"{"kind": "odd", "args": {}, "ptr": "/win", "native": "lunar"}"#;
+        let why = Game::from_json(&doc_with("1, 2", CLUBS_UP, win, NO_DRAWS, "")).unwrap_err();
+        assert_eq!(why, Unsupported("its win condition: the condition \"odd\" names no native primitive \"lunar\"".into()));
+    }
+
+    #[test]
+    fn nested_conditions_judge_faces_and_piles() {
+        // won when every card is face up, or when the foundation holds a card and the
+        // source is empty
+        let win = format!(
+            r#"{{"kind": "anyOf", "ptr": "/win", "native": "any_of", "args": {{"of": [
+                {{"kind": "allCardsFaceUp", "args": {{}}, "ptr": "/win/of/0", "native": "all_face_up"}},
+                {{"kind": "allOf", "ptr": "/win/of/1", "native": "all_of", "args": {{"of": [
+                    {{"kind": "depotsNonEmpty", "args": {{"depots": [1]}}, "ptr": "/win/of/1/of/0",
+                      "pattern_fields": ["depots"], "native": "non_empty"}},
+                    {EMPTIES_0}]}}}}]}}}}"#
+        );
+        let g = Game::from_json(&doc_with("1, 2, 3", CLUBS_UP, &win, r#", "draws": [null, null]"#, "")).unwrap();
+        let w = g.win.as_ref().unwrap();
+        assert!(g.holds(w, &start(vec![vec![1, 3], vec![]])).unwrap()); // all face up
+        assert!(!g.holds(w, &start(vec![vec![0, 3], vec![]])).unwrap());
+        assert!(g.holds(w, &start(vec![vec![], vec![0]])).unwrap()); // moved out
+        assert!(!g.holds(w, &start(vec![vec![2], vec![1]])).unwrap());
+        assert_eq!(g.apply_legal(&start(vec![vec![4, 1], vec![]]), (0, 1, 1, -1)).unwrap().status, LOST);
+        assert_eq!(g.apply_legal(&start(vec![vec![5, 1], vec![]]), (0, 1, 1, -1)).unwrap().status, WON);
     }
 
     #[test]
     fn a_draw_turns_cards_up_and_a_recycle_turns_them_back() {
         let extra = r#", "draws": [{"to": 1, "count": 1, "recycle": true, "max_recycles": 1}, null]"#;
-        let plan = doc_tapping(extra, "0").replace(r#""win_empties": [0]"#, r#""win_empties": null"#);
-        let g = Game::from_json(&plan).unwrap();
+        let g = Game::from_json(&doc_with("1, 2", CLUBS_UP, "null", extra, "0")).unwrap();
         let s = start(vec![vec![0], vec![]]);
-        let s = g.apply(&s, (0, -1, -1, -1)).unwrap();
+        let s = g.apply(&s, (0, -1, -1, -1)).unwrap().unwrap();
         assert_eq!(s.piles, vec![vec![], vec![1]]);
-        let s = g.apply(&s, (0, -1, -1, -1)).unwrap();
+        let s = g.apply(&s, (0, -1, -1, -1)).unwrap().unwrap();
         assert_eq!((s.piles.clone(), s.recycles.clone(), s.recycles_total), (vec![vec![0], vec![]], vec![1, 0], 1));
         // one recycle allowed, and it was used
-        let s = g.apply(&s, (0, -1, -1, -1)).unwrap();
-        assert_eq!(g.legal_moves(&s), vec![]);
+        let s = g.apply(&s, (0, -1, -1, -1)).unwrap().unwrap();
+        assert_eq!(g.legal_moves(&s), Ok(vec![]));
+    }
+
+    /// Clubs only, any rank: 1 Ace, 2 Two, 3 Three, 4 Four; the Two wild.
+    fn wild_game(declares: &str) -> Game {
+        let rule = format!(r#"{{"build": {{"direction": "Up", "step": 1, "wrap": false}}, "suit": "Any",
+                               "wild_rank": 2, "wild_declares": "{declares}"}}"#);
+        Game::from_json(&doc_with("1, 2, 3, 4", &rule, EMPTIES_0, NO_DRAWS, "")).unwrap()
+    }
+
+    #[test]
+    fn a_suit_calling_wild_is_listed_once_per_suit_and_binds_what_follows() {
+        let g = wild_game("suit");
+        // the wild Two onto the Ace: one move per suit it may call
+        let s = start(vec![vec![3], vec![1]]);
+        let moves = g.legal_moves(&s).unwrap();
+        assert_eq!(moves, (0..4).map(|suit| (0, 0, 1, suit)).collect::<Vec<_>>());
+        let after = g.apply(&s, (0, 0, 1, 0)).unwrap().unwrap();
+        assert_eq!(after.declared, vec![-1, 0]);
+        assert_eq!(g.apply(&s, (0, 0, 1, -1)), Ok(None)); // a call is needed
+        // Clubs were called: the Three (a Club) may follow; Hearts called: it may not
+        let mut s = start(vec![vec![5], vec![1, 3]]);
+        s.declared = vec![-1, 0];
+        assert_eq!(g.legal_moves(&s), Ok(vec![(0, 0, 1, -1)]));
+        s.declared = vec![-1, 2];
+        assert_eq!(g.legal_moves(&s), Ok(vec![]));
+        // nothing called (declared -1): the Two is read as printed, the Three follows
+        s.declared = vec![-1, -1];
+        assert_eq!(g.legal_moves(&s), Ok(vec![(0, 0, 1, -1)]));
+    }
+
+    #[test]
+    fn a_transparent_wild_reads_through_to_the_card_beneath() {
+        let g = wild_game("transparent");
+        let acc = &g.accepts[1];
+        // on the Ace, the wild Two stands for every card that may follow an Ace: any Two
+        let below = g.pile_below(acc, &[1, 3], -1, 0);
+        assert_eq!(below, Below::Set((0..4).fold(0, |m, suit| m | 1 << (suit * 13 + 1))));
+        // so a Three follows it, a Four does not
+        assert!(acc.fits(below, card(3, 0), 0));
+        assert!(!acc.fits(below, card(4, 0), 0));
+        assert_eq!(g.legal_moves(&start(vec![vec![5], vec![1, 3]])), Ok(vec![(0, 0, 1, -1)]));
+        assert_eq!(g.legal_moves(&start(vec![vec![7], vec![1, 3]])), Ok(vec![]));
+        // a second wild reads the first as any card it stands for or that may follow it
+        // (a wild itself fits anywhere, so every Two): Threes and Fours now follow, Fives not
+        let two_wilds = g.pile_below(acc, &[1, 3, 3], -1, 0);
+        assert!(acc.fits(two_wilds, card(4, 2), 0) && !acc.fits(two_wilds, card(5, 2), 0));
+        // a free wild lets anything follow
+        let free = wild_game("free");
+        assert_eq!(free.pile_below(&free.accepts[1], &[1, 3], -1, 0), Below::Free);
+    }
+
+    #[test]
+    fn an_accept_expression_sees_the_group_the_target_and_the_source() {
+        let s = start(vec![vec![2, 5, 7], vec![1]]);
+        let scope = accept_scope(&s, 0, &s.piles[0][1..], 1);
+        assert_eq!((scope.card, scope.top, scope.pile, scope.depot, scope.source), (Some(5), Some(1), &[5, 7][..], 1, 0));
+        let empty = start(vec![vec![3], vec![]]);
+        assert_eq!(accept_scope(&empty, 0, &empty.piles[0], 1).top, None);
+    }
+
+    #[test]
+    fn a_score_it_cannot_compute_is_left_to_the_python_engine() {
+        let g = game(NO_DRAWS).unwrap();
+        assert_eq!(g.score_value(&start(vec![vec![], vec![]])), Ok(None));
+        // this build's expression interface loads no program: the score stays in Python
+        let scored = game(r#", "draws": [null, null], "scoring": {"value": {"ptr": "/scoring/value"}, "keep": "Always"}"#).unwrap();
+        assert!(matches!(scored.score_value(&start(vec![vec![], vec![]])), Err(ScoreError::NotNative(_))));
+    }
+
+    #[test]
+    fn a_playout_in_place_makes_the_moves_apply_makes() {
+        // the foundation of Clubs from the Ace up, the stock drawn onto it one card at a time
+        let extra = r#", "draws": [{"to": 1, "count": 1, "recycle": true}, null]"#;
+        let plan = doc_with("1, 2, 3, 4", CLUBS_UP, "null", extra, "0");
+        let g = Game::from_json(&plan).unwrap();
+        let s = start(vec![vec![6, 4, 2, 0], vec![]]);
+        let (mut a, mut b) = (SplitMix(3), SplitMix(3));
+        let (made, status) = g.playout(&s, &mut a, 50).unwrap();
+        let mut t = s.clone();
+        let mut count = 0;
+        while count < 50 {
+            let moves = g.legal_moves(&t).unwrap();
+            if moves.is_empty() {
+                break;
+            }
+            t = g.apply_legal(&t, moves[b.below(moves.len() as u64) as usize]).unwrap();
+            count += 1;
+        }
+        assert_eq!((made, status), (count, t.status));
+        assert_eq!(t.moves, count as i64);
     }
 }

@@ -5,11 +5,21 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use pyo3::exceptions::{PyLookupError, PyRuntimeError, PyValueError};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyLookupError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::engine::{BadState, Game, Move, SplitMix, State};
+use crate::engine::{BadState, Game, Move, ScoreError, SplitMix, State};
+use crate::expr::ExprError;
+
+// a rule expression's refusal while playing: args (message, JSON pointer), raised again by
+// `cardz_core/native.py` as the Python engine's CardzError
+create_exception!(_native, ExprFailure, PyException);
+
+fn expr_failure(e: ExprError) -> PyErr {
+    ExprFailure::new_err((e.message, e.ptr))
+}
 
 /// A position as Python hands it over: (piles, came_from, recycles, declared, (redeals, moves,
 /// undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)).
@@ -64,7 +74,7 @@ impl Engine {
 
     /// The legal moves as (src, index, dst, declare) tuples, in the Python engine's order.
     fn legal_moves(&self, state: StateIn) -> PyResult<Vec<Move>> {
-        guarded(|| Ok(self.game.legal_moves(&self.state(state)?)))
+        guarded(|| self.game.legal_moves(&self.state(state)?).map_err(expr_failure))
     }
 
     /// The position after `mv` as (piles, came_from, declared, recycles, recycles_total,
@@ -74,7 +84,8 @@ impl Engine {
                   -> PyResult<Option<Bound<'py, PyTuple>>> {
         guarded(|| {
             let s = self.state(state)?;
-            let out = if checked { Some(self.game.apply_legal(&s, mv)) } else { self.game.apply(&s, mv) };
+            let out = if checked { Some(self.game.apply_legal(&s, mv)) } else { self.game.apply(&s, mv).transpose() };
+            let out = out.transpose().map_err(expr_failure)?;
             let Some(out) = out else { return Ok(None) };
             let piles: Vec<Bound<'py, PyTuple>> =
                 out.piles.iter().map(|p| tuple_of(py, p)).collect::<PyResult<_>>()?;
@@ -85,7 +96,7 @@ impl Engine {
                 tuple_of(py, &out.recycles)?,
                 out.recycles_total,
                 out.status,
-                self.game.legal_moves(&out),
+                self.game.legal_moves(&out).map_err(expr_failure)?,
             );
             Ok(Some(fields.into_pyobject(py)?))
         })
@@ -98,10 +109,21 @@ impl Engine {
         guarded(|| {
             let states = states.into_iter().map(|s| self.state(s)).collect::<PyResult<Vec<_>>>()?;
             let game = &self.game;
-            Ok(py.detach(|| {
+            py.detach(|| {
                 let mut rng = SplitMix(seed);
-                states.iter().map(|s| game.playout(s, &mut rng, max_moves)).collect()
-            }))
+                states.iter().map(|s| game.playout(s, &mut rng, max_moves)).collect::<Result<Vec<_>, _>>()
+            })
+            .map_err(expr_failure)
+        })
+    }
+
+    /// The `scoring.value` on this board, None without `scoring`; LookupError when the score
+    /// is not computed natively (the Python engine computes it).
+    fn score_value(&self, state: StateIn) -> PyResult<Option<i64>> {
+        guarded(|| match self.game.score_value(&self.state(state)?) {
+            Ok(v) => Ok(v),
+            Err(ScoreError::NotNative(why)) => Err(PyLookupError::new_err(why)),
+            Err(ScoreError::Expr(e)) => Err(expr_failure(e)),
         })
     }
 
@@ -115,5 +137,6 @@ impl Engine {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<crate::expr_probe::ExprProbe>()?;
+    m.add("ExprFailure", m.py().get_type::<ExprFailure>())?;
     m.add_class::<Engine>()
 }

@@ -159,7 +159,8 @@ class _Resolver:
                              reads=tuple(sorted(kind.reads)), nested=kind.nested,
                              depot_fields=_depot_fields(kind.fields),
                              pattern_fields=tuple(n for n, f in kind.fields.items()
-                                                  if f.kind == "pattern"))
+                                                  if f.kind == "pattern"),
+                             native=kind.native)
         # the kind reads the resolved arguments: depot patterns are index tuples already
         empties = None if kind.empties is None else kind.empties(data, self)
         return data if empties is None else attrs.evolve(data, empties=tuple(sorted(empties)))

@@ -125,9 +125,9 @@ class ConditionData:
     Then the facts its kind declares (``cardz_core.kinds.ConditionKind``), resolved at compile
     time: ``empties``, the depots that must be empty for it to hold, exactly (sorted indices;
     None when its kind cannot say so), ``stalemate``, ``reads`` (sorted), ``nested`` (its
-    ``of`` argument holds sub-conditions), and the names of its fields that name depots
+    ``of`` argument holds sub-conditions), the names of its fields that name depots
     (``depot_fields``, in the kind's order), of which ``pattern_fields`` are patterns (read as
-    sets of depots)."""
+    sets of depots), and ``native``, the native engine's primitive for it (None: none)."""
 
     kind: str
     args: dict[str, Any]
@@ -138,6 +138,7 @@ class ConditionData:
     nested: bool = False
     depot_fields: tuple[str, ...] = ()
     pattern_fields: tuple[str, ...] = ()
+    native: str | None = None
 
 
 @attrs.frozen
