@@ -145,3 +145,31 @@ def heat_map(labels: Sequence[str], values: Sequence[float | None], title: str,
         body.append(_text(x + cell_w / 2 - 1, y + 12, label, extra=f'fill="{ink}"'))
         body.append(_text(x + cell_w / 2 - 1, y + 24, shown, extra=f'fill="{ink}"', size=9))
     return _svg(width, height, body, title)
+
+
+def stacked_bars(names: Sequence[str], parts: Sequence[str],
+                 counts: Sequence[Sequence[int]], title: str) -> str:
+    """A horizontal bar per name, split into ``parts`` by share of its total (one colour per
+    part, a legend above), each segment titled with its count."""
+    left, top, plot_w, bar_h, gap = 150, 30, 460, 22, 10
+    width = max(left + plot_w + 16, 8 + len(parts) * 120)
+    height = top + len(names) * (bar_h + gap) + 4
+    body = []
+    for j, part in enumerate(parts):
+        key = 8 + j * 120
+        body.append(f'<rect x="{key}" y="6" width="10" height="10" fill="{colour(j)}"/>')
+        body.append(_text(key + 14, 15, part, "start"))
+    for i, (name, row) in enumerate(zip(names, counts)):
+        y = top + i * (bar_h + gap)
+        body.append(_text(left - 6, y + bar_h / 2 + 4, name, "end"))
+        total = sum(row)
+        x = float(left)
+        for j, n in enumerate(row):
+            if not n:
+                continue
+            w = plot_w * n / total
+            body.append(f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{bar_h}" '
+                        f'fill="{colour(j)}"><title>{markup(name)}: {markup(parts[j])} {n} '
+                        f'({100 * n / total:.1f}%)</title></rect>')
+            x += w
+    return _svg(width, height, body, title)
