@@ -393,3 +393,35 @@ def test_a_ray_task_error_reaches_the_caller_unwrapped(monkeypatch):
     with pytest.raises(CardzError) as err:
         run(fake_job(planners=("fake-cheat",)), 4, backend="ray", workers=1, batch_size=2)
     assert type(err.value) is CardzError and str(err.value).startswith("deal ")
+
+
+def test_an_opening_difference_names_the_depot():
+    from cardz_core.sim.variants import opening_difference, opening_key
+
+    job = fake_job()
+    six, eight = (build_fake(job.plugin_names, fake_variant(cards=n).text, "") for n in (6, 8))
+    again = build_fake(job.plugin_names, fake_variant(cards=8, patience=3).text, "")
+    assert opening_key(eight, eight.deal(5)) == opening_key(again, again.deal(5))
+    assert opening_difference(eight, "eight", again, "again", 5) is None
+    assert opening_key(eight, eight.deal(5)) != opening_key(six, six.deal(5))
+    assert opening_difference(six, "six", eight, "eight", 5) == (
+        "six deals 5 cards to table, eight deals 7")
+    assert opening_difference(eight, "eight", six, "six", 5) == (
+        "eight deals 7 cards to table, six deals 5")
+
+
+def test_variants_of_the_fake_game_in_one_job(tmp_path):
+    job = fake_job(planners=("fake-greedy",), variants=(
+        fake_variant(name="tight", patience=2), fake_variant(name="loose", patience=30),
+        fake_variant(name="small", cards=6)))
+    _, tally = run(job, 20, tmp_path / "rows.jsonl", workers=2, batch_size=3)
+    rows = read_rows(tmp_path / "rows.jsonl")
+    assert [(r["deal"], r["variant"]) for r in rows] == [
+        (d, v) for d in range(20) for v in ("tight", "loose", "small")]
+    s = tally.summary()
+    (pair,) = s["paired"]  # tight and loose deal alike; small deals other cards
+    assert (pair["a"], pair["b"], pair["deals"]) == ("tight/fake-greedy", "loose/fake-greedy", 20)
+    assert pair["a_only"] == 0 and pair["b_only"] > 0  # more patience never loses a deal won
+    assert [(u["a"], u["b"]) for u in s["unpaired"]] == [
+        ("tight/fake-greedy", "small/fake-greedy"), ("loose/fake-greedy", "small/fake-greedy")]
+    assert set(s["cards"]) == {"tight", "loose", "small"} and len(s["cards"]["small"]) == 6

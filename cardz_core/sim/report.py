@@ -141,7 +141,7 @@ def _lengths(summary: dict[str, Any], tally: Tally) -> list[str]:
                          interval_text(st["mean_interval"], fmt), fmt(st["median"]),
                          interval_text(st["quartiles"], fmt), st["min"], st["max"]])
     return [_figure("plot-moves", svg.histogram_chart(
-                {tally.label(arm): tally.by_arm[arm].moves for arm in tally.arms},
+                {tally.label(arm): tally.by_arm[arm].moves() for arm in tally.arms},
                 "game lengths", "moves per game"), "How many moves each game took, per arm."),
             _table(["planner", "ended", "games", "moves mean", "95% interval of the mean",
                     "median", "quartiles", "min", "max"], rows)]

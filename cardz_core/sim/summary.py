@@ -43,8 +43,7 @@ class _ArmTally:
     def __init__(self, games: int, n_cards: int) -> None:
         self.ends = bytearray(games)  # per deal: 0 not played, else _CODE[end]
         self.counts = dict.fromkeys(ENDS, 0)
-        self.moves = array("l")
-        self.moves_by_end = {end: array("l") for end in ENDS}
+        self.moves_at = array("I", bytes(4 * games))  # per deal (a move cap fits 32 bits)
         self.scores = array("q")
         self.seconds = 0.0
         self.never_moved = [0] * n_cards
@@ -57,7 +56,12 @@ class _ArmTally:
 
     @property
     def games(self) -> int:
-        return len(self.moves)
+        return sum(self.counts.values())
+
+    def moves(self, end: str | None = None) -> list[int]:
+        """The lengths of the games played (that ended ``end``), in deal order."""
+        want = None if end is None else _CODE[end]
+        return [m for m, e in zip(self.moves_at, self.ends) if e and (want is None or e == want)]
 
     def result_count(self, result: str) -> int:
         return sum(n for end, n in self.counts.items() if RESULT_OF_END[end] == result)
@@ -96,8 +100,7 @@ class Tally:
         t.ends[i] = _CODE[end]
         t.counts[end] += 1
         moves = row["moves"]
-        t.moves.append(moves)
-        t.moves_by_end[end].append(moves)
+        t.moves_at[i] = moves
         if row["score"] is not None:
             t.scores.append(row["score"])
         t.seconds += row["seconds"]
@@ -157,7 +160,7 @@ class Tally:
         won = t.counts[WON_TEXT]
         lost = t.result_count(LOST_TEXT)
         interval = wilson_interval(won, n)
-        moves = list(t.moves)
+        moves = t.moves()
         scores = list(t.scores)
         return {
             "variant": arm[0],
@@ -171,8 +174,7 @@ class Tally:
             "win_interval": list(interval) if interval else None,
             "moves": {"mean": sum(moves) / n if n else None, "median": median(moves),
                       "max": max(moves) if moves else None},
-            "moves_by_end": {end: _lengths(t.moves_by_end[end]) for end in ENDS
-                             if t.moves_by_end[end]},
+            "moves_by_end": {end: _lengths(t.moves(end)) for end in ENDS if t.counts[end]},
             "home_when_lost": [{"cards": k, "games": t.home_when_lost[k]}
                                for k in sorted(t.home_when_lost)],
             "left_in": [{"depot": depot, "cards": round(total / lost, 2),

@@ -41,20 +41,23 @@ def opening_key(game: Any, state: State) -> str:
 
 def opening_difference(a: Any, name_a: str, b: Any, name_b: str, seed: int) -> str | None:
     """Why variants ``a`` and ``b`` do not open the deal ``seed`` the same way, in words naming
-    the first depot that differs (None when they do)."""
+    the first depot that differs, in ``a``'s order (None when they do)."""
     first, second = opening(a, a.deal(seed)), opening(b, b.deal(seed))
-    for depot in sorted(set(first) | set(second)):
+    for depot in [*first, *(d for d in second if d not in first)]:
         x, y = first.get(depot), second.get(depot)
         if x == y:
             continue
         if x is None or y is None:
             missing, having, pile = (name_a, name_b, y) if x is None else (name_b, name_a, x)
             assert pile is not None  # one of the two holds the depot
-            return (f"{having} deals {len(pile)} cards to {depot}, {missing} deals none "
-                    f"there")
+            return f"{having} deals {_cards(len(pile))} to {depot}, {missing} deals none there"
         if len(x) != len(y):
-            return f"{name_a} deals {len(x)} cards to {depot}, {name_b} deals {len(y)}"
+            return f"{name_a} deals {_cards(len(x))} to {depot}, {name_b} deals {len(y)}"
         at = next(i for i, (u, v) in enumerate(zip(x, y)) if u != v)
         return (f"{depot} card {at + 1} from the bottom is {x[at]} in {name_a}, {y[at]} in "
                 f"{name_b}")
     return None
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
