@@ -26,6 +26,8 @@ body { font-family: sans-serif; margin: 2em auto; max-width: 1000px; color: #222
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; margin: 0.5em 0 1em; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
+td { white-space: nowrap; } table.notable td:first-child { white-space: normal; }
+table.notable td:last-child { text-align: left; }
 th:first-child, td:first-child { text-align: left; }
 figure { margin: 1em 0; } figcaption { font-size: 0.9em; color: #555; }
 .note { color: #555; font-size: 0.9em; }
@@ -172,21 +174,21 @@ def _notable(summary: dict[str, Any]) -> list[str]:
         for key, words in (("shortest_win", "shortest win"), ("longest_loss", "longest loss")):
             found = s[key]
             if found is not None:
-                rows.append([f"{n}: {words}", found["deal"], found["seed"],
-                             f"{found['moves']} moves", found["replay"]])
+                rows.append([f"{n}: {words}, {found['moves']} moves", found["deal"],
+                             found["seed"], found["replay"]])
     for q in summary["paired"]:
         for key, who in (("a_only_deals", q["a"]), ("b_only_deals", q["b"])):
             for found in q[key]:
                 rows.append([f"won by {who} only (vs {q['b'] if who == q['a'] else q['a']})",
-                             found["deal"], found["seed"], "", found["replay"]])
+                             found["deal"], found["seed"], found["replay"]])
     if not rows:
         return ['<p class="note">No deal stands out.</p>']
-    out = ["<table><thead><tr>", *(f"<th>{h}</th>" for h in
-                                    ("deal", "number", "seed", "", "replay it with")),
+    out = ['<table class="notable"><thead><tr>',
+           *(f"<th>{h}</th>" for h in ("deal", "number", "seed", "replay it with")),
            "</tr></thead><tbody>"]
-    for what, deal, seed, extra, command in rows:
+    for what, deal, seed, command in rows:
         out.append(f"<tr><td>{markup(what)}</td><td>{deal}</td><td>{seed}</td>"
-                   f"<td>{markup(extra)}</td><td><code>{markup(command)}</code></td></tr>")
+                   f"<td><code>{markup(command)}</code></td></tr>")
     out.append("</tbody></table>")
     return ["".join(out), '<p class="note">Each command plays the deal again exactly (the same '
             'deal seed and planner seed); <code>--log</code> writes the game move by move.</p>']
