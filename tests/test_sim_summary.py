@@ -157,6 +157,18 @@ def test_variants_that_open_alike_are_paired_and_others_not():
     assert "not the same deals" in first["note"] and "could be chance" in first["note"]
 
 
+def test_variants_alike_on_some_deals_are_paired_on_those():
+    tally = Tally(("p",), 4, [Deck("v1", ("AS",)), Deck("v2", ("AS",))])
+    for deal in range(4):
+        tally.add(_row(deal, "p", "won", 10, variant="v1", opening="a"))
+        tally.add(_row(deal, "p", "stuck", 10, variant="v2", opening="a" if deal < 2 else "b"))
+    s = tally.summary(lambda a, b, deal: None)
+    (pair,) = s["paired"]
+    assert (pair["deals"], pair["a_only"], pair["unlike_openings"]) == (2, 2, 2)
+    assert pair["reason"] == "2 of 4 deals open differently (deal 2)"
+    assert s["unpaired"] == []
+
+
 def test_tally_without_foundations_or_games():
     tally = Tally(("a",), 2, [Deck("g", ("AS",), has_foundations=False)])
     s = tally.summary()
