@@ -120,6 +120,16 @@ def test_text_summary(capsys):
     assert "95% interval" in out and "random vs usual on 6 shared deals" in out
     assert "why games ended" in out and "resigned" in out
     assert "report written" not in out
+    summary = json.loads(simulate(capsys, "--workers", "1", "--seed", "3", "--json")[1])
+    usual = summary["planners"]["usual"]
+    for key, words in (("shortest_win", "shortest win"), ("longest_loss", "longest loss")):
+        if usual[key]:  # each notable deal with the command that replays it
+            assert f"usual: {words}: deal {usual[key]['deal']}" in out
+            assert usual[key]["replay"] in out
+    (pair,) = summary["paired"]
+    if pair["a_only_deals"]:
+        assert "won by random only: deals " + ", ".join(
+            str(d["deal"]) for d in pair["a_only_deals"]) in out
 
 
 def test_unknown_planner_is_refused(capsys):

@@ -104,6 +104,10 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
     for pair in summary["paired"]:
         lines.append(f"{pair['a']} vs {pair['b']} on {pair['deals']} shared deals: "
                      f"{pair['note']}")
+        for key, who in (("a_only_deals", pair["a"]), ("b_only_deals", pair["b"])):
+            if pair[key]:
+                lines.append(f"  won by {who} only: deals "
+                             f"{', '.join(str(d['deal']) for d in pair[key])}")
         if pair["reason"]:
             lines.append(f"  (only the deals that open alike: {pair['reason']})")
     for pair in summary["unpaired"]:
@@ -114,7 +118,7 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
             found = p[key]
             if found is not None:
                 notable.append(f"{name}: {words}: deal {found['deal']} (seed {found['seed']}), "
-                               f"{found['moves']} moves")
+                               f"{found['moves']} moves: {found['replay']}")
     if notable:
         lines += ["", *notable]
     dead = []
