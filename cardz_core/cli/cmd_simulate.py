@@ -75,7 +75,7 @@ def add_parser(subparsers: Any) -> None:
                    metavar="M", help=f"move cap per game, then it is unfinished "
                                      f"(default {SIM_MAX_MOVES})")
     p.add_argument("--out", type=_rows_path, default=None, metavar="ROWS",
-                   help="write one row per deal and planner to ROWS.jsonl or ROWS.csv")
+                   help="write one row per deal, variant and planner to ROWS.jsonl or ROWS.csv")
     p.add_argument("--report", default=None, metavar="R.html", help="write an HTML report")
     p.add_argument("--log", default=None, metavar="LOG",
                    help="with --deal, one FILE and one planner: write the game played as a "
