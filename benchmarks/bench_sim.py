@@ -46,9 +46,8 @@ sys.path.insert(0, str(ROOT))
 from cardz_core.engine import compile as compile_spec  # noqa: E402
 from cardz_core.registry import default_registry  # noqa: E402
 from cardz_core.sim import local  # noqa: E402
-from cardz_core.sim.job import Job  # noqa: E402
-from cardz_core.sim.play import foundation_flags  # noqa: E402
-from cardz_core.sim.run import Collector, card_labels, simulate  # noqa: E402
+from cardz_core.sim.job import Job, Variant, deck  # noqa: E402
+from cardz_core.sim.run import Collector, simulate  # noqa: E402
 from cardz_core.sim.summary import Tally  # noqa: E402
 from cardz_core.spec import load_game  # noqa: E402
 
@@ -96,10 +95,10 @@ def _cpu() -> float:
 
 def measure(job: Job, game, games: int, **how) -> tuple[float, float, dict]:
     """(wall seconds, CPU seconds of this process and its workers, summary) of one run."""
-    tally = Tally(job.planners, games, card_labels(game), any(foundation_flags(game)))
+    tally = Tally(job.planners, games, [deck(job.variants[0].name, game)], seed=job.seed)
     cpu = _cpu()
     started = time.perf_counter()
-    interrupted = simulate(job, games, Collector(tally), game=game, **how)
+    interrupted = simulate(job, games, Collector(tally), compiled=[game], **how)
     elapsed = time.perf_counter() - started
     if interrupted:
         raise SystemExit("interrupted")
@@ -125,8 +124,9 @@ def main() -> int:
     game = compile_spec(load_game(text, registry=registry, file=args.file), registry)
     planners = tuple(registry.canonical("planners", p.strip()) or p.strip()
                      for p in args.planner.split(","))
-    job = Job(text=text, planners=planners, seed=args.seed, max_moves=args.max_moves,
-              plugin_names=tuple(registry.plugin_names), file=args.file)
+    job = Job(variants=(Variant(text=text, file=args.file, name=Path(args.file).stem),),
+              planners=planners, seed=args.seed, max_moves=args.max_moves,
+              plugin_names=tuple(registry.plugin_names))
     result: dict = {"game": game.spec.name, "planners": list(planners), "games": args.games,
                     "cpus": os.cpu_count(), "load_before": os.getloadavg()[0], "local": []}
     reference = None
@@ -172,7 +172,7 @@ def main() -> int:
                  logging_level="ERROR")
         startup = time.perf_counter() - started
         cpus = int(ray.cluster_resources().get("CPU", 1))
-        seconds, summary = measure(job, game, args.ray, backend="ray",
+        seconds, _, summary = measure(job, game, args.ray, backend="ray",
                                    address=args.ray_address)
         ray.shutdown()
         rate = args.ray / seconds

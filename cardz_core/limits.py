@@ -28,6 +28,7 @@ MAX_SIM_GAMES = 10_000_000  # deals one `cardz simulate` run may play
 SIM_MAX_MOVES = 1000  # default move cap per simulated game; past it the game is "unfinished"
 MAX_SIM_MAX_MOVES = 1_000_000  # the largest move cap `--max-moves` accepts
 MAX_SIM_WORKERS = 256  # worker processes (or local Ray CPUs) `cardz simulate --workers` accepts
+MAX_SIM_VARIANTS = 8  # game files one `cardz simulate` run plays on the same deals
 MAX_OUTCOMES = 100_000  # outcomes one `outcomes` call lists (ask for fewer with a limit)
 # the work one `outcomes` call may do: each play of the move counts 1 plus the unknown cards a play
 # of it turns up (one card of 45 unknown: 46 plays, 92; the 10 likeliest of three: 2,036, 8,144)

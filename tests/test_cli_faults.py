@@ -75,7 +75,7 @@ def _survivors(pgid: int) -> bool:
 def test_a_signal_stops_simulate_like_ctrl_c(tmp_path: Path, workers: int, signum: int) -> None:
     proc = _simulate(tmp_path, workers)
     rows = tmp_path / "rows.jsonl"
-    _wait_for_rows(rows, 3, proc)
+    _wait_for_rows(rows, 4, proc)
     proc.send_signal(signum)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 128 + signum, err
@@ -83,6 +83,7 @@ def test_a_signal_stops_simulate_like_ctrl_c(tmp_path: Path, workers: int, signu
     summary = json.loads(out)
     assert summary["interrupted"] is True
     kept = [json.loads(line) for line in rows.read_text().splitlines()]  # every row complete
+    assert "made" in kept.pop(0)  # the first line says how the rows were made
     assert len(kept) == summary["planners"]["usual"]["games"] == summary["deals_done"] < 5000
     assert "interrupted" in (tmp_path / "r.html").read_text(encoding="utf-8")
     assert not _survivors(proc.pid), "a worker or the forkserver outlived the command"

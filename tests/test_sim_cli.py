@@ -26,6 +26,16 @@ def test_defaults():
     assert (args.games, args.planner, args.seed, args.max_moves, args.backend) == (
         cmd_simulate.DEFAULT_GAMES, "usual", 0, SIM_MAX_MOVES, "local")
     assert args.workers is None and args.out is None and not args.json
+    assert args.files == ["game.cardz"] and args.deal is None and args.log is None
+
+
+def test_a_deal_or_a_count_of_games_not_both(capsys):
+    assert parse("--deal", "0").deal == 0
+    assert parse("--deal", str(MAX_SIM_GAMES - 1)).deal == MAX_SIM_GAMES - 1
+    for argv in (("--deal", "-1"), ("--deal", str(MAX_SIM_GAMES)), ("--deal", "3", "--games", "2")):
+        with pytest.raises(SystemExit) as exc:
+            parse(*argv)
+        assert exc.value.code == 2
 
 
 @pytest.mark.parametrize("flag,limit", [("--games", MAX_SIM_GAMES),
@@ -57,8 +67,9 @@ def simulate(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def comparable(summary: dict) -> dict:
-    """The summary without wall-clock times."""
-    out = dict(summary)
+    """The summary without wall-clock times and what tells runs apart: where they ran and
+    wrote."""
+    out = {k: v for k, v in summary.items() if k not in ("made", "rows", "report")}
     out["planners"] = {k: {f: v for f, v in p.items() if f != "seconds"}
                        for k, p in summary["planners"].items()}
     return out
@@ -71,11 +82,17 @@ def test_json_summary_rows_and_report(tmp_path, capsys):
     summary = json.loads(out)
     assert summary["game"] == "Pocket Patience" and summary["complete"]
     assert set(summary["planners"]) == {"random", "usual"}
-    assert len(summary["cards"]) == 52 and summary["cards"][0]["card"] == "AC"
+    cards = summary["cards"]["pocket_patience"]
+    assert len(cards) == 52 and cards[0]["card"] == "AC"
     rows = read_rows(tmp_path / "rows.jsonl")
-    assert [(r["deal"], r["planner"]) for r in rows] == [
-        (d, p) for d in range(6) for p in ("random", "usual")]
+    assert [(r["deal"], r["variant"], r["planner"]) for r in rows] == [
+        (d, "pocket_patience", p) for d in range(6) for p in ("random", "usual")]
     assert all(r["result"] in ("won", "lost", "unfinished") for r in rows)
+    names = {c["card"] for c in cards}
+    for row in rows:  # cards are named in rows, and lost games say where they were left
+        assert set(row["never_moved"]) <= names and set(row["never_foundation"]) <= names
+        assert all(set(cards) <= names for cards in row["left"].values())
+        assert (row["left"] != {}) == (row["result"] == "lost")
     assert 'id="plot-winrate"' in (tmp_path / "r.html").read_text(encoding="utf-8")
 
 
@@ -101,6 +118,18 @@ def test_text_summary(capsys):
     assert code == 0
     assert out.startswith("Pocket Patience: 6 of 6 deals, seed 3")
     assert "95% interval" in out and "random vs usual on 6 shared deals" in out
+    assert "why games ended" in out and "resigned" in out
+    assert "report written" not in out
+    summary = json.loads(simulate(capsys, "--workers", "1", "--seed", "3", "--json")[1])
+    usual = summary["planners"]["usual"]
+    for key, words in (("shortest_win", "shortest win"), ("longest_loss", "longest loss")):
+        if usual[key]:  # each notable deal with the command that replays it
+            assert f"usual: {words}: deal {usual[key]['deal']}" in out
+            assert usual[key]["replay"] in out
+    (pair,) = summary["paired"]
+    if pair["a_only_deals"]:
+        assert "won by random only: deals " + ", ".join(
+            str(d["deal"]) for d in pair["a_only_deals"]) in out
 
 
 def test_unknown_planner_is_refused(capsys):
@@ -162,3 +191,113 @@ def test_a_terminal_gets_a_progress_bar_with_the_time_left(tmp_path: Path) -> No
     assert proc.wait(timeout=120) == 0
     text = seen.decode(errors="replace")
     assert "simulating" in text and "left" in text and "/30" in text
+
+
+def test_every_result_says_how_it_was_made(tmp_path, capsys):
+    import hashlib
+
+    from cardz_core import __version__
+    from cardz_core.sim.rows import read_made
+
+    code, out, _ = simulate(capsys, "--json", "--workers", "1", "--seed", "5",
+                            "--planner", "usual,expectimax", "--nodes", "30", "--games", "2",
+                            "--max-moves", "40", "--out", str(tmp_path / "rows.csv"),
+                            "--report", str(tmp_path / "r.html"))
+    assert code == 0
+    summary = json.loads(out)
+    made = summary["made"]
+    assert made["cardz"] == __version__
+    (variant,) = made["variants"]
+    assert variant["sha256"] == hashlib.sha256(Path(GAME).read_bytes()).hexdigest()
+    assert (variant["engine"], variant["game"], variant["file"]) == ("python", "Pocket Patience",
+                                                                     GAME)
+    assert made["planners"] == [{"name": "usual", "options": {}},
+                                {"name": "expectimax", "options": {"nodes": 30}}]
+    assert (made["options"], made["seed"], made["max_moves"], made["backend"],
+            made["workers"], made["games"]) == ({"nodes": 30}, 5, 40, "local", 1, 2)
+    assert read_made(tmp_path / "rows.csv") == made
+    assert len(read_rows(tmp_path / "rows.csv")) == 4
+    report = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert variant["sha256"] in report and "expectimax (nodes 30)" in report
+    assert __version__ in report
+    assert summary["report"] == str(tmp_path / "r.html")
+    code, out, _ = simulate(capsys, "--workers", "1", "--games", "2", "--planner",
+                            "expectimax", "--nodes", "30", "--max-moves", "20",
+                            "--report", str(tmp_path / "r.html"))
+    assert "expectimax (nodes 30)" in out and variant["sha256"][:12] in out
+    assert "python engine" in out and "master seed 0, move cap 20" in out
+    assert f"report written to {tmp_path / 'r.html'}" in out  # the summary names the report
+
+
+def test_the_engine_is_read_from_the_compiled_game():
+    from types import SimpleNamespace
+
+    assert cmd_simulate.engine_of(SimpleNamespace(engine="native")) == "native"
+    assert cmd_simulate.engine_of(SimpleNamespace()) == "python"
+
+
+RULESETS = Path(GAME).parent
+
+
+def test_variants_that_deal_alike_are_paired(tmp_path, capsys):
+    # one more free cell deals the same deals: Klondike's opening has no card in it
+    doc = json.loads((RULESETS / "klondike.cardz").read_text(encoding="utf-8"))
+    doc["depots"].insert(2, {"name": "cell", "type": "Cell", "col": 8, "row": 0,
+                             "acceptRule": {"emptyOnly": True, "single": True},
+                             "ejectRule": "topOnly"})
+    cell = tmp_path / "klondike_cell.cardz"
+    cell.write_text(json.dumps(doc), encoding="utf-8")
+    code = main(["simulate", "klondike", str(cell), "--games", "3", "--planner", "usual",
+                 "--workers", "1", "--json", "--out", str(tmp_path / "rows.jsonl")])
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0 and summary["unpaired"] == []
+    (pair,) = summary["paired"]
+    assert (pair["a"], pair["b"], pair["by"], pair["deals"]) == (
+        "klondike/usual", "klondike_cell/usual", "variant", 3)
+    assert [v["name"] for v in summary["made"]["variants"]] == ["klondike", "klondike_cell"]
+    rows = read_rows(tmp_path / "rows.jsonl")
+    assert [(r["deal"], r["variant"]) for r in rows] == [
+        (d, v) for d in range(3) for v in ("klondike", "klondike_cell")]
+    assert rows[0]["opening"] == rows[1]["opening"] != rows[2]["opening"]
+
+
+def test_variants_that_deal_differently_are_compared_unpaired(capsys):
+    code = main(["simulate", GAME, "golf", "--games", "4", "--planner", "random",
+                 "--workers", "1", "--json"])
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0 and summary["paired"] == []
+    (pair,) = summary["unpaired"]
+    assert (pair["a"], pair["b"]) == ("pocket_patience/random", "golf/random")
+    assert pair["reason"].startswith("4 of 4 deals open differently (deal 0: ")
+    assert "not the same deals" in pair["note"] and pair["difference_interval"] is not None
+
+
+def test_the_same_file_twice_is_refused(capsys):
+    code = main(["simulate", GAME, GAME, "--games", "1"])
+    assert code == 1 and "listed twice" in capsys.readouterr().err
+
+
+def test_a_notable_deal_replays_exactly_and_logs(tmp_path, capsys, monkeypatch):
+    from cardz_core.engine.logs import replay
+    from cardz_core.rulesets import open_game
+
+    code, out, _ = simulate(capsys, "--json", "--workers", "1", "--planner", "usual")
+    summary = json.loads(out)
+    found = summary["planners"]["usual"]["shortest_win"] or \
+        summary["planners"]["usual"]["longest_loss"]
+    argv = found["replay"].split()
+    assert argv[:3] == ["cardz", "simulate", GAME] and argv[-2:] == ["--log",
+                                                                    f"deal-{found['deal']}.log"]
+    monkeypatch.chdir(tmp_path)
+    code, again, _ = (main([*argv[1:], "--json"]), *capsys.readouterr())
+    assert code == 0
+    arm = json.loads(again)["planners"]["usual"]
+    assert arm["games"] == 1 and arm["moves"]["max"] == found["moves"]
+    log = json.loads((tmp_path / f"deal-{found['deal']}.log").read_text(encoding="utf-8"))
+    assert log["seed"] == found["seed"] and len(log["steps"]) == found["moves"]
+    assert len(replay(open_game(GAME), log)) == found["moves"] + 1
+
+
+def test_a_log_is_one_game(capsys):
+    code, _, err = simulate(capsys, "--log", "g.log")
+    assert code == 1 and "--log writes one game" in err

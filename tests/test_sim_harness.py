@@ -17,10 +17,12 @@ from cardz_core.cards import Card, code, unknown_code
 from cardz_core.engine.state import LOST, PLAYING, WON, State
 from cardz_core.hookspecs import hookimpl
 from cardz_core.problems import CardzError
-from cardz_core.sim.job import Job, compile_game, rebuild_registry, run_batch
-from cardz_core.sim.play import LOST_TEXT, UNFINISHED_TEXT, WON_TEXT
-from cardz_core.sim.rows import RowWriter, read_rows
-from cardz_core.sim.run import Collector, card_labels, plan_batches, simulate
+from cardz_core.sim.job import (Job, Variant, card_labels, compile_game, deck, rebuild_registry,
+                                run_batch)
+from cardz_core.sim.play import (LOST_TEXT, RESIGNED_TEXT, STUCK_TEXT, UNFINISHED_TEXT,
+                                 WON_TEXT)
+from cardz_core.sim.rows import RowWriter, read_made, read_rows
+from cardz_core.sim.run import Collector, plan_batches, simulate
 from cardz_core.sim.seeds import deal_seed, planner_seed
 from cardz_core.sim.summary import Tally
 
@@ -46,6 +48,7 @@ class FakeGame:
         self.identity = tuple(Card(1 + i % 13, i // 13 % 4) for i in range(self.n))
         self.n_cards = self.n
         self.roles = ("tableau", "foundation", "stock")
+        self.depot_names = ("table", "home", "stock")
         self.planner_enabled = True
         self.uses_expressions = False
 
@@ -159,16 +162,24 @@ def build_fake(plugin_names, text, file):
     return FakeGame(text, rebuild_registry(plugin_names))
 
 
+def fake_variant(cards=8, patience=12, name="fake") -> Variant:
+    return Variant(text=json.dumps({"cards": cards, "patience": patience}), name=name)
+
+
 def fake_job(planners=("fake-greedy", "fake-random"), seed=7, max_moves=200, cards=8,
-             patience=12) -> Job:
-    return Job(text=json.dumps({"cards": cards, "patience": patience}), planners=planners,
+             patience=12, variants=None) -> Job:
+    return Job(variants=variants or (fake_variant(cards, patience),), planners=planners,
                seed=seed, max_moves=max_moves, plugin_names=(PLUGIN,), factory=FACTORY,
                seat=SEAT)
 
 
+def fake_tally(job: Job, games: int) -> Tally:
+    decks = [deck(v.name, build_fake(job.plugin_names, v.text, v.file)) for v in job.variants]
+    return Tally(job.planners, games, decks, seed=job.seed)
+
+
 def run(job: Job, games: int, out=None, **kw) -> tuple[bool, Tally]:
-    game = build_fake(job.plugin_names, job.text, job.file)
-    tally = Tally(job.planners, games, card_labels(game))
+    tally = fake_tally(job, games)
     writer = RowWriter(out) if out else None
     try:
         interrupted = simulate(job, games, Collector(tally, writer), **kw)
@@ -243,23 +254,48 @@ def test_csv_rows_round_trip(tmp_path):
 
 
 def test_card_facts_find_the_dead_card():
-    rows = run_batch(fake_job(planners=("fake-greedy",)), 0, 20)
-    dead = 7
+    job = fake_job(planners=("fake-greedy",))
+    rows = run_batch(job, 0, 20)
+    dead = card_labels(build_fake(job.plugin_names, job.variants[0].text, ""))[7]
+    assert dead == "8C"  # rows name cards
     for row in rows:
         assert dead in row["never_moved"] and dead in row["never_foundation"]
         if row["result"] == WON_TEXT:
-            assert row["never_foundation"] == [dead] and row["left"] == []
+            assert row["never_foundation"] == [dead] and row["left"] == {}
+            assert row["home"] == 7
         else:
-            assert dead in row["left"]
-            assert set(row["left"]) == set(row["never_foundation"])
+            assert row["left"]["stock"] == [dead]
+            assert set(row["left"]["table"]) | {dead} == set(row["never_foundation"])
+            assert row["home"] == 7 - len(row["left"]["table"])
         assert row["score"] == 7 - len(row["never_foundation"]) + 1
 
 
 def test_move_cap_leaves_the_game_unfinished():
     rows = run_batch(fake_job(planners=("fake-rotate",), max_moves=10, patience=50), 0, 3)
-    assert [(r["result"], r["moves"]) for r in rows] == [(UNFINISHED_TEXT, 10)] * 3
+    assert [(r["result"], r["end"], r["moves"]) for r in rows] == [
+        (UNFINISHED_TEXT, UNFINISHED_TEXT, 10)] * 3
     rows = run_batch(fake_job(planners=("fake-rotate",), max_moves=10, patience=9), 0, 1)
     assert (rows[0]["result"], rows[0]["moves"]) == (LOST_TEXT, 9)
+
+
+def test_why_a_game_ended():
+    # fake-rotate gives up with a move home left once it may rotate no more: resigned
+    resigned = run_batch(fake_job(planners=("fake-rotate",), patience=0), 0, 30)
+    assert {(r["result"], r["end"]) for r in resigned if r["end"] != LOST_TEXT} <= {
+        (LOST_TEXT, RESIGNED_TEXT)}
+    assert any(r["end"] == RESIGNED_TEXT for r in resigned)
+    # the fake game's own rules lose it when no move is left: lost, never stuck
+    greedy = run_batch(fake_job(planners=("fake-greedy",)), 0, 30)
+    assert {r["end"] for r in greedy} == {WON_TEXT, LOST_TEXT}
+
+
+def test_a_planner_out_of_moves_is_stuck(monkeypatch):
+    # the rules no longer lose the game when no move is left: a planner without a move is stuck
+    monkeypatch.setattr(FakeGame, "status",
+                        lambda self, state: WON if not state.piles[TABLE] else PLAYING)
+    rows = run_batch(fake_job(planners=("fake-greedy",)), 0, 30)
+    assert {r["end"] for r in rows} == {WON_TEXT, STUCK_TEXT}
+    assert {r["result"] for r in rows if r["end"] == STUCK_TEXT} == {LOST_TEXT}
 
 
 def test_interrupt_in_this_process_keeps_finished_rows(tmp_path, monkeypatch):
@@ -281,7 +317,7 @@ def test_interrupt_in_this_process_keeps_finished_rows(tmp_path, monkeypatch):
 def test_interrupt_with_worker_processes_keeps_finished_rows(tmp_path):
     job = fake_job()
     full = without_time(run_batch(job, 0, 40))
-    tally = Tally(job.planners, 40, [str(i) for i in range(8)])
+    tally = fake_tally(job, 40)
     writer = RowWriter(tmp_path / "rows.jsonl")
     collector = Collector(tally, writer)
     real_add = collector.add
@@ -303,7 +339,7 @@ def test_interrupt_with_worker_processes_keeps_finished_rows(tmp_path):
 
 def test_workers_rebuild_the_game_from_names_and_text():
     job = fake_job()
-    game = build_fake(job.plugin_names, job.text, job.file)
+    game = build_fake(job.plugin_names, job.variants[0].text, "")
     assert game.registry.plugin_names[-1] == PLUGIN
     assert "fake-greedy" in game.registry.planners
     with pytest.raises(ImportError):
@@ -357,3 +393,35 @@ def test_a_ray_task_error_reaches_the_caller_unwrapped(monkeypatch):
     with pytest.raises(CardzError) as err:
         run(fake_job(planners=("fake-cheat",)), 4, backend="ray", workers=1, batch_size=2)
     assert type(err.value) is CardzError and str(err.value).startswith("deal ")
+
+
+def test_an_opening_difference_names_the_depot():
+    from cardz_core.sim.variants import opening_difference, opening_key
+
+    job = fake_job()
+    six, eight = (build_fake(job.plugin_names, fake_variant(cards=n).text, "") for n in (6, 8))
+    again = build_fake(job.plugin_names, fake_variant(cards=8, patience=3).text, "")
+    assert opening_key(eight, eight.deal(5)) == opening_key(again, again.deal(5))
+    assert opening_difference(eight, "eight", again, "again", 5) is None
+    assert opening_key(eight, eight.deal(5)) != opening_key(six, six.deal(5))
+    assert opening_difference(six, "six", eight, "eight", 5) == (
+        "six deals 5 cards to table, eight deals 7")
+    assert opening_difference(eight, "eight", six, "six", 5) == (
+        "eight deals 7 cards to table, six deals 5")
+
+
+def test_variants_of_the_fake_game_in_one_job(tmp_path):
+    job = fake_job(planners=("fake-greedy",), variants=(
+        fake_variant(name="tight", patience=2), fake_variant(name="loose", patience=30),
+        fake_variant(name="small", cards=6)))
+    _, tally = run(job, 20, tmp_path / "rows.jsonl", workers=2, batch_size=3)
+    rows = read_rows(tmp_path / "rows.jsonl")
+    assert [(r["deal"], r["variant"]) for r in rows] == [
+        (d, v) for d in range(20) for v in ("tight", "loose", "small")]
+    s = tally.summary()
+    (pair,) = s["paired"]  # tight and loose deal alike; small deals other cards
+    assert (pair["a"], pair["b"], pair["deals"]) == ("tight/fake-greedy", "loose/fake-greedy", 20)
+    assert pair["a_only"] == 0 and pair["b_only"] > 0  # more patience never loses a deal won
+    assert [(u["a"], u["b"]) for u in s["unpaired"]] == [
+        ("tight/fake-greedy", "small/fake-greedy"), ("loose/fake-greedy", "small/fake-greedy")]
+    assert set(s["cards"]) == {"tight", "loose", "small"} and len(s["cards"]["small"]) == 6

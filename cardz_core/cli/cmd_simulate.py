@@ -1,4 +1,5 @@
-"""`cardz simulate FILE --games N --planner P[,P2...]`: play many deals, summarise, report."""
+"""`cardz simulate FILE [FILE2...] --games N --planner P[,P2...]`: play many deals on every
+variant with every planner, summarise, report."""
 
 from __future__ import annotations
 
@@ -11,21 +12,22 @@ from typing import Any, Callable
 
 from cardz_core.cli.common import GAME_HELP, check_output, check_seed
 from cardz_core.interrupts import interrupt_exit_code
-from cardz_core.limits import MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_WORKERS, SIM_MAX_MOVES
+from cardz_core.limits import (MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_VARIANTS, MAX_SIM_WORKERS,
+                               SIM_MAX_MOVES)
 from cardz_core.problems import CardzError
 
 DEFAULT_GAMES = 100
 DEFAULT_PLANNER = "usual"
 
 
-def _count(limit: int):
+def _count(limit: int, low: int = 1) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not 1 <= value <= limit:
-            raise argparse.ArgumentTypeError(f"{value} is not between 1 and {limit:,}")
+        if not low <= value <= limit:
+            raise argparse.ArgumentTypeError(f"{value} is not between {low} and {limit:,}")
         return value
     return parse
 
@@ -41,14 +43,23 @@ def _rows_path(text: str) -> str:
 def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "simulate", help="play many deals with planners and summarise the results",
-        description="Play N deals of a game with one or more planners (each planner plays the "
-                    "same deals), print a summary (win rate with a 95% Wilson interval, game "
-                    "length, score, time, paired comparison, dead cards), and optionally write "
-                    "per-deal rows and an HTML report. Deal i's seed depends only on --seed and "
-                    "i, so results do not depend on --workers, --backend or batching.")
-    p.add_argument("file", metavar="FILE", help=GAME_HELP)
-    p.add_argument("--games", type=_count(MAX_SIM_GAMES), default=DEFAULT_GAMES, metavar="N",
-                   help=f"deals to play (default {DEFAULT_GAMES})")
+        description="Play N deals of one or more variants of a game with one or more planners "
+                    "(every planner plays the same deals on every variant), print a summary "
+                    "(why games ended, win rate with a 95% Wilson interval, game length, score, "
+                    "time, paired comparisons, dead cards, how it was made), and optionally "
+                    "write per-deal rows and an HTML report. Deal i's seed depends only on "
+                    "--seed and i, so results do not depend on --workers, --backend or "
+                    "batching.")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help=f"{GAME_HELP}; several: variants played on the same deals (at most "
+                        f"{MAX_SIM_VARIANTS})")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--games", type=_count(MAX_SIM_GAMES), default=DEFAULT_GAMES,
+                       metavar="N", help=f"deals to play, numbered 0 .. N-1 (default "
+                                         f"{DEFAULT_GAMES})")
+    which.add_argument("--deal", type=_count(MAX_SIM_GAMES - 1, 0), default=None, metavar="I",
+                       help="play deal number I only, as a run of --games past I plays it "
+                            "(to replay a deal the summary names)")
     p.add_argument("--planner", default=DEFAULT_PLANNER, metavar="P[,P2...]",
                    help=f"planner name(s), comma-separated (default {DEFAULT_PLANNER})")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
@@ -64,8 +75,11 @@ def add_parser(subparsers: Any) -> None:
                    metavar="M", help=f"move cap per game, then it is unfinished "
                                      f"(default {SIM_MAX_MOVES})")
     p.add_argument("--out", type=_rows_path, default=None, metavar="ROWS",
-                   help="write one row per deal and planner to ROWS.jsonl or ROWS.csv")
+                   help="write one row per deal, variant and planner to ROWS.jsonl or ROWS.csv")
     p.add_argument("--report", default=None, metavar="R.html", help="write an HTML report")
+    p.add_argument("--log", default=None, metavar="LOG",
+                   help="with --deal, one FILE and one planner: write the game played as a "
+                        "cardz-log/1 (every move and the cards it turned up)")
     p.add_argument("--nodes", type=int, default=None, metavar="N",
                    help="positions a searching planner (expectimax) may expand per move")
     p.add_argument("--force", action="store_true",
@@ -74,8 +88,9 @@ def add_parser(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _planner_names(text: str, game: Any, force: bool, options: dict[str, Any]) -> tuple[str, ...]:
-    """The planners' registered names, each checked by making it once for ``game``."""
+def _planner_names(text: str, games: list[Any], force: bool, options: dict[str, Any]
+                   ) -> tuple[str, ...]:
+    """The planners' registered names, each checked by making it once for every game."""
     from cardz_core.planners import make_planner
 
     names = []
@@ -83,8 +98,9 @@ def _planner_names(text: str, game: Any, force: bool, options: dict[str, Any]) -
         raw = raw.strip()
         if not raw:
             continue
-        make_planner(game, raw, force=force, **options)  # refuses unknown, shut out, bad budget
-        name = game.registry.canonical("planners", raw)
+        for game in games:  # refuses unknown, shut out, bad budget
+            make_planner(game, raw, force=force, **options)
+        name = game.registry.canonical("planners", raw)  # every game has the one registry
         if name in names:
             raise CardzError(f"planner {name!r} is listed twice")
         names.append(name)
@@ -93,52 +109,125 @@ def _planner_names(text: str, game: Any, force: bool, options: dict[str, Any]) -
     return tuple(names)
 
 
+def _variant_names(files: list[str]) -> list[str]:
+    """The name rows give each variant: its file's stem, or the path as given where two stems
+    are the same."""
+    stems = [Path(f).stem for f in files]
+    names = [stem if stems.count(stem) == 1 else f for stem, f in zip(stems, files)]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise CardzError(f"{files[i]}: the game file is listed twice")
+    return names
+
+
+def engine_of(game: Any) -> str:
+    """Which engine plays ``game``: its ``engine`` attribute where it has one, else read from
+    the module its class comes from."""
+    named = getattr(game, "engine", None)
+    if isinstance(named, str):
+        return named
+    return "native" if type(game).__module__ == "cardz_core.native" else "python"
+
+
+def _planner_options(game: Any, name: str, force: bool, options: dict[str, Any]
+                     ) -> dict[str, Any]:
+    """The options planner ``name`` plays with: its search budget where it has one (defaults
+    filled in), else none."""
+    from cardz_core.planners import Budget, make_planner
+
+    budget = getattr(make_planner(game, name, force=force, **options), "budget", None)
+    if not isinstance(budget, Budget):
+        return {}
+    return {k: v for k, v in (("nodes", budget.nodes), ("seconds", budget.seconds))
+            if v is not None}
+
+
 def run(args: argparse.Namespace) -> int:
+    import hashlib
+
+    from cardz_core import __version__
     from cardz_core.engine import compile as compile_spec
     from cardz_core.registry import default_registry
     from cardz_core.rulesets import game_file
-    from cardz_core.sim.job import Job
-    from cardz_core.sim.play import foundation_flags
+    from cardz_core.sim.job import Job, Variant, deck
+    from cardz_core.sim.notable import add_replays
     from cardz_core.sim.rows import RowWriter
-    from cardz_core.sim.run import Collector, card_labels, simulate
+    from cardz_core.sim.run import Collector, local_processes, simulate
+    from cardz_core.sim.seeds import deal_seed
     from cardz_core.sim.summary import Tally
+    from cardz_core.sim.variants import opening_difference
     from cardz_core.spec import load_game
 
     check_seed(args.seed)
     check_output(args.out, "--out")
     check_output(args.report, "--report")
-    path = game_file(args.file)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CardzError(f"{args.file}: cannot read: {exc.strerror}") from None
+    check_output(args.log, "--log")
+    if len(args.files) > MAX_SIM_VARIANTS:
+        raise CardzError(f"at most {MAX_SIM_VARIANTS} game files at once")
+    names = _variant_names(args.files)
     registry = default_registry()
-    spec = load_game(text, registry=registry, file=args.file)
-    game = compile_spec(spec, registry)
+    variants, games, about = [], [], []
+    for name, given in zip(names, args.files):
+        path = game_file(given)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise CardzError(f"{given}: cannot read: {exc.strerror}") from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise CardzError(f"{given}: not UTF-8 text (byte {exc.start})") from None
+        spec = load_game(text, registry=registry, file=given)
+        game = compile_spec(spec, registry)
+        variants.append(Variant(text=text, file=given, name=name))
+        games.append(game)
+        about.append({"name": name, "game": spec.name, "file": given,
+                      "sha256": hashlib.sha256(data).hexdigest(), "engine": engine_of(game)})
     options = {} if args.nodes is None else {"nodes": args.nodes}
-    planners = _planner_names(args.planner, game, args.force, options)
-    job = Job(text=text, planners=planners, seed=args.seed, max_moves=args.max_moves,
-              plugin_names=tuple(registry.plugin_names), file=args.file, force=args.force,
-              options=tuple(options.items()))
+    planners = _planner_names(args.planner, games, args.force, options)
+    first, count = (0, args.games) if args.deal is None else (args.deal, 1)
+    if args.log is not None and (args.deal is None or len(games) > 1 or len(planners) > 1):
+        raise CardzError("--log writes one game: give --deal, one FILE and one planner")
+    log = None if args.log is None else _GameLog(games[0], deal_seed(args.seed, first))
+    job = Job(variants=tuple(variants), planners=planners, seed=args.seed,
+              max_moves=args.max_moves, plugin_names=tuple(registry.plugin_names),
+              force=args.force, options=tuple(options.items()))
     workers = args.workers
-    if workers is None and args.backend == "local":
-        workers = os.cpu_count() or 1
-    tally = Tally(planners, args.games, card_labels(game), any(foundation_flags(game)))
+    if args.backend == "local":
+        workers = 1 if log is not None else local_processes(
+            count, workers or os.cpu_count() or 1, args.batch_size)
+    made = {"cardz": __version__, "variants": about,
+            "planners": [{"name": p, "options": _planner_options(games[0], p, args.force,
+                                                                 options)} for p in planners],
+            "options": options, "force": args.force, "seed": args.seed, "first_deal": first,
+            "games": count, "max_moves": args.max_moves, "backend": args.backend,
+            "workers": workers}
+    tally = Tally(planners, count, [deck(v.name, g) for v, g in zip(variants, games)],
+                  seed=args.seed, first=first)
     show_bar = not args.json and sys.stdout.isatty() and sys.stderr.isatty()
     with ExitStack() as stack:
         writer = None
         if args.out:
             try:
-                writer = RowWriter(args.out)
+                writer = RowWriter(args.out, made)
             except OSError as exc:
                 raise CardzError(f"--out {args.out}: cannot write: {exc.strerror}") from None
             stack.callback(writer.close)
-        advance = stack.enter_context(_progress(args.games)) if show_bar else None
+        advance = stack.enter_context(_progress(count)) if show_bar else None
         collector = Collector(tally, writer, advance)
-        interrupted = simulate(job, args.games, collector, backend=args.backend, workers=workers,
-                               batch_size=args.batch_size, address=args.address, game=game)
-    summary = tally.summary(game=spec.name, file=args.file, seed=args.seed,
-                            max_moves=args.max_moves, interrupted=interrupted)
+        interrupted = simulate(job, count, collector, backend=args.backend, workers=workers,
+                               batch_size=args.batch_size, address=args.address,
+                               compiled=games, first=first,
+                               on_move=log)
+    by_name = dict(zip(names, games))
+
+    def explain(a: str, b: str, deal: int) -> str | None:
+        return opening_difference(by_name[a], a, by_name[b], b, deal_seed(args.seed, deal))
+
+    summary = tally.summary(explain, game=about[0]["game"], file=args.files[0],
+                            seed=args.seed, max_moves=args.max_moves, interrupted=interrupted,
+                            made=made, report=args.report, rows=args.out)
+    add_replays(summary)
     if args.report:
         from cardz_core.sim.report import write_report
 
@@ -146,6 +235,8 @@ def run(args: argparse.Namespace) -> int:
             write_report(args.report, summary, tally)
         except OSError as exc:
             raise CardzError(f"--report {args.report}: cannot write: {exc.strerror}") from None
+    if log is not None and not interrupted:
+        log.write(args.log)
     if args.json:
         from cardz_core.cli.common import print_json
 
@@ -155,10 +246,33 @@ def run(args: argparse.Namespace) -> int:
 
         print_summary(summary)
     if interrupted:
-        print(f"interrupted: {summary['deals_done']} of {args.games} deals finished",
+        print(f"interrupted: {summary['deals_done']} of {count} deals finished",
               file=sys.stderr)
         return interrupt_exit_code()
     return 0
+
+
+class _GameLog:
+    """Records every move of the one game played (``--log``) and writes it as a cardz-log/1."""
+
+    def __init__(self, game: Any, seed: int) -> None:
+        from cardz_core.engine.logs import LogRecorder
+
+        self.recorder = LogRecorder(game, seed=seed)
+        self.final = game.deal(seed)
+
+    def __call__(self, before: Any, move: Any, after: Any) -> None:
+        self.recorder.record(before, move, after)
+        self.final = after
+
+    def write(self, path: str) -> None:
+        import json
+
+        text = json.dumps(self.recorder.document(self.final), indent=1) + "\n"
+        try:
+            Path(path).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise CardzError(f"--log {path}: cannot write: {exc.strerror}") from None
 
 
 class _progress:

@@ -18,7 +18,8 @@ from typing import Any, Callable, Sequence
 
 from cardz_core.interrupts import HANDLED
 from cardz_core.registry import BUILTIN_PLUGINS
-from cardz_core.sim.job import Job, iter_rows, run_batch, table_for
+from cardz_core.sim.job import Job, iter_rows, run_batch, tables_for
+from cardz_core.sim.play import OnMove
 
 Emit = Callable[[list[dict[str, Any]]], None]
 
@@ -58,11 +59,13 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def run_here(job: Job, batches: Sequence[tuple[int, int]], emit: Emit, game: Any = None) -> None:
-    """Play every batch in this process, emitting each game's row as soon as it is played."""
-    table_for(job, game)
+def run_here(job: Job, batches: Sequence[tuple[int, int]], emit: Emit,
+             games: Sequence[Any] | None = None, on_move: OnMove | None = None) -> None:
+    """Play every batch in this process, emitting each game's row as soon as it is played.
+    ``games``: the variants' compiled games, already built here."""
+    tables_for(job, games)
     for start, stop in batches:
-        for row in iter_rows(job, start, stop):
+        for row in iter_rows(job, start, stop, on_move=on_move):
             emit([row])
 
 

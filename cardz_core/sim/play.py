@@ -21,6 +21,14 @@ if TYPE_CHECKING:
 
 WON_TEXT, LOST_TEXT, UNFINISHED_TEXT = "won", "lost", "unfinished"
 RESULTS = (WON_TEXT, LOST_TEXT, UNFINISHED_TEXT)
+# Why a game ended: won; lost by the game's own conditions; stuck (no legal move was left);
+# resigned (the planner gave up while moves were left); unfinished (the move cap came first).
+# The last three but one are all the result ``lost``.
+STUCK_TEXT, RESIGNED_TEXT = "stuck", "resigned"
+ENDS = (WON_TEXT, LOST_TEXT, STUCK_TEXT, RESIGNED_TEXT, UNFINISHED_TEXT)
+RESULT_OF_END = {WON_TEXT: WON_TEXT, LOST_TEXT: LOST_TEXT, STUCK_TEXT: LOST_TEXT,
+                 RESIGNED_TEXT: LOST_TEXT, UNFINISHED_TEXT: UNFINISHED_TEXT}
+OnMove = Callable[[State, Move, State], None]
 
 
 class Planner(Protocol):
@@ -58,15 +66,18 @@ def _arrivals(before: Sequence[tuple[int, ...]], after: Sequence[tuple[int, ...]
 
 
 def play_deal(game: Game, seat_type: Callable[[Game, State], Seat], planner: Planner,
-              rng: random.Random, seed: int, max_moves: int,
-              foundations: tuple[bool, ...]) -> dict[str, Any]:
-    """Play the deal ``seed`` and return the row's measured part: result, moves, score, seconds,
-    and the card ids that never moved, never reached a foundation, or were left when it was lost.
+              rng: random.Random, opening: State, max_moves: int,
+              foundations: tuple[bool, ...], on_move: OnMove | None = None) -> dict[str, Any]:
+    """Play from the dealt position ``opening`` and return the row's measured part: result, why
+    the game ended (``end``), moves, cards home at the end, score, seconds, the card ids that
+    never moved or never reached a foundation, and, for a lost game, the cards left outside the
+    foundations by depot (``{depot index: [card ids]}``). ``on_move(before, move, after)`` is
+    told of every move played (true states).
 
-    The planner only ever sees the seat's view. A planner answering ``None`` (it has no move
-    or gives up) ends the game as lost unless the game already says otherwise."""
+    The planner only ever sees the seat's view. A planner answering ``None`` ends the game: it is
+    ``stuck`` when the true position has no legal move, else it ``resigned``."""
     started = time.perf_counter()
-    seat = seat_type(game, game.deal(seed))
+    seat = seat_type(game, opening)
     state = seat.state
     n_cards = game.n_cards
     moved = bytearray(n_cards)
@@ -77,14 +88,16 @@ def play_deal(game: Game, seat_type: Callable[[Game, State], Seat], planner: Pla
                 home[c >> 1] = 1
     moves = 0
     status = game.status(state)
-    gave_up = False
+    end = UNFINISHED_TEXT
     while status != WON and status != LOST and moves < max_moves:
         move = planner.choose(game, seat.view, rng)
         if move is None:
-            gave_up = True
+            end = RESIGNED_TEXT if game.legal_moves(state) else STUCK_TEXT
             break
         seat.play(move)
         after = seat.state
+        if on_move is not None:
+            on_move(state, move, after)
         for d, came in _arrivals(state.piles, after.piles):
             for card in came:
                 moved[card] = 1
@@ -94,18 +107,19 @@ def play_deal(game: Game, seat_type: Callable[[Game, State], Seat], planner: Pla
         moves += 1
         status = game.status(state)
     if status == WON:
-        result = WON_TEXT
-    elif status == LOST or gave_up:
-        result = LOST_TEXT
-    else:
-        result = UNFINISHED_TEXT
-    left: list[int] = []
+        end = WON_TEXT
+    elif status == LOST:
+        end = LOST_TEXT
+    result = RESULT_OF_END[end]
+    left: dict[int, list[int]] = {}
     if result == LOST_TEXT:
-        left = sorted(c >> 1 for d, pile in enumerate(state.piles) if not foundations[d]
-                      for c in pile)
+        left = {d: sorted(c >> 1 for c in pile) for d, pile in enumerate(state.piles)
+                if pile and not foundations[d]}
     return {
         "result": result,
+        "end": end,
         "moves": moves,
+        "home": sum(len(pile) for d, pile in enumerate(state.piles) if foundations[d]),
         "score": game.score(state),
         "seconds": round(time.perf_counter() - started, 6),
         "never_moved": [i for i in range(n_cards) if not moved[i]],

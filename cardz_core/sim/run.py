@@ -4,17 +4,14 @@ that come back (in any order) into the tally and, in deal order, into the rows f
 from __future__ import annotations
 
 import math
-from collections import Counter
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from cardz_core.problems import CardzError
 from cardz_core.sim.job import Job
 from cardz_core.sim.local import run_here, run_processes
+from cardz_core.sim.play import OnMove
 from cardz_core.sim.rows import RowWriter
 from cardz_core.sim.summary import Tally
-
-if TYPE_CHECKING:
-    from cardz_core.engine.game import Game
 
 BACKENDS = ("local", "ray")
 RAY_BATCH = 200  # deals per Ray task: large enough that scheduling costs little
@@ -28,36 +25,34 @@ def default_batch_size(games: int, workers: int, backend: str) -> int:
     return max(1, min(LOCAL_BATCH_MAX, math.ceil(games / (workers * BATCHES_PER_WORKER))))
 
 
-def plan_batches(games: int, size: int) -> list[tuple[int, int]]:
-    """Deal ranges ``[start, stop)`` of at most ``size`` deals covering ``0 .. games-1``."""
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
+def local_processes(games: int, workers: int, batch_size: int | None) -> int:
+    """How many processes the local backend plays ``games`` deals on: ``workers``, but never
+    more than there are batches (1: in this process)."""
+    size = batch_size or default_batch_size(games, workers, "local")
+    return max(1, min(workers, len(plan_batches(games, size))))
 
 
-def card_labels(game: Game) -> list[str]:
-    """A label per card id: its notation, with ``/2``, ``/3`` ... on the second and later copies
-    of a card in games with several packs."""
-    seen: Counter[str] = Counter()
-    labels = []
-    for card in game.identity:
-        text = str(card)
-        seen[text] += 1
-        labels.append(text if seen[text] == 1 else f"{text}/{seen[text]}")
-    return labels
+def plan_batches(games: int, size: int, first: int = 0) -> list[tuple[int, int]]:
+    """Deal ranges ``[start, stop)`` of at most ``size`` deals covering ``first ..
+    first+games-1``."""
+    stop = first + games
+    return [(start, min(start + size, stop)) for start in range(first, stop, size)]
 
 
 class Collector:
     """Receives rows from a backend. Tallies them at once and writes them to the rows file in
-    deal order: a deal is written once every planner has played it and every earlier deal is
-    written. ``finish`` writes what is still waiting (after an interrupt, deals with gaps)."""
+    deal order: a deal is written once it was played on every variant by every planner and
+    every earlier deal is written. ``finish`` writes what is still waiting (after an
+    interrupt, deals with gaps)."""
 
     def __init__(self, tally: Tally, writer: RowWriter | None = None,
                  progress: Callable[[int], None] | None = None) -> None:
         self.tally = tally
         self.writer = writer
         self.progress = progress
-        self._order = {p: i for i, p in enumerate(tally.planners)}
+        self._order = {arm: i for i, arm in enumerate(tally.arms)}
         self._waiting: dict[int, list[dict[str, Any]]] = {}
-        self._next = 0
+        self._next = tally.first
 
     def add(self, rows: list[dict[str, Any]]) -> None:
         before = self.tally.deals_done
@@ -85,30 +80,33 @@ class Collector:
         self._waiting.clear()
 
     def _sorted(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return sorted(rows, key=lambda r: self._order[r["planner"]])
+        return sorted(rows, key=lambda r: self._order[r["variant"], r["planner"]])
 
 
 def simulate(job: Job, games: int, collector: Collector, *, backend: str = "local",
              workers: int | None = 1, batch_size: int | None = None, address: str | None = None,
-             game: Any = None) -> bool:
-    """Play deals ``0 .. games-1`` with every planner of ``job``, handing rows to ``collector``.
-    ``workers``: local processes (1 plays in this process), or for Ray the CPUs of a local Ray
-    (None: all). ``game``: the job's compiled game, already built here, for playing in this
-    process.
+             compiled: Sequence[Any] | None = None, first: int = 0,
+             on_move: OnMove | None = None) -> bool:
+    """Play deals ``first .. first+games-1`` on every variant of ``job`` with every planner,
+    handing rows to ``collector``. ``workers``: local processes (1 plays in this process), or
+    for Ray the CPUs of a local Ray (None: all). ``compiled``: the variants' compiled games,
+    already built here, for playing in this process. ``on_move`` (see ``play_deal``) plays every
+    game in this process.
     Returns True when interrupted (Ctrl-C); the collector then holds every finished game."""
     if backend not in BACKENDS:
         raise CardzError(f"unknown backend {backend!r}: one of {', '.join(BACKENDS)}")
     size = batch_size or default_batch_size(games, workers or 1, backend)
-    batches: Sequence[tuple[int, int]] = plan_batches(games, size)
+    batches: Sequence[tuple[int, int]] = plan_batches(games, size, first)
     try:
-        if backend == "ray":
+        processes = local_processes(games, workers or 1, batch_size)
+        if on_move is not None or (backend == "local" and processes == 1):
+            run_here(job, batches, collector.add, compiled, on_move)
+        elif backend == "ray":
             from cardz_core.sim.ray_backend import run_ray
 
             run_ray(job, batches, collector.add, address=address, workers=workers)
-        elif min(workers or 1, len(batches)) <= 1:
-            run_here(job, batches, collector.add, game)
-        else:  # no more processes than batches
-            run_processes(job, batches, collector.add, min(workers or 1, len(batches)))
+        else:
+            run_processes(job, batches, collector.add, processes)
     except KeyboardInterrupt:
         return True
     finally:

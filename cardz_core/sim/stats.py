@@ -46,3 +46,42 @@ def median(values: Sequence[float]) -> float | None:
     s = sorted(values)
     mid = len(s) // 2
     return float(s[mid]) if len(s) % 2 else (s[mid - 1] + s[mid]) / 2
+
+
+def quartiles(values: Sequence[float]) -> tuple[float, float]:
+    """The lower and upper quartiles: the medians of the lower and upper halves (the middle
+    value of an odd count left out of both); a single value is both."""
+    s = sorted(values)
+    half = len(s) // 2
+    if half == 0:
+        return float(s[0]), float(s[0])
+    low, high = median(s[:half]), median(s[-half:])
+    assert low is not None and high is not None  # both halves hold a value
+    return low, high
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float] | None:
+    """The 95% normal interval of the mean, ``mean ± z·s/√n`` with ``s`` the sample standard
+    deviation; None for fewer than two values. Game lengths are bounded (the move cap), so the
+    mean is close to normal for the few dozen games a length class usually holds."""
+    n = len(values)
+    if n < 2:
+        return None
+    m = sum(values) / n
+    s = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
+    half = z * s / math.sqrt(n)
+    return m - half, m + half
+
+
+def two_proportion_p(won_a: int, games_a: int, won_b: int, games_b: int) -> float | None:
+    """Two-sided p-value of the pooled two-proportion z test, for win rates measured on
+    different deals; None when it is undefined (no game on a side, or every game won or every
+    game lost over both)."""
+    if games_a <= 0 or games_b <= 0:
+        return None
+    pooled = (won_a + won_b) / (games_a + games_b)
+    var = pooled * (1 - pooled) * (1 / games_a + 1 / games_b)
+    if var <= 0:
+        return None
+    z = abs(won_a / games_a - won_b / games_b) / math.sqrt(var)
+    return math.erfc(z / math.sqrt(2))

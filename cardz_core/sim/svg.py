@@ -13,6 +13,21 @@ from cardz_core.safe_text import markup
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7")
 MAX_BINS = 30
 FONT = 'font-family="sans-serif"'
+CHAR_W = 6.0  # about how wide one character of 11-pixel sans-serif text is, for room to fit it
+
+
+def text_width(text: str) -> float:
+    return CHAR_W * len(text)
+
+
+def _legend(names: Sequence[str], x: float = 8) -> list[str]:
+    """A colour key on one line at the top, each entry as wide as its name needs."""
+    body = []
+    for j, name in enumerate(names):
+        body.append(f'<rect x="{x:.1f}" y="6" width="10" height="10" fill="{colour(j)}"/>')
+        body.append(_text(x + 14, 15, name, "start"))
+        x += 14 + text_width(name) + 16
+    return body
 
 
 def colour(i: int) -> str:
@@ -35,7 +50,8 @@ def _text(x: float, y: float, text: str, anchor: str = "middle", extra: str = ""
 def win_rate_chart(names: Sequence[str], rates: Sequence[float | None],
                    intervals: Sequence[Sequence[float] | None], title: str) -> str:
     """Vertical bars of win rate per planner, each with its 95% interval as a whisker."""
-    left, top, bar_w, gap, plot_h = 48, 20, 56, 28, 200
+    left, top, gap, plot_h = 48, 20, 28, 200
+    bar_w = max(56, round(max((text_width(n) for n in names), default=0)))
     width = left + len(names) * (bar_w + gap) + gap
     height = top + plot_h + 44
     body = []
@@ -115,10 +131,7 @@ def histogram_chart(series: Mapping[str, Sequence[float]], title: str, xlabel: s
     for k in range(0, nbins + 1, step):
         body.append(_text(left + k * slot, top + plot_h + 14, f"{lo + k * bw:g}"))
     body.append(_text(left + plot_w / 2, top + plot_h + 32, xlabel))
-    for j, name in enumerate(series):
-        x = left + 8 + j * 110
-        body.append(f'<rect x="{x}" y="6" width="10" height="10" fill="{colour(j)}"/>')
-        body.append(_text(x + 14, 15, name, "start"))
+    body += _legend(list(series), left + 8)
     return _svg(width, height, body, title)
 
 
@@ -144,4 +157,29 @@ def heat_map(labels: Sequence[str], values: Sequence[float | None], title: str,
                     f'fill="{fill}" stroke="#ccc"><title>{markup(label)}: {shown}</title></rect>')
         body.append(_text(x + cell_w / 2 - 1, y + 12, label, extra=f'fill="{ink}"'))
         body.append(_text(x + cell_w / 2 - 1, y + 24, shown, extra=f'fill="{ink}"', size=9))
+    return _svg(width, height, body, title)
+
+
+def stacked_bars(names: Sequence[str], parts: Sequence[str],
+                 counts: Sequence[Sequence[int]], title: str) -> str:
+    """A horizontal bar per name, split into ``parts`` by share of its total (one colour per
+    part, a legend above), each segment titled with its count."""
+    top, plot_w, bar_h, gap = 30, 460, 22, 10
+    left = 16 + round(max((text_width(n) for n in names), default=0))
+    width = max(left + plot_w + 16, round(8 + sum(30 + text_width(p) for p in parts)))
+    height = top + len(names) * (bar_h + gap) + 4
+    body = _legend(parts)
+    for i, (name, row) in enumerate(zip(names, counts)):
+        y = top + i * (bar_h + gap)
+        body.append(_text(left - 6, y + bar_h / 2 + 4, name, "end"))
+        total = sum(row)
+        x = float(left)
+        for j, n in enumerate(row):
+            if not n:
+                continue
+            w = plot_w * n / total
+            body.append(f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{bar_h}" '
+                        f'fill="{colour(j)}"><title>{markup(name)}: {markup(parts[j])} {n} '
+                        f'({100 * n / total:.1f}%)</title></rect>')
+            x += w
     return _svg(width, height, body, title)
