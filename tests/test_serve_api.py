@@ -335,3 +335,26 @@ def test_every_bundled_description_renders_without_a_raw_tag():
         html = to_html(description)
         for tag in ("<script", "<img", "<a ", "<iframe", "href="):
             assert tag not in html, path.name
+
+
+def test_compiled_games_are_reused_until_their_file_changes_and_only_so_many_are_kept(
+        tmp_path, monkeypatch):
+    from cardz_core.serve import catalogue as catalogue_module
+
+    monkeypatch.setattr(catalogue_module, "SERVE_MAX_GAMES", 2)
+    for name in ("a", "b"):
+        shutil.copy(RULESETS_DIR / "golf.cardz", tmp_path / f"{name}.cardz")
+    cat = catalogue_module.Catalogue([str(tmp_path)])
+    a, b = cat.game("file-1"), cat.game("file-2")
+    golf = cat.game("golf")
+    game_a, lock_a = cat.compiled.get(a)
+    assert cat.compiled.get(a) == (game_a, lock_a)  # the same text: the same game and lock
+    game_b = cat.compiled.get(b)[0]
+    assert cat.compiled.get(a)[0] is game_a  # two kept: at the limit, both stay
+    cat.compiled.get(golf)  # past it: b, used longest ago, is dropped
+    assert cat.compiled.get(a)[0] is game_a
+    assert cat.compiled.get(b)[0] is not game_b
+    data = json.loads(a.path.read_text())
+    data["name"] = "Golf again"
+    a.path.write_text(json.dumps(data))
+    assert cat.compiled.get(a)[0].spec.name == "Golf again"

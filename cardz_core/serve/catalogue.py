@@ -9,12 +9,14 @@ started from it, so a designer editing the file sees the change on the next deal
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 import attrs
 
-from cardz_core.limits import MAX_DOCUMENT_BYTES
+from cardz_core.limits import MAX_DOCUMENT_BYTES, SERVE_MAX_GAMES
 from cardz_core.problems import CardzError
 from cardz_core.rulesets import SUFFIX, bundled
 
@@ -49,6 +51,34 @@ class Entry:
         return open_game(self.path)
 
 
+class Compiled:
+    """Compiled games kept for reuse, since compiling a two-pack game takes a good part of a
+    second: at most ``SERVE_MAX_GAMES``, the one used longest ago dropped first. A ``Game`` is not
+    thread-safe, so each comes with the lock its users hold; a game file whose text changed is
+    compiled again."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[str, tuple[Game, threading.Lock]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, entry: Entry) -> tuple[Game, threading.Lock]:
+        try:
+            text = entry.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = None  # open() says why
+        with self._lock:
+            kept = self._kept.get(entry.id)
+            if kept is not None and text is not None and kept[0].spec.text == text:
+                self._kept.move_to_end(entry.id)
+                return kept
+        made = (entry.open(), threading.Lock())
+        with self._lock:
+            self._kept[entry.id] = made
+            while len(self._kept) > SERVE_MAX_GAMES:
+                self._kept.popitem(last=False)
+        return made
+
+
 @attrs.frozen
 class Report:
     id: str
@@ -81,6 +111,7 @@ class Catalogue:
                 self.games.append(Entry(f"file-{sum(e.source == 'file' for e in self.games) + 1}",
                                         name, family, "file", path))
         self._games = {e.id: e for e in self.games}
+        self.compiled = Compiled()
         self._reports = {r.id: r for r in self.reports}
 
     def game(self, ident: object) -> Entry:

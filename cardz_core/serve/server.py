@@ -22,7 +22,7 @@ import traceback
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 from cardz_core.engine.movetext import move_document
@@ -52,15 +52,14 @@ class Sessions:
         self._open: dict[str, Session] = {}
         self._lock = threading.Lock()
 
-    def add(self, make: Callable[[str], Session]) -> Session:
-        ident = secrets.token_urlsafe(12)
-        session = make(ident)
+    def add(self, session: Session) -> None:
+        """Open ``session`` under a new id."""
+        session.id = secrets.token_urlsafe(12)
         with self._lock:
             while len(self._open) >= SERVE_MAX_SESSIONS:
                 oldest = min(self._open.values(), key=lambda s: s.used)
                 del self._open[oldest.id]
-            self._open[ident] = session
-        return session
+            self._open[session.id] = session
 
     def get(self, ident: str) -> Session:
         with self._lock:
@@ -127,19 +126,16 @@ class App:
     def create(self, body: dict[str, Any]) -> dict[str, Any]:
         _fields(body, {"game", "seed", "ms", "board", "log"}, required={"game"})
         entry = self.catalogue.game(body["game"])
-        game = entry.open()
+        game, lock = self.catalogue.compiled.get(entry)
         log = body.get("log")
         start = {k: v for k, v in body.items() if k in ("seed", "ms", "board")}
-        opening = Session.opening(game, {} if log is not None else start)
-        session = self.sessions.add(lambda ident: Session(ident, entry, game, opening))
-        if log is not None:
-            with session.lock:
-                try:
-                    session.load_log(log)
-                except CardzError:
-                    self.sessions.close(session.id)
-                    raise
-        return session_payload(session)
+        with lock:
+            opening = Session.opening(game, {} if log is not None else start)
+            session = Session("", entry, game, opening, lock)
+            if log is not None:
+                session.load_log(log)
+            self.sessions.add(session)
+            return session_payload(session)
 
     def act(self, session: Session, action: str, body: dict[str, Any]) -> dict[str, Any]:
         """A POST on a session: its action and the session document after it (a hint answers

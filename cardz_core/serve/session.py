@@ -171,13 +171,15 @@ def whole_number(value: Any, what: str, low: int, high: int) -> int:
 
 class Session:
     """One tab's game: ``entry`` (what the catalogue calls it), the compiled game, a game being
-    played and, while a log is replayed, the replay. ``lock`` serialises its requests."""
+    played and, while a log is replayed, the replay. ``lock`` is the game's: every use of the
+    game holds it, since tabs playing the same game share its compiled ``Game``."""
 
-    def __init__(self, ident: str, entry: Entry, game: Game, opening: Opening) -> None:
+    def __init__(self, ident: str, entry: Entry, game: Game, opening: Opening,
+                 lock: threading.Lock | None = None) -> None:
         self.id = ident
         self.entry = entry
         self.game = game
-        self.lock = threading.Lock()
+        self.lock = lock or threading.Lock()
         self.used = time.monotonic()
         self.playing = Playing(game, opening)
         self.replaying: Replaying | None = None

@@ -50,6 +50,7 @@ async function start(game, opening) {
   stopAutoplay();
   try {
     const value = await api("POST", "/api/sessions", { game, ...opening });
+    if (doc) api("POST", `/api/sessions/${doc.session}/close`, {}).catch(() => {}); // replaced
     sessionStorage.setItem("cardz-session", value.session);
     show(value);
     say("");
