@@ -128,6 +128,14 @@ def test_deal_by_seed_draws_the_board_and_the_rules(tab):
     sync_api.expect(t.page.locator("#status")).to_contain_text("(seed 7)")
     assert t.doc()["board"] != first
     assert t.colours() > 20
+    t.page.fill("#seed", str(2**64 - 1))  # past what a JavaScript number holds exactly
+    t.page.click("#deal")
+    sync_api.expect(t.page.locator("#status")).to_contain_text("(seed 1844674407370955")
+    assert t.doc()["opening"] == {"seed": 2**64 - 1}
+    t.page.fill("#seed", "-3")
+    t.page.click("#deal")
+    sync_api.expect(t.page.locator("#message")).to_have_text(
+        'seed must be a whole number from 0, not "-3"')
 
 
 def test_drag_a_card_click_a_card_and_undo(tab):
@@ -282,3 +290,30 @@ def test_every_bundled_game_opens_and_draws(tab):
         drawn = sum(len(d["cards"]) for d in doc["layout"]["depots"])
         assert t.page.locator("#board .card").count() == drawn, ruleset.name
         assert t.page.locator("#board .depot").count() == len(doc["layout"]["depots"])
+
+
+def test_save_and_load_a_game(tab, tmp_path):
+    t = tab("game=klondike&seed=6")
+    for n in (1, 2):
+        t.page.locator("#move-input").fill("tap stock")
+        t.page.locator("#move-input").press("Enter")
+        t.wait_moves(n)
+    saved = {}
+    for what in ("log", "board"):
+        with t.page.expect_download() as download:
+            t.page.click(f"#save-{what}")
+        path = tmp_path / f"{what}.json"
+        download.value.save_as(path)
+        saved[what] = json.loads(path.read_text())
+    assert saved["log"]["format"] == "cardz-log/1" and len(saved["log"]["steps"]) == 2
+    assert saved["board"] == t.client.ok("GET", f"/api/sessions/{t.session}/board")
+    t.page.click("#restart")
+    t.wait_moves(0)
+    t.page.set_input_files("#load-file", str(tmp_path / "log.json"))
+    t.wait_moves(2)
+    assert not t.page.locator("#undo").is_disabled()  # the log's moves can be taken back
+    t.page.set_input_files("#load-file", str(tmp_path / "board.json"))
+    sync_api.expect(t.page.locator("#undo")).to_be_disabled()
+    assert t.doc()["opening"] == {"board": True}
+    # the board comes back exactly, the generator's 64-bit state included
+    assert t.client.ok("GET", f"/api/sessions/{t.session}/board") == saved["board"]

@@ -11,20 +11,44 @@ let doc = null; // the session document last received
 let timer = null; // the "play for me" loop
 
 // -- talking to the server -----------------------------------------------------------------------
-async function api(method, path, body) {
+// `raw` sends and returns JSON text as it is: documents hold whole numbers up to 2^64 (seeds,
+// the generator's state), which a JavaScript number would round
+async function request(method, path, text) {
   const init = { method, headers: {} };
-  if (body !== undefined) {
+  if (text !== undefined) {
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = text;
   }
   const response = await fetch(path, init);
-  const value = await response.json();
+  const answer = await response.text();
   if (!response.ok) {
-    const error = new Error(value.error || response.statusText);
+    let message = response.statusText;
+    try {
+      message = JSON.parse(answer).error || message;
+    } catch (_) { /* not JSON: keep the status text */ }
+    const error = new Error(message);
     error.status = response.status;
     throw error;
   }
-  return value;
+  return answer;
+}
+
+async function api(method, path, body) {
+  return JSON.parse(await request(method, path, body === undefined ? undefined : JSON.stringify(body)));
+}
+
+// a request whose field `key` is the JSON document `content`, passed on unparsed
+async function actWithDocument(action, key, content) {
+  if (!doc) return null;
+  try {
+    const text = `{${JSON.stringify(key)}: ${content}}`;
+    const value = JSON.parse(await request("POST", `/api/sessions/${doc.session}/${action}`, text));
+    show(value);
+    return value;
+  } catch (error) {
+    say(error.message);
+    return null;
+  }
 }
 
 function say(text, info) {
@@ -46,10 +70,19 @@ async function act(action, body) {
   }
 }
 
+// `opening` is {seed: N} or {ms: N}; N may be the text typed, sent as written (seeds go up to
+// 2^64 - 1, past what a JavaScript number holds exactly)
 async function start(game, opening) {
   stopAutoplay();
+  const [key, number] = Object.entries(opening)[0];
+  const written = String(number).trim();
+  if (!/^[0-9]{1,20}$/.test(written)) {
+    say(`${key} must be a whole number from 0, not ${JSON.stringify(written)}`);
+    return;
+  }
   try {
-    const value = await api("POST", "/api/sessions", { game, ...opening });
+    const text = `{"game": ${JSON.stringify(game)}, ${JSON.stringify(key)}: ${written}}`;
+    const value = JSON.parse(await request("POST", "/api/sessions", text));
     if (doc) api("POST", `/api/sessions/${doc.session}/close`, {}).catch(() => {}); // replaced
     sessionStorage.setItem("cardz-session", value.session);
     show(value);
@@ -138,7 +171,8 @@ function show(value) {
   if (value.scoring) line += `, score ${value.score === null ? "not kept" : value.score}`;
   if (value.opening.seed !== undefined) {
     line += ` (seed ${value.opening.seed})`;
-    $("seed").value = value.opening.seed;
+    // a seed past 2^53 comes back rounded: the box keeps what was typed
+    if (Number.isSafeInteger(value.opening.seed)) $("seed").value = value.opening.seed;
   } else if (value.opening.ms !== undefined) {
     line += ` (Microsoft deal ${value.opening.ms})`;
     $("ms").value = value.opening.ms;
@@ -371,18 +405,14 @@ async function startReplay(content) {
     return;
   }
   stopAutoplay();
-  if (trimmed.startsWith("{")) {
-    const value = parseJson(trimmed);
-    if (value === undefined) return;
-    if (value.format === "cardz-log/1") await act("replay", { log: value });
-    else await act("replay", { solution: trimmed });
-  } else {
-    await act("replay", { solution: trimmed });
-  }
+  const value = trimmed.startsWith("{") ? parseJson(trimmed) : null;
+  if (value === undefined) return;
+  if (value !== null && value.format === "cardz-log/1") await actWithDocument("replay", "log", trimmed);
+  else await act("replay", { solution: trimmed });
 }
 
-function download(name, value) {
-  const blob = new Blob([JSON.stringify(value, null, 2) + "\n"], { type: "application/json" });
+function download(name, text) {
+  const blob = new Blob([text], { type: "application/json" });
   const link = document.createElement("a");
   link.href = URL.createObjectURL(blob);
   link.download = name;
@@ -395,9 +425,9 @@ function download(name, value) {
 async function save(what) {
   if (!doc) return;
   try {
-    const value = await api("GET", `/api/sessions/${doc.session}/${what}`);
+    const text = await request("GET", `/api/sessions/${doc.session}/${what}`);
     const stem = doc.game.id.replace(/[^A-Za-z0-9_-]/g, "_");
-    download(`${stem}-${what}.json`, value);
+    download(`${stem}-${what}.json`, text);
   } catch (error) {
     say(error.message);
   }
@@ -407,8 +437,7 @@ async function load(content) {
   const value = parseJson(content);
   if (value === undefined) return;
   stopAutoplay();
-  if (value && value.format === "cardz-log/1") await act("new", { log: value });
-  else await act("new", { board: value });
+  await actWithDocument("new", value && value.format === "cardz-log/1" ? "log" : "board", content);
 }
 
 // -- keyboard --------------------------------------------------------------------------------
@@ -453,14 +482,14 @@ async function init() {
     return li;
   }));
 
-  select.addEventListener("change", () => start(currentGame(), { seed: Number($("seed").value) || 0 }));
+  select.addEventListener("change", () => start(currentGame(), { seed: $("seed").value || "1" }));
   $("deal-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    start(currentGame(), { seed: Number($("seed").value) });
+    start(currentGame(), { seed: $("seed").value });
   });
   $("ms-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    start(currentGame(), { ms: Number($("ms").value) });
+    start(currentGame(), { ms: $("ms").value });
   });
   $("restart").addEventListener("click", () => { stopAutoplay(); act("restart"); });
   $("undo").addEventListener("click", () => act("undo"));
@@ -510,7 +539,7 @@ async function init() {
   }
   const wanted = new URLSearchParams(location.hash.slice(1));
   const game = wanted.get("game") || (listing.games.find((g) => g.id === "klondike") || listing.games[0]).id;
-  const opening = wanted.has("ms") ? { ms: Number(wanted.get("ms")) } : { seed: Number(wanted.get("seed") || 1) };
+  const opening = wanted.has("ms") ? { ms: wanted.get("ms") } : { seed: wanted.get("seed") || "1" };
   select.value = game;
   await start(game, opening);
 }
