@@ -18,7 +18,7 @@ import attrs
 
 from cardz_core.limits import MAX_DOCUMENT_BYTES, SERVE_MAX_GAMES
 from cardz_core.problems import CardzError
-from cardz_core.rulesets import SUFFIX, bundled
+from cardz_core.rulesets import SUFFIX, bundled, summary
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
@@ -146,10 +146,8 @@ def _expand(given: Sequence[str | Path]) -> list[Path]:
 
 def _title(path: Path) -> tuple[str, str | None]:
     """The name and family a game file gives, without checking the rest (as ``cardz games``)."""
-    from cardz_core.rulesets import _summary
-
     try:
-        summary = _summary(path)
+        found = summary(path)
     except CardzError:
         return path.name, None
-    return summary.name, summary.family
+    return found.name, found.family

@@ -266,7 +266,7 @@ class Session:
         at = whole_number(index, "index", -1, max(pile - 1, -1))
         mine = [m for m in self.legal() if m.src == src and (m.dst < 0 or m.index == at)]
         if not mine:
-            where = f"card {at} of {depot}" if at >= 0 else f"the empty {depot}"
+            where = f"card {at} of {depot}" if at >= 0 else depot
             raise Refused(f"no legal move of {where}")
         choice = mine[0]
         if planner_allowed(self.game) and len(mine) > 1:
