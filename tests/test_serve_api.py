@@ -358,3 +358,18 @@ def test_compiled_games_are_reused_until_their_file_changes_and_only_so_many_are
     data["name"] = "Golf again"
     a.path.write_text(json.dumps(data))
     assert cat.compiled.get(a)[0].spec.name == "Golf again"
+
+
+def test_a_click_on_a_card_with_several_moves_plays_the_hints_move(client):
+    s = client.start("freecell", ms=1)
+    hint = client.act(s, "hint", {"planner": "usual"})["hint"]
+    of_card = [m["text"] for m in s["legal"]
+               if m.get("from") == hint["from"] and m["index"] == hint["index"]]
+    assert len(of_card) > 1 and hint["text"] in of_card
+    clicked = client.act(s, "click", {"depot": hint["from"], "index": hint["index"]})
+    assert clicked["played"] == hint["text"]
+    # a card the hint does not move goes to its first legal move
+    hint = client.act(s, "hint", {"planner": "usual"})["hint"]
+    other = next(m for m in clicked["legal"] if "from" in m and m["from"] != hint["from"])
+    again = client.act(s, "click", {"depot": other["from"], "index": other["index"]})
+    assert again["played"] == other["text"]

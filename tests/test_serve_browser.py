@@ -334,3 +334,49 @@ def test_save_and_load_a_game(tab, tmp_path):
     assert t.doc()["opening"] == {"board": True}
     # the board comes back exactly, the generator's 64-bit state included
     assert t.client.ok("GET", f"/api/sessions/{t.session}/board") == saved["board"]
+
+
+WILD_GAME = {
+    "name": "Wild eights",
+    "depots": [
+        {"name": "stock", "type": "Stock", "acceptRule": "none", "ejectRule": "locked", "col": 0},
+        {"name": "a", "type": "Tableau", "ejectRule": "any", "acceptRule": "none", "col": 1},
+        {"name": "b", "type": "Tableau", "ejectRule": "locked", "col": 2,
+         "acceptRule": {"follow": True, "wildRank": "Eight", "wildDeclares": "suit"}},
+    ],
+}
+
+
+def test_a_drop_that_calls_a_suit_asks_which(browser, tmp_path):
+    path = tmp_path / "wild.cardz"
+    path.write_text(json.dumps(WILD_GAME))
+    game = open_game(path)
+    doc = game.board_document(game.deal(1))
+    cards = [c for pile in doc["depots"].values() for c in pile]
+    rest = [c if c.startswith("~") else "~" + c for c in cards
+            if c.lstrip("~") not in ("8C", "5H")]
+    doc["depots"] = {"stock": rest, "a": ["8C"], "b": ["5H"]}
+    (tmp_path / "board.json").write_text(json.dumps(doc))
+    with serving([str(path)]) as (server, client):
+        t = Page(browser, server.url, client, "game=file-1&seed=1", strict=False)
+        try:
+            t.page.set_input_files("#load-file", str(tmp_path / "board.json"))
+            sync_api.expect(t.page.locator('#board .card[data-depot="a"]')).to_have_count(1)
+            asked = []
+
+            def answer(dialog: Any) -> None:
+                asked.append(dialog.message)
+                dialog.accept("H")
+
+            t.page.on("dialog", answer)
+            start = t.centre(t.card("a", 0))
+            end = t.centre(t.card("b", 0))
+            t.page.mouse.move(*start)
+            t.page.mouse.down()
+            t.page.mouse.move(end[0], end[1], steps=6)
+            t.page.mouse.up()
+            t.wait_moves(1)
+            assert asked == ["Call a suit: C, D, H, S"]
+            assert t.doc()["last"] == "a@0>b=H"
+        finally:
+            t.close()
