@@ -307,6 +307,10 @@ def test_every_bundled_game_opens_and_draws(tab):
         drawn = sum(len(d["cards"]) for d in doc["layout"]["depots"])
         assert t.page.locator("#board .card").count() == drawn, ruleset.name
         assert t.page.locator("#board .depot").count() == len(doc["layout"]["depots"])
+        if doc["legal"]:  # a move is played and taken back
+            played = t.client.act(doc, "move", {"move": doc["legal"][0]["text"]})
+            assert played["last"] == doc["legal"][0]["text"], ruleset.name
+            assert t.client.act(doc, "undo")["board"]["depots"] == doc["board"]["depots"]
 
 
 def test_save_and_load_a_game(tab, tmp_path):
