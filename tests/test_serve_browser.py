@@ -122,6 +122,7 @@ def test_deal_by_seed_draws_the_board_and_the_rules(tab):
     assert t.page.locator("#board .card").count() == 52
     assert "Klondike: playing, 0 moves (seed 3)" in t.page.text_content("#status")
     assert t.page.locator("#rules li").count() >= 3
+    assert not t.page.locator("#aids").is_visible()  # Klondike asks for no card aids
     first = t.doc()["board"]
     t.page.fill("#seed", "7")
     t.page.click("#deal")
@@ -238,6 +239,7 @@ def test_freecell_microsoft_deal_1_to_a_win_along_the_solvers_line(tab):
     assert played == len(texts) - 10, t.page.text_content("#message")
     t.page.wait_for_selector("#status.won")
     assert t.doc()["status"] == "won"
+    assert t.page.text_content("#message") == "The game is won. Undo, restart or deal again."
     assert t.colours() > 20
 
 

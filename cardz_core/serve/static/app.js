@@ -189,7 +189,10 @@ function show(value) {
   showPlanners(value.planners);
   showLegal(value.legal);
   showReplay(value.replay);
-  if (value.status !== "playing") stopAutoplay();
+  if (value.status !== "playing" && value.replay === null) {
+    stopAutoplay();
+    say(`The game is ${value.status}. Undo, restart or deal again.`, true);
+  }
 }
 
 function showPlanners(names) {
