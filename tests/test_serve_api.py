@@ -373,3 +373,23 @@ def test_a_click_on_a_card_with_several_moves_plays_the_hints_move(client):
     other = next(m for m in clicked["legal"] if "from" in m and m["from"] != hint["from"])
     again = client.act(s, "click", {"depot": other["from"], "index": other["index"]})
     assert again["played"] == other["text"]
+
+
+def test_the_server_writes_no_file(tmp_path, monkeypatch):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    shutil.copy(RULESETS_DIR / "golf.cardz", folder / "mine.cardz")
+    monkeypatch.chdir(tmp_path)
+
+    def files() -> dict[str, float]:
+        return {str(p): p.stat().st_mtime for p in tmp_path.rglob("*")}
+
+    before = files()
+    with serving([str(folder)]) as (_, client):
+        s = client.start("file-1", seed=3)
+        s = client.act(s, "step", {"planner": "usual"})
+        log = client.ok("GET", f"/api/sessions/{s['session']}/log")
+        client.ok("GET", f"/api/sessions/{s['session']}/board")
+        client.act(s, "replay", {"log": log})
+        client.ok("POST", "/api/sessions", {"game": "file-1", "log": log})
+    assert files() == before
