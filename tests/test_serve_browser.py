@@ -20,7 +20,7 @@ from serve_helpers import Client, serving
 
 from cardz_core.msdeal import deal_ms
 from cardz_core.planners.solver import solve
-from cardz_core.rulesets import bundled, open_game
+from cardz_core.rulesets import RULESETS_DIR, bundled, open_game
 
 CHROMIUM = os.environ.get("CARDZ_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 sync_api = pytest.importorskip("playwright.sync_api",
@@ -384,5 +384,24 @@ def test_a_drop_that_calls_a_suit_asks_which(browser, tmp_path):
             t.wait_moves(1)
             assert asked == ["Call a suit: C, D, H, S"]
             assert t.doc()["last"] == "a@0>b=H"
+        finally:
+            t.close()
+
+
+def test_text_from_a_game_file_is_shown_never_run(browser, tmp_path):
+    data = json.loads((RULESETS_DIR / "golf.cardz").read_text())
+    data["name"] = 'Golf <img src=x onerror="window.pwned=1">'
+    data["description"] = ('<script>window.pwned=2</script> *rules* '
+                           '<a href="javascript:window.pwned=3">x</a>\u202e')
+    path = tmp_path / "nasty.cardz"
+    path.write_text(json.dumps(data))
+    with serving([str(path)]) as (server, client):
+        t = Page(browser, server.url, client, "game=file-1&seed=1", strict=True)
+        try:
+            assert t.page.text_content("#status").startswith(data["name"] + ": playing")
+            assert t.page.locator("#rules script, #rules a, #rules img, #status img").count() == 0
+            assert t.page.locator("#rules em").text_content() == "rules"
+            assert "<script>" in t.page.text_content("#rules")
+            assert t.page.evaluate("window.pwned === undefined")
         finally:
             t.close()
