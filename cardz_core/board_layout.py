@@ -112,3 +112,55 @@ def _place_radial(depot: Any, n: int, x0: float, y0: float) -> list[Placed]:
         cx, cy = _turn((cx, cy), centre, depot.angle)
         placed.append(Placed(cx - CARD_WIDTH / 2, cy - CARD_HEIGHT / 2, theta + depot.angle))
     return placed
+
+
+BADGE_DROP = 18.0  # px below a squared pile that its card count reaches
+
+
+@attrs.frozen
+class PileLayout:
+    """One depot on the table: its index among the game's depots, its outline (the spot, turned
+    by the depot's angle), where each of its cards lies, and whether it carries a card count
+    (a squared pile of more than one card, whose count a reader could not see otherwise)."""
+
+    index: int
+    depot: Any
+    outline: Placed
+    cards: tuple[Placed, ...]
+    badge: bool
+
+
+@attrs.frozen
+class TableLayout:
+    """Every depot on the table (those marked `offTable` are not) and the box holding every
+    outline, card and count: (left, top) to (right, bottom), in px."""
+
+    piles: tuple[PileLayout, ...]
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+
+def lay_out(game_spec: Any, piles: Sequence[Sequence[int]]) -> TableLayout:
+    """Where each depot and card of a board (its piles of card codes, in the game's depot order)
+    lies, as ``cardz render`` draws it and ``cardz serve`` shows it."""
+    laid: list[PileLayout] = []
+    corners: list[tuple[float, float]] = []
+    for index, (depot, pile) in enumerate(zip(game_spec.depots, piles)):
+        if depot.off_table:
+            continue
+        x, y = spot(depot)
+        outline = Placed(x, y, depot.angle)
+        cards = tuple(place_pile(depot, game_spec, pile))
+        badge = depot.fan_direction == "None" and len(pile) > 1
+        corners.extend(outline.corners())
+        for p in cards:
+            corners.extend(p.corners())
+        if badge:
+            corners.append((x, y + CARD_HEIGHT + BADGE_DROP))
+        laid.append(PileLayout(index, depot, outline, cards, badge))
+    if not corners:
+        corners = [(0.0, 0.0), (CARD_WIDTH, CARD_HEIGHT)]
+    return TableLayout(tuple(laid), min(x for x, _ in corners), min(y for _, y in corners),
+                       max(x for x, _ in corners), max(y for _, y in corners))

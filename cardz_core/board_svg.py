@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from cardz_core.board_layout import CARD_HEIGHT, CARD_WIDTH, Placed, place_pile, spot
+from cardz_core.board_layout import CARD_HEIGHT, CARD_WIDTH, Placed, lay_out, spot
 from cardz_core.cards import JOKER_RANK, RANK_LETTERS, RED, SUIT_COLOR, card_id_of, is_face_up
 from cardz_core.engine.documents import card_table
 from cardz_core.engine.state import STATUS_NAMES, State
@@ -32,33 +32,54 @@ def _transform(p: Placed) -> str:
             f'rotate({deg:.2f} {CARD_WIDTH / 2:.1f} {CARD_HEIGHT / 2:.1f})')
 
 
-def _card(game: Any, c: int, p: Placed) -> str:
+@attrs.frozen
+class Face:
+    """What a card shows: ``label`` its notation (``10H``, ``~QS``, ``~?``); a card face-down or
+    unknown shows only ``back``, its colour (and ``unknown`` a question mark); one face-up shows
+    ``corner`` and ``middle`` in ``ink``."""
+
+    label: str
+    back: str | None
+    unknown: bool = False
+    corner: str = ""
+    middle: str = ""
+    ink: str = ""
+
+
+def card_face(game: Any, c: int) -> Face:
+    """How card code ``c`` (of a true board or a view) is drawn."""
     table = card_table(game)
     label = table.text(c)
-    body = [f'<title>{markup(label)}</title>']
-    if c < 0 or not is_face_up(c):
-        back = UNKNOWN_BACK if c < 0 else BACK_COLOURS.get(game.spec.cards[card_id_of(c)].back,
-                                                           BACK_COLOURS[1])
-        body.append(f'<rect width="{CARD_WIDTH}" height="{CARD_HEIGHT}" rx="6" fill="{back}" '
+    if c < 0:
+        return Face(label, UNKNOWN_BACK, unknown=True)
+    if not is_face_up(c):
+        return Face(label, BACK_COLOURS.get(game.spec.cards[card_id_of(c)].back, BACK_COLOURS[1]))
+    card = table.cards[card_id_of(c)]
+    if card.rank == JOKER_RANK:
+        return Face(label, None, corner="JK", middle="\u2605", ink=INK["joker"])
+    ink = INK[RED] if SUIT_COLOR[card.suit] == RED else INK["black"]
+    return Face(label, None, corner=RANK_LETTERS[card.rank] + SUIT_SYMBOLS[card.suit],
+                middle=SUIT_SYMBOLS[card.suit], ink=ink)
+
+
+def _card(game: Any, c: int, p: Placed) -> str:
+    face = card_face(game, c)
+    body = [f'<title>{markup(face.label)}</title>']
+    if face.back is not None:
+        body.append(f'<rect width="{CARD_WIDTH}" height="{CARD_HEIGHT}" rx="6" fill="{face.back}" '
                     f'stroke="#1a1a1a"/>'
                     f'<rect x="5" y="5" width="{CARD_WIDTH - 10}" height="{CARD_HEIGHT - 10}" rx="4" '
                     f'fill="none" stroke="#ffffff" stroke-opacity="0.6"/>')
-        if c < 0:
+        if face.unknown:
             body.append(f'<text x="{CARD_WIDTH / 2}" y="{CARD_HEIGHT / 2 + 8}" text-anchor="middle" '
                         f'{FONT} font-size="24" fill="#ffffff">?</text>')
     else:
-        card = table.cards[card_id_of(c)]
-        if card.rank == JOKER_RANK:
-            ink, corner, middle = INK["joker"], "JK", "\u2605"
-        else:
-            ink = INK[RED] if SUIT_COLOR[card.suit] == RED else INK["black"]
-            corner, middle = RANK_LETTERS[card.rank] + SUIT_SYMBOLS[card.suit], SUIT_SYMBOLS[card.suit]
         body.append(f'<rect width="{CARD_WIDTH}" height="{CARD_HEIGHT}" rx="6" fill="#ffffff" '
                     f'stroke="#1a1a1a"/>'
-                    f'<text x="5" y="17" {FONT} font-size="15" font-weight="bold" fill="{ink}">'
-                    f'{markup(corner)}</text>'
+                    f'<text x="5" y="17" {FONT} font-size="15" font-weight="bold" fill="{face.ink}">'
+                    f'{markup(face.corner)}</text>'
                     f'<text x="{CARD_WIDTH / 2}" y="{CARD_HEIGHT / 2 + 14}" text-anchor="middle" '
-                    f'{FONT} font-size="40" fill="{ink}">{middle}</text>')
+                    f'{FONT} font-size="40" fill="{face.ink}">{face.middle}</text>')
     return f'<g class="card" transform="{_transform(p)}">{"".join(body)}</g>'
 
 
@@ -87,29 +108,20 @@ class Drawing:
 
 def render_svg(game: Any, state: State) -> Drawing:
     """``state`` (a true board or a view) drawn as ``game`` lays it out."""
+    table = lay_out(game.spec, state.piles)
     body: list[str] = []
     cards = 0
-    corners: list[tuple[float, float]] = []
-    for depot, pile in zip(game.spec.depots, state.piles):
-        if depot.off_table:
-            continue
-        x, y = spot(depot)
-        corners.extend(Placed(x, y, depot.angle).corners())
-        body.append(_outline(depot))
-        placed = place_pile(depot, game.spec, pile)
-        cards += len(pile)
-        for c, p in zip(pile, placed):
-            body.append(_card(game, c, p))
-            corners.extend(p.corners())
-        if depot.fan_direction == "None" and len(pile) > 1:
-            body.append(_badge(depot, len(pile)))
-            corners.append((x, y + CARD_HEIGHT + 18))
-    if not corners:
-        corners = [(0.0, 0.0), (CARD_WIDTH, CARD_HEIGHT)]
-    left = min(x for x, _ in corners) - MARGIN
-    top = min(y for _, y in corners) - MARGIN - CAPTION
-    width = math.ceil(max(x for x, _ in corners) + MARGIN - left)
-    height = math.ceil(max(y for _, y in corners) + MARGIN - top)
+    for pile in table.piles:
+        body.append(_outline(pile.depot))
+        codes = state.piles[pile.index]
+        cards += len(codes)
+        body.extend(_card(game, c, p) for c, p in zip(codes, pile.cards))
+        if pile.badge:
+            body.append(_badge(pile.depot, len(codes)))
+    left = table.left - MARGIN
+    top = table.top - MARGIN - CAPTION
+    width = math.ceil(table.right + MARGIN - left)
+    height = math.ceil(table.bottom + MARGIN - top)
     caption = f"{game.spec.name} \u2014 {STATUS_NAMES[state.status]}, {state.moves} moves"
     title = markup(game.spec.name)
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '

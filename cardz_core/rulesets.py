@@ -52,7 +52,8 @@ def ruleset_paths(folder: Path | None = None) -> list[Path]:
     return sorted(folder.glob("*" + SUFFIX))
 
 
-def _summary(path: Path) -> Ruleset:
+def summary(path: Path) -> Ruleset:
+    """The name, family and aliases a game file gives, without checking the rest."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -70,7 +71,7 @@ def _summary(path: Path) -> Ruleset:
 
 def bundled(folder: Path | None = None) -> list[Ruleset]:
     """The games in the folder, sorted by name (case-insensitively)."""
-    return sorted((_summary(p) for p in ruleset_paths(folder)), key=lambda r: (r.name.lower(), r.path.name))
+    return sorted((summary(p) for p in ruleset_paths(folder)), key=lambda r: (r.name.lower(), r.path.name))
 
 
 

@@ -1,0 +1,369 @@
+"""The HTTP server: the JSON API of docs/serve.md and the static front end.
+
+The standard library's ``ThreadingHTTPServer`` is enough: a handful of routes, JSON in and
+out, one thread per request (a planner thinking for one tab does not hold up another). Every
+answer to a request the server cannot meet is a 4xx with ``{"error", "problems"}``, the message
+the CLI would print; an unexpected failure is a 500 with one line, and its traceback goes to
+the server's standard error, never to the page.
+
+Requests are taken only with a ``Host`` naming the address served (a page elsewhere cannot
+reach the server through a name of its own pointing at 127.0.0.1) and, for a POST, a JSON
+body sent as ``application/json`` (which a page elsewhere cannot send without asking first,
+and the server never answers such a question).
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+import threading
+import time
+import traceback
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit
+
+from cardz_core.engine.movetext import move_document
+from cardz_core.engine.state import STATUS_NAMES
+from cardz_core.limits import MAX_DOCUMENT_BYTES, SERVE_MAX_SESSIONS
+from cardz_core.problems import CardzError
+from cardz_core.safe_text import json_text
+from cardz_core.serve.board import board_layout
+from cardz_core.serve.catalogue import Catalogue
+from cardz_core.serve.markdown import to_html
+from cardz_core.serve.session import Refused, Session
+
+STATIC = {"": ("index.html", "text/html; charset=utf-8"),
+          "app.js": ("app.js", "text/javascript; charset=utf-8"),
+          "app.css": ("app.css", "text/css; charset=utf-8")}
+PAGE_POLICY = ("default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
+               "script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+               "frame-ancestors 'none'")
+# a simulation report is self-contained HTML with inline CSS and SVG and no scripts
+REPORT_POLICY = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
+class Sessions:
+    """The open sessions by id; past ``SERVE_MAX_SESSIONS`` the one used longest ago closes."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, Session] = {}
+        self._lock = threading.Lock()
+
+    def add(self, session: Session) -> None:
+        """Open ``session`` under a new id."""
+        session.id = secrets.token_urlsafe(12)
+        with self._lock:
+            while len(self._open) >= SERVE_MAX_SESSIONS:
+                oldest = min(self._open.values(), key=lambda s: s.used)
+                del self._open[oldest.id]
+            self._open[session.id] = session
+
+    def get(self, ident: str) -> Session:
+        with self._lock:
+            session = self._open.get(ident)
+        if session is None:
+            raise NotFound(f"no session {ident!r} (it was closed, or the server restarted): "
+                           "start a new game")
+        session.used = time.monotonic()
+        return session
+
+    def close(self, ident: str) -> None:
+        with self._lock:
+            self._open.pop(ident, None)
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+
+class NotFound(CardzError):
+    """No such route, session, game or report."""
+
+
+def session_payload(session: Session) -> dict[str, Any]:
+    """What the front end shows of a session (docs/serve.md, "The session document")."""
+    game = session.game
+    shown = session.shown()
+    playing = session.playing
+    legal = [] if session.replaying is not None else session.legal()
+    board = game.board_document(shown)
+    out: dict[str, Any] = {
+        "session": session.id, "game": session.entry.as_dict(), "name": game.spec.name,
+        "description": to_html(game.spec.description or ""),
+        "status": STATUS_NAMES[shown.status], "moves": shown.moves,
+        "counters": {**dict.fromkeys(COUNTERS, 0), **board.get("counters", {})},
+        "scoring": game.spec.scoring is not None,
+        "score": game.score(shown) if game.spec.scoring is not None else None,
+        "board": board,
+        "layout": board_layout(game, shown, {m.src for m in legal if m.dst < 0}),
+        "legal": [{**move_document(game, m), "text": game.move_text(m)} for m in legal],
+        "planners": session.planners(),
+        "opening": playing.opening.describe(),
+        "canUndo": bool(playing.played) and session.replaying is None,
+        "canRedo": bool(playing.redo) and session.replaying is None,
+        "last": game.move_text(playing.played[-1]) if playing.played else None,
+        "replay": None,
+    }
+    if session.replaying is not None:
+        r = session.replaying
+        out["replay"] = {"at": r.at, "total": len(r.steps), "steps": r.steps}
+    return out
+
+
+class App:
+    """The catalogue, the sessions and the routes; ``handle`` answers one request."""
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+        self.sessions = Sessions()
+
+    def games(self) -> dict[str, Any]:
+        return {"games": [e.as_dict() for e in self.catalogue.games],
+                "reports": [{"id": r.id, "name": r.name} for r in self.catalogue.reports]}
+
+    def create(self, body: dict[str, Any]) -> dict[str, Any]:
+        _fields(body, {"game", "seed", "ms", "board", "log"}, required={"game"})
+        entry = self.catalogue.game(body["game"])
+        game, lock = self.catalogue.compiled.get(entry)
+        log = body.get("log")
+        start = {k: v for k, v in body.items() if k in ("seed", "ms", "board")}
+        with lock:
+            opening = Session.opening(game, {} if log is not None else start)
+            session = Session("", entry, game, opening, lock)
+            if log is not None:
+                session.load_log(log)
+            self.sessions.add(session)
+            return session_payload(session)
+
+    def act(self, session: Session, action: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A POST on a session: its action and the session document after it (a hint answers
+        the move too, without playing it)."""
+        extra: dict[str, Any] = {}
+        if action == "new":
+            _fields(body, {"seed", "ms", "board", "log"})
+            if "log" in body:
+                if len(body) > 1:
+                    raise CardzError("give a log alone: it says where its game starts")
+                session.load_log(body["log"])
+            else:
+                session.new_game(Session.opening(session.game, body))
+        elif action == "move":
+            _fields(body, {"move"}, required={"move"})
+            session.move(body["move"])
+        elif action == "click":
+            _fields(body, {"depot", "index"}, required={"depot", "index"})
+            extra["played"] = session.game.move_text(session.click(body["depot"], body["index"]))
+        elif action in ("hint", "step"):
+            _fields(body, {"planner", "nodes", "seconds"})
+            move = session.hint(body.get("planner", session.planners()[0]), body)
+            extra["hint"] = None if move is None else {
+                **move_document(session.game, move), "text": session.game.move_text(move)}
+            if action == "step":
+                if move is None:
+                    raise Refused("the planner finds no move worth making")
+                session.move(move_document(session.game, move))
+        elif action in SIMPLE_ACTIONS:
+            _fields(body, set())
+            getattr(session, SIMPLE_ACTIONS[action])()
+        elif action == "replay":
+            _fields(body, {"log", "solution"})
+            if ("log" in body) == ("solution" in body):
+                raise CardzError("give a log or a solution (exactly one)")
+            if "log" in body:
+                session.start_replay(body["log"])
+            else:
+                session.replay_solution(body["solution"])
+        elif action == "goto":
+            _fields(body, {"at"}, required={"at"})
+            session.goto(body["at"])
+        else:
+            raise NotFound(f"no action {action!r} (docs/serve.md lists them)")
+        return {**session_payload(session), **extra}
+
+    def read(self, session: Session, what: str) -> Any:
+        """A GET on a session: its document, or one of the contract's documents of its game."""
+        game = session.game
+        if what == "":
+            return session_payload(session)
+        if what == "log":
+            return session.playing.document()
+        if what == "board":
+            return game.board_document(session.playing.seat.state)
+        if what == "view":
+            return game.board_document(session.shown())
+        if what == "moves":
+            return [{**move_document(game, m), "text": game.move_text(m)} for m in session.legal()]
+        raise NotFound(f"no document {what!r} of a session (docs/serve.md lists them)")
+
+
+COUNTERS = ("moves", "undos", "recycles", "redeals")  # as board documents write them
+SIMPLE_ACTIONS = {"undo": "undo", "redo": "redo", "restart": "restart", "resume": "resume",
+                  "leave": "leave_replay"}
+
+
+def _fields(body: dict[str, Any], allowed: set[str], required: frozenset[str] | set[str] = frozenset()
+            ) -> None:
+    for key in body:
+        if key not in allowed:
+            raise CardzError(f"unknown field {key!r} in this request" + (
+                f" (it takes {', '.join(sorted(allowed))})" if allowed else " (it takes none)"),
+                "/" + key)
+    for key in sorted(required - set(body)):
+        raise CardzError(f"{key!r} is missing", "/" + key)
+
+
+class Handler(BaseHTTPRequestHandler):
+    """One request. ``server.app`` is the ``App``; ``server.hosts`` the ``Host`` values taken."""
+
+    server: CardzServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002  (the base's name)
+        """Requests are not logged: the terminal shows where the server listens, and errors."""
+
+    def do_GET(self) -> None:
+        self._answer("GET")
+
+    def do_POST(self) -> None:
+        self._answer("POST")
+
+    def do_DELETE(self) -> None:
+        self._answer("DELETE")
+
+    def _answer(self, method: str) -> None:
+        try:
+            self._check_host()
+            path = urlsplit(self.path).path
+            body = self._body() if method == "POST" else None
+            if method == "GET" and not path.startswith("/api/"):
+                self._static(path)
+                return
+            status, value = self._route(method, path, body)
+            self._json(status, value)
+        except NotFound as exc:
+            self._error(HTTPStatus.NOT_FOUND, exc)
+        except Refused as exc:
+            self._error(HTTPStatus.CONFLICT, exc)
+        except CardzError as exc:
+            self._error(HTTPStatus.BAD_REQUEST, exc)
+        except Exception:  # a bug of ours: one line to the page, the traceback to the terminal
+            traceback.print_exc(file=sys.stderr)
+            self._json(HTTPStatus.INTERNAL_SERVER_ERROR,
+                       {"error": "internal error (the server's terminal shows it); please "
+                                 "report it", "problems": []})
+
+    def _check_host(self) -> None:
+        host = self.headers.get("Host", "")
+        if host.lower() not in self.server.hosts:
+            raise CardzError(f"this server answers only as {sorted(self.server.hosts)[0]}")
+
+    def _body(self) -> dict[str, Any]:
+        from cardz_core.cli.reading import parse_document
+
+        kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        length_text = self.headers.get("Content-Length", "0")
+        if not length_text.isdigit():
+            raise CardzError("a request body needs a Content-Length")
+        length = int(length_text)
+        if length > MAX_DOCUMENT_BYTES:
+            raise CardzError(f"a request body is at most {MAX_DOCUMENT_BYTES:,} bytes "
+                             "(limits.MAX_DOCUMENT_BYTES)")
+        data = self.rfile.read(length)
+        if kind != "application/json":
+            raise CardzError("a POST sends its body as application/json")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise CardzError(f"the request is not UTF-8 text: byte {exc.start} is "
+                             f"0x{data[exc.start]:02x}") from None
+        body = parse_document(text, "request") if text.strip() else {}
+        if not isinstance(body, dict):
+            raise CardzError("a request body is a JSON object")
+        return body
+
+    def _route(self, method: str, path: str, body: dict[str, Any] | None
+               ) -> tuple[HTTPStatus, Any]:
+        app = self.server.app
+        parts = path.strip("/").split("/")[1:]  # after "api"
+        if parts == ["games"] and method == "GET":
+            return HTTPStatus.OK, app.games()
+        if parts == ["sessions"] and method == "POST":
+            assert body is not None
+            return HTTPStatus.CREATED, app.create(body)
+        if len(parts) in (2, 3) and parts[0] == "sessions":
+            what = parts[2] if len(parts) == 3 else ""
+            if method == "DELETE" and not what or method == "POST" and what == "close":
+                app.sessions.close(parts[1])
+                return HTTPStatus.OK, {"closed": parts[1]}
+            session = app.sessions.get(parts[1])
+            with session.lock:
+                if method == "GET":
+                    return HTTPStatus.OK, app.read(session, what)
+                if method == "POST" and what:
+                    assert body is not None
+                    return HTTPStatus.OK, app.act(session, what, body)
+        raise NotFound(f"no {method} {path} (docs/serve.md lists the API)")
+
+    def _static(self, path: str) -> None:
+        if path.startswith("/reports/"):
+            ident = path[len("/reports/"):]
+            report = self.server.app.catalogue.report(ident)
+            if report is None:
+                raise NotFound(f"no report {ident!r} on this server")
+            self._send(HTTPStatus.OK, report.read(), "text/html; charset=utf-8", REPORT_POLICY)
+            return
+        found = STATIC.get(path.strip("/"))
+        if found is None:
+            raise NotFound(f"no page {path}")
+        name, kind = found
+        data = (resources.files("cardz_core.serve") / "static" / name).read_bytes()
+        self._send(HTTPStatus.OK, data, kind, PAGE_POLICY)
+
+    def _error(self, status: HTTPStatus, exc: CardzError) -> None:
+        self._json(status, {"error": "; ".join(str(p) for p in exc.problems),
+                            "problems": [{"path": p.path, "message": p.message}
+                                         for p in exc.problems]})
+
+    def _json(self, status: HTTPStatus, value: Any) -> None:
+        self._send(status, (json_text(value, indent=None) + "\n").encode("utf-8"),
+                   "application/json; charset=utf-8", None)
+
+    def _send(self, status: HTTPStatus, data: bytes, kind: str, policy: str | None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        if policy is not None:
+            self.send_header("Content-Security-Policy", policy)
+        self.end_headers()
+        self.wfile.write(data)
+
+
+class CardzServer(ThreadingHTTPServer):
+    daemon_threads = True  # a planner still thinking does not keep a stopped server alive
+
+    def __init__(self, app: App, host: str, port: int) -> None:
+        super().__init__((host, port), Handler)
+        self.app = app
+        bound = self.server_address[1]
+        names = {host, "localhost", "127.0.0.1", "[::1]"} if host in LOOPBACK else {host}
+        self.hosts = {f"{n}:{bound}".lower() for n in names}
+
+    @property
+    def url(self) -> str:
+        host, port = str(self.server_address[0]), self.server_address[1]
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{port}/"
+
+
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def make_server(given: list[str], host: str = "127.0.0.1", port: int = 0) -> CardzServer:
+    """A server for the bundled games and the files and folders ``given`` (refused with the
+    reason when one is neither a game file, a report nor a folder), not yet serving."""
+    return CardzServer(App(Catalogue(given)), host, port)
+

@@ -1,0 +1,395 @@
+"""`cardz serve`'s JSON API without a browser: the contract's documents, refusals as 4xx with the
+CLI's message, sessions kept apart, and no file read but those given."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from serve_helpers import serving
+
+from cardz_core.board_layout import lay_out
+from cardz_core.cli.main import main
+from cardz_core.engine.logs import replay
+from cardz_core.limits import SERVE_MAX_SESSIONS
+from cardz_core.msdeal import deal_ms
+from cardz_core.planners import make_planner
+from cardz_core.planners.solver import solve
+from cardz_core.rulesets import RULESETS_DIR, open_game
+from cardz_core.serve import session as session_module
+from cardz_core.serve.markdown import to_html
+
+
+@pytest.fixture(scope="module")
+def app():
+    with serving() as (server, client):
+        yield server, client
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    return app[1]
+
+
+def test_a_session_shows_the_players_view_drawn_with_the_renderers_geometry(client):
+    s = client.start("klondike", seed=3)
+    game = open_game("klondike")
+    view = game.view(game.deal(3))
+    assert s["board"] == game.board_document(view)
+    assert s["status"] == "playing" and s["moves"] == 0 and s["opening"] == {"seed": 3}
+    table = lay_out(game.spec, view.piles)
+    drawn = {d["name"]: d for d in s["layout"]["depots"]}
+    for pile in table.piles:
+        d = drawn[pile.depot.name]
+        assert (d["x"], d["y"]) == (round(pile.outline.x, 1), round(pile.outline.y, 1))
+        assert [(c["x"], c["y"]) for c in d["cards"]] == [(round(p.x, 1), round(p.y, 1))
+                                                         for p in pile.cards]
+    # face-down cards are backs that say nothing; face-up cards carry their face
+    assert drawn["stock"]["cards"][0] == {**drawn["stock"]["cards"][0], "label": "~?",
+                                          "unknown": True}
+    assert drawn["column-1"]["cards"][0]["corner"] == "10\u2663"
+    assert drawn["stock"]["tap"] and drawn["stock"]["badge"] and drawn["stock"]["count"] == 24
+    assert [m["text"] for m in s["legal"]] == [game.move_text(m) for m in game.legal_moves(view)]
+    assert s["description"].startswith("<p>The classic patience.")
+
+
+def test_moves_undo_redo_restart_and_the_log_replays_to_the_board(client):
+    s = client.start("klondike", seed=3)
+    s = client.act(s, "move", {"move": "tap stock"})
+    assert s["moves"] == 1 and s["last"] == "tap stock" and s["canUndo"]
+    s = client.act(s, "move", {"move": {"tap": "stock"}})
+    s = client.act(s, "undo")
+    assert s["moves"] == 2 and s["counters"]["undos"] == 1 and s["canRedo"]
+    s = client.act(s, "redo")
+    assert not s["canRedo"] and len(s["board"]["depots"]["waste"]) == 2
+    game = open_game("klondike")
+    log = client.ok("GET", f"/api/sessions/{s['session']}/log")
+    assert [step.get("move", "undo") for step in log["steps"]] == \
+        ["tap stock", "tap stock", "undo", "tap stock"]
+    boards = replay(game, log)
+    board = client.ok("GET", f"/api/sessions/{s['session']}/board")
+    assert game.board_document(boards[-1]) == board
+    s = client.act(s, "restart")
+    assert s["moves"] == 0 and not s["canUndo"] and s["board"]["depots"]["waste"] == []
+
+
+def test_a_refused_move_is_a_409_with_the_reason_the_cli_gives(client):
+    s = client.start("klondike", seed=3)
+    status, body = client.call("POST", f"/api/sessions/{s['session']}/move",
+                               {"move": "column-1@0>column-2"})
+    assert status == 409
+    assert body["error"] == "column-1@0>column-2 is not legal: 10C can't go on 4H on column-2"
+    status, body = client.call("POST", f"/api/sessions/{s['session']}/undo", {})
+    assert (status, body["error"]) == (409, "nothing to undo")
+
+
+@pytest.mark.parametrize("path, body, status, message", [
+    ("/api/sessions", {"game": "klondike", "seed": -1}, 400,
+     "/seed: seed must be a whole number from 0 to 18446744073709551615, not -1"),
+    ("/api/sessions", {"game": "no-such"}, 400,
+     "/game: no game 'no-such' on this server (GET /api/games lists them)"),
+    ("/api/sessions", {"seed": 1}, 400, "/game: 'game' is missing"),
+    ("/api/sessions", {"game": "klondike", "colour": "red"}, 400,
+     "/colour: unknown field 'colour' in this request (it takes board, game, log, ms, seed)"),
+    ("/api/sessions", {"game": "klondike", "ms": 1}, 400,
+     "/ms: ms 1: Microsoft deals need one 52-card deck and 8 Tableau depots; 'Klondike' has 52 "
+     "cards and 7 Tableau depots"),
+    ("/api/sessions", {"game": "klondike", "board": {"format": "cardz-board/1", "depots": {}}},
+     400, None),
+    ("/api/sessions/nope/move", {"move": "tap stock"}, 404, None),
+    ("/api/nothing", {}, 404, "no POST /api/nothing (docs/serve.md lists the API)"),
+])
+def test_bad_requests_are_4xx_with_a_message_never_a_traceback(client, path, body, status,
+                                                               message):
+    got, value = client.call("POST", path, body)
+    assert got == status
+    if message is not None:
+        assert value["error"] == message
+    assert "Traceback" not in value["error"] and value["error"]
+
+
+def test_a_bad_board_is_refused_as_the_cli_refuses_it(client):
+    game = open_game("klondike")
+    doc = game.board_document(game.deal(1))
+    doc["depots"]["column-1"].append("KS")
+    status, body = client.call("POST", "/api/sessions", {"game": "klondike", "board": doc})
+    assert status == 400
+    assert body["problems"][0]["message"].endswith(": one KS too many (the decks hold 1)")
+
+
+def test_malformed_bodies_and_foreign_hosts_are_refused(client):
+    status, raw, _ = client.raw("POST", "/api/sessions", b'{"game": "klondike", "game": "x"}',
+                                {"Content-Type": "application/json"})
+    assert status == 400 and "key 'game' is written twice" in json.loads(raw)["error"]
+    status, raw, _ = client.raw("POST", "/api/sessions", b"{not json",
+                                {"Content-Type": "application/json"})
+    assert status == 400 and "request is not valid JSON" in json.loads(raw)["error"]
+    status, raw, _ = client.raw("POST", "/api/sessions", b'{"game": "klondike"}',
+                                {"Content-Type": "text/plain"})
+    assert status == 400 and json.loads(raw)["error"] == "a POST sends its body as application/json"
+    status, raw, _ = client.raw("POST", "/api/sessions", b"\xff",
+                                {"Content-Type": "application/json"})
+    assert status == 400 and "byte 0 is 0xff" in json.loads(raw)["error"]
+    status, raw, _ = client.raw("GET", "/api/games", headers={"Host": "evil.example:80"})
+    assert status == 400 and "answers only as" in json.loads(raw)["error"]
+
+
+def test_tabs_have_sessions_of_their_own(client):
+    a = client.start("klondike", seed=3)
+    b = client.start("klondike", seed=3)
+    client.act(a, "move", {"move": "tap stock"})
+    assert client.ok("GET", f"/api/sessions/{b['session']}")["moves"] == 0
+    assert client.ok("GET", f"/api/sessions/{a['session']}")["moves"] == 1
+    client.ok("DELETE", f"/api/sessions/{a['session']}")
+    assert client.call("GET", f"/api/sessions/{a['session']}")[0] == 404
+
+
+def test_past_the_session_limit_the_one_used_longest_ago_closes():
+    with serving() as (_, client):
+        first, second = client.start("golf", seed=1), client.start("golf", seed=1)
+        for _ in range(SERVE_MAX_SESSIONS - 2):
+            client.start("golf", seed=1)
+        assert client.call("GET", f"/api/sessions/{first['session']}")[0] == 200  # at the limit
+        client.start("golf", seed=1)  # one past it: the second was used longest ago
+        assert client.call("GET", f"/api/sessions/{first['session']}")[0] == 200
+        status, body = client.call("GET", f"/api/sessions/{second['session']}")
+        assert status == 404 and "start a new game" in body["error"]
+
+
+def test_the_hint_is_the_planners_move_on_the_view(client):
+    s = client.start("klondike", seed=5)
+    hinted = client.act(s, "hint", {"planner": "usual"})
+    game = open_game("klondike")
+    expected = make_planner(game, "usual").choose(game, game.view(game.deal(5)), random.Random(5))
+    assert hinted["hint"]["text"] == game.move_text(expected)
+    assert hinted["moves"] == 0  # a hint plays nothing
+
+
+def test_planners_see_only_the_view(monkeypatch):
+    seen = []
+
+    class Spy:
+        name = "spy"
+
+        def choose(self, game, view, rng):
+            seen.append(view)
+            return None
+
+    game = open_game("klondike")
+    opening = session_module.Opening(game.deal(2), seed=2)
+    s = session_module.Session("x", None, game, opening)
+    monkeypatch.setattr(session_module, "make_planner", lambda *a, **k: Spy())
+    assert s.hint("spy", {}) is None
+    hidden = [c for pile in seen[0].piles for c in pile if not c & 1]
+    assert hidden and all(c < 0 for c in hidden)  # every face-down card unknown to the planner
+
+
+def test_step_plays_the_planners_move_and_a_game_without_planners_refuses(client):
+    s = client.start("golf", seed=2)
+    stepped = client.act(s, "step", {"planner": "usual"})
+    assert stepped["moves"] == 1 and stepped["last"] == stepped["hint"]["text"]
+    status, body = client.call("POST", f"/api/sessions/{s['session']}/hint",
+                               {"planner": "expectimax", "nodes": 0})
+    assert (status, body["error"]) == (400, "a planner's node budget is 1 to 10000000")
+    gated = client.start("climb_to_ten", seed=1)
+    assert gated["planners"] == ["random"]
+    status, body = client.call("POST", f"/api/sessions/{gated['session']}/hint",
+                               {"planner": "usual"})
+    assert status == 400 and "offers no planner" in body["error"]
+
+
+def test_a_click_plays_the_hints_move_of_that_card_else_its_first_legal_one(client):
+    s = client.start("klondike", seed=3)
+    clicked = client.act(s, "click", {"depot": "stock", "index": 23})
+    assert clicked["played"] == "tap stock"
+    status, body = client.call("POST", f"/api/sessions/{s['session']}/click",
+                               {"depot": "column-7", "index": 0})
+    assert status == 409 and body["error"] == "no legal move of card 0 of column-7"
+    status, body = client.call("POST", f"/api/sessions/{s['session']}/click",
+                               {"depot": "column-7", "index": 99})
+    assert status == 400 and body["problems"][0]["path"] == "/index"
+
+
+def test_replaying_a_solvers_line_forwards_backwards_and_playing_on(client, tmp_path):
+    game = open_game("freecell")
+    state = deal_ms(game, 1)
+    result = solve(game, state, max_states=2_000_000, timeout=60)
+    lines = [game.move_text(m) for m in result.line]
+    s = client.start("freecell", ms=1)
+    text = f"won in {len(lines)} moves; 1 positions searched in 1.00 s\n" + "\n".join(lines)
+    r = client.act(s, "replay", {"solution": text})
+    assert r["replay"] == {"at": 0, "total": len(lines), "steps": lines} and r["legal"] == []
+    r = client.act(s, "goto", {"at": len(lines)})
+    assert r["status"] == "won"
+    r = client.act(s, "goto", {"at": 3})
+    assert r["moves"] == 3
+    status, body = client.call("POST", f"/api/sessions/{s['session']}/move", {"move": lines[3]})
+    assert status == 409 and "replayed" in body["error"]
+    r = client.act(s, "resume")
+    assert r["replay"] is None and r["moves"] == 3 and r["canUndo"]
+    r = client.act(r, "move", {"move": lines[3]})
+    assert r["moves"] == 4
+
+
+def test_a_saved_log_loads_and_plays_on(client):
+    s = client.start("klondike", seed=4)
+    for _ in range(3):
+        s = client.act(s, "move", {"move": "tap stock"})
+    log = client.ok("GET", f"/api/sessions/{s['session']}/log")
+    loaded = client.ok("POST", "/api/sessions", {"game": "klondike", "log": log})
+    assert loaded["board"] == s["board"] and loaded["canUndo"] and loaded["replay"] is None
+    game = open_game("klondike")
+    log["steps"][1]["revealed"] = ["KS"]
+    status, body = client.call("POST", "/api/sessions", {"game": "klondike", "log": log})
+    assert status == 400 and body["problems"][0]["path"] == "/steps/1/revealed"
+    board = client.ok("GET", f"/api/sessions/{s['session']}/board")
+    fresh = client.act(loaded, "new", {"board": board})
+    assert fresh["opening"] == {"board": True} and fresh["moves"] == 3
+    assert game.board_document(game.view(game.load_board(board))) == fresh["board"]
+
+
+def test_only_the_given_files_are_read(tmp_path):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    shutil.copy(RULESETS_DIR / "golf.cardz", folder / "mine.cardz")
+    (folder / "notes.txt").write_text("not a game")
+    report = tmp_path / "report.html"
+    report.write_text("<!DOCTYPE html><html><body><h1>cardz simulation</h1></body></html>")
+    with serving([str(folder), str(report)]) as (_, client):
+        listing = client.ok("GET", "/api/games")
+        mine = [g for g in listing["games"] if g["source"] == "file"]
+        assert mine == [{"id": "file-1", "name": "Golf", "family": "Golf", "source": "file",
+                         "file": str(folder / "mine.cardz")}]
+        assert listing["reports"] == [{"id": "report-1", "name": "report.html"}]
+        status, raw, headers = client.raw("GET", "/reports/report-1")
+        assert status == 200 and b"cardz simulation" in raw
+        assert headers["Content-Security-Policy"].startswith("sandbox")
+        for path in ("/reports/report-2", "/../../etc/passwd", "/static/../server.py",
+                     "/api/games/../../etc/passwd"):
+            assert client.raw("GET", path)[0] == 404
+        s = client.start("file-1", seed=1)
+        assert s["game"]["source"] == "file"
+        # the file is read again for each new game: an edit shows on the next deal
+        data = json.loads((folder / "mine.cardz").read_text())
+        data["name"] = "Golf, edited"
+        (folder / "mine.cardz").write_text(json.dumps(data))
+        assert client.start("file-1", seed=1)["name"] == "Golf, edited"
+        (folder / "mine.cardz").write_text("{")
+        status, body = client.call("POST", "/api/sessions", {"game": "file-1"})
+        assert status == 400 and body["error"]
+
+
+def test_the_page_and_its_scripts_are_served_with_a_policy(client):
+    status, raw, headers = client.raw("GET", "/")
+    assert status == 200 and b'<script src="/app.js"' in raw
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    assert client.raw("GET", "/app.js")[2]["Content-Type"].startswith("text/javascript")
+
+
+def test_the_command_refuses_what_it_cannot_serve(tmp_path, capsys):
+    assert main(["serve", str(tmp_path / "missing")]) == 1
+    assert capsys.readouterr().err.strip() == f"cardz serve: {tmp_path / 'missing'}: no such file or folder"
+    (tmp_path / "x.txt").write_text("")
+    assert main(["serve", str(tmp_path / "x.txt")]) == 1
+    assert "neither a .cardz game file nor a .html simulation report" in capsys.readouterr().err
+    assert main(["serve", "--port", "70000"]) == 1
+    assert capsys.readouterr().err.strip() == "cardz serve: --port must be from 0 to 65535, not 70000"
+
+
+def test_the_command_serves_until_stopped(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "cardz_core.cli.main", "serve", "--port", "0",
+                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        url = json.loads(proc.stdout.readline())["url"]
+        assert url.startswith("http://127.0.0.1:")
+    finally:
+        proc.terminate()
+        assert proc.wait(timeout=20) == 143
+
+
+@pytest.mark.parametrize("text, html", [
+    ("<script>alert(1)</script>", "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>"),
+    ("a *b* **c** `<d>` _e_ snake_case", "<p>a <em>b</em> <strong>c</strong> <code>&lt;d&gt;</code> "
+                                          "<em>e</em> snake_case</p>"),
+    ("one\ntwo\n\nthree", "<p>one two</p>\n<p>three</p>"),
+    ("- a\n- b\n  more\n\n1. c\n2. d", "<ul><li>a</li><li>b more</li></ul>\n<ol><li>c</li><li>d</li></ol>"),
+    ("# Title\n```\n<b>x</b>\n```", "<h1>Title</h1>\n<pre><code>&lt;b&gt;x&lt;/b&gt;</code></pre>"),
+    ('[link](javascript:alert(1)) <img src=x onerror="y">',
+     "<p>[link](javascript:alert(1)) &lt;img src=x onerror=&quot;y&quot;&gt;</p>"),
+    ("*`<i>`*", "<p>*<code>&lt;i&gt;</code>*</p>"),  # emphasis does not span a code span
+    ("\x1b[2J", "<p>\\x1b[2J</p>"),
+])
+def test_rules_markdown_is_escaped_then_marked_up(text, html):
+    assert to_html(text) == html
+
+
+def test_every_bundled_description_renders_without_a_raw_tag():
+    for path in sorted(Path(RULESETS_DIR).glob("*.cardz")):
+        description = json.loads(path.read_text()).get("description", "")
+        html = to_html(description)
+        for tag in ("<script", "<img", "<a ", "<iframe", "href="):
+            assert tag not in html, path.name
+
+
+def test_compiled_games_are_reused_until_their_file_changes_and_only_so_many_are_kept(
+        tmp_path, monkeypatch):
+    from cardz_core.serve import catalogue as catalogue_module
+
+    monkeypatch.setattr(catalogue_module, "SERVE_MAX_GAMES", 2)
+    for name in ("a", "b"):
+        shutil.copy(RULESETS_DIR / "golf.cardz", tmp_path / f"{name}.cardz")
+    cat = catalogue_module.Catalogue([str(tmp_path)])
+    a, b = cat.game("file-1"), cat.game("file-2")
+    golf = cat.game("golf")
+    game_a, lock_a = cat.compiled.get(a)
+    assert cat.compiled.get(a) == (game_a, lock_a)  # the same text: the same game and lock
+    game_b = cat.compiled.get(b)[0]
+    assert cat.compiled.get(a)[0] is game_a  # two kept: at the limit, both stay
+    cat.compiled.get(golf)  # past it: b, used longest ago, is dropped
+    assert cat.compiled.get(a)[0] is game_a
+    assert cat.compiled.get(b)[0] is not game_b
+    data = json.loads(a.path.read_text())
+    data["name"] = "Golf again"
+    a.path.write_text(json.dumps(data))
+    assert cat.compiled.get(a)[0].spec.name == "Golf again"
+
+
+def test_a_click_on_a_card_with_several_moves_plays_the_hints_move(client):
+    s = client.start("freecell", ms=1)
+    hint = client.act(s, "hint", {"planner": "usual"})["hint"]
+    of_card = [m["text"] for m in s["legal"]
+               if m.get("from") == hint["from"] and m["index"] == hint["index"]]
+    assert len(of_card) > 1 and hint["text"] in of_card
+    clicked = client.act(s, "click", {"depot": hint["from"], "index": hint["index"]})
+    assert clicked["played"] == hint["text"]
+    # a card the hint does not move goes to its first legal move
+    hint = client.act(s, "hint", {"planner": "usual"})["hint"]
+    other = next(m for m in clicked["legal"] if "from" in m and m["from"] != hint["from"])
+    again = client.act(s, "click", {"depot": other["from"], "index": other["index"]})
+    assert again["played"] == other["text"]
+
+
+def test_the_server_writes_no_file(tmp_path, monkeypatch):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    shutil.copy(RULESETS_DIR / "golf.cardz", folder / "mine.cardz")
+    monkeypatch.chdir(tmp_path)
+
+    def files() -> dict[str, float]:
+        return {str(p): p.stat().st_mtime for p in tmp_path.rglob("*")}
+
+    before = files()
+    with serving([str(folder)]) as (_, client):
+        s = client.start("file-1", seed=3)
+        s = client.act(s, "step", {"planner": "usual"})
+        log = client.ok("GET", f"/api/sessions/{s['session']}/log")
+        client.ok("GET", f"/api/sessions/{s['session']}/board")
+        client.act(s, "replay", {"log": log})
+        client.ok("POST", "/api/sessions", {"game": "file-1", "log": log})
+    assert files() == before
