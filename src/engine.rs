@@ -4,6 +4,7 @@
 //! Nothing here knows a vocabulary word: only the compiled tables and the plan's facts.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::Value;
 
@@ -491,14 +492,29 @@ const BROAD: usize = 12;
 
 /// The move listing's working tables (`MoveGen._wanted`): per card id, a bit per drop target
 /// (by its place in `drop_targets`) that takes the card now, `words` words per card; the
-/// targets judged per pick instead (`broad`); the slots set, to clear them for the next
-/// listing. Kept per thread, for their allocation.
+/// targets judged per pick instead (`broad`). What a target takes depends on its top card
+/// alone (`key`: its code, -1 empty), so only the targets whose top changed since the last
+/// listing are looked at again. Kept per thread, for the game that listed last (`game`).
 #[derive(Default)]
 struct Wanted {
+    game: u64,
     want: Vec<u64>,
     broad: Vec<u64>,
-    touched: Vec<usize>,
+    keys: Vec<i64>,
 }
+
+/// A key no pile has: the target not filled in yet.
+const UNSEEN: i64 = i64::MIN;
+
+/// What a target takes with a given top card: listed cards, cards judged per pick, nothing.
+enum Takes<'a> {
+    Cards(&'a [u32]),
+    Broad,
+    Nothing,
+}
+
+/// Each loaded game's `Game::id`, so that a scratch is never read for another game.
+static GAMES_LOADED: AtomicU64 = AtomicU64::new(1);
 
 thread_local! {
     static WANTED: RefCell<Wanted> = RefCell::new(Wanted::default());
@@ -507,6 +523,7 @@ thread_local! {
 /// One compiled game with its plan, ready to play.
 #[derive(Debug)]
 pub struct Game {
+    id: u64,
     n: usize,
     ident: Vec<Card>,
     accepts: Vec<Accept>,
@@ -820,6 +837,7 @@ impl Game {
         let score = scoring(c.get("scoring"), &mut exprs)?;
         game_tables(&mut accepts, &ident)?;
         let game = Game {
+            id: GAMES_LOADED.fetch_add(1, Ordering::Relaxed),
             n,
             ident,
             accepts,
@@ -1061,46 +1079,51 @@ impl Game {
         })
     }
 
-    /// `_wanted`: fill `wt` for `s` (its slots of the last listing cleared first).
+    /// What drop target `acc` takes under the top card `key` (-1: empty), from its tables.
+    fn takes<'a>(&self, acc: &'a Accept, key: i64) -> Takes<'a> {
+        let ids: &[u32] = match key {
+            -1 if acc.seed_from_deal => return Takes::Broad, // the deal's seed: judged per pick
+            -1 => &acc.empty_wanted,
+            _ if acc.empty_only => return Takes::Nothing,
+            top if top & 1 == 0 => &acc.down_wanted,
+            top if acc.dynamic[(top >> 1) as usize] => return Takes::Broad,
+            top => {
+                let t = (top >> 1) as usize;
+                &acc.wanted[acc.wanted_at[t]..acc.wanted_at[t + 1]]
+            }
+        };
+        if ids.len() > BROAD { Takes::Broad } else { Takes::Cards(ids) }
+    }
+
+    /// `_wanted`: bring `wt` up to date for `s`; the words per card.
     fn fill_wanted(&self, s: &State, wt: &mut Wanted) -> usize {
         let words = self.drop_targets.len().div_ceil(64).max(1);
         let size = self.ident.len() * words;
-        let Wanted { want, broad, touched } = wt;
-        if want.len() != size {
-            want.clear();
-            want.resize(size, 0);
-            touched.clear();
-        } else {
-            touched.drain(..).for_each(|slot| want[slot] = 0);
+        if wt.game != self.id || wt.want.len() != size || wt.keys.len() != self.drop_targets.len() {
+            *wt = Wanted { game: self.id, want: vec![0; size], broad: vec![0; words],
+                           keys: vec![UNSEEN; self.drop_targets.len()] };
         }
-        broad.clear();
-        broad.resize(words, 0);
         for (k, &d) in self.drop_targets.iter().enumerate() {
-            let acc = &self.accepts[d];
-            let ids: Option<&[u32]> = match s.piles[d].last() {
-                None if acc.seed_from_deal => None,
-                None => Some(&acc.empty_wanted),
-                Some(_) if acc.empty_only => continue,
-                Some(&top) if top & 1 == 0 => Some(&acc.down_wanted),
-                Some(&top) if acc.dynamic[(top >> 1) as usize] => None,
-                Some(&top) => {
-                    let t = (top >> 1) as usize;
-                    Some(&acc.wanted[acc.wanted_at[t]..acc.wanted_at[t + 1]])
-                }
-            };
-            let (word, bit) = (k / 64, 1u64 << (k % 64));
-            match ids {
-                Some(ids) if ids.len() <= BROAD => {
-                    for &id in ids {
-                        let slot = id as usize * words + word;
-                        if want[slot] == 0 {
-                            touched.push(slot);
-                        }
-                        want[slot] |= bit;
-                    }
-                }
-                _ => broad[word] |= bit,
+            let key = s.piles[d].last().map_or(-1, |&c| i64::from(c));
+            let old = wt.keys[k];
+            if old == key {
+                continue;
             }
+            let acc = &self.accepts[d];
+            let (word, bit) = (k / 64, 1u64 << (k % 64));
+            if old != UNSEEN {
+                match self.takes(acc, old) {
+                    Takes::Cards(ids) => ids.iter().for_each(|&id| wt.want[id as usize * words + word] &= !bit),
+                    Takes::Broad => wt.broad[word] &= !bit,
+                    Takes::Nothing => {}
+                }
+            }
+            match self.takes(acc, key) {
+                Takes::Cards(ids) => ids.iter().for_each(|&id| wt.want[id as usize * words + word] |= bit),
+                Takes::Broad => wt.broad[word] |= bit,
+                Takes::Nothing => {}
+            }
+            wt.keys[k] = key;
         }
         words
     }
@@ -1366,9 +1389,38 @@ impl Game {
         Ok(w.s)
     }
 
+    /// Whether `m` is legal in `s`, judged alone as `MoveGen.illegal_reason` judges it (a
+    /// tap's `declare` is not read; a card move's target judges the group and the call).
+    fn legal(&self, s: &State, m: Move) -> Result<bool, ExprError> {
+        let (src, index, dst, declare) = m;
+        if s.status != PLAYING || src < 0 || src as usize >= self.n {
+            return Ok(false);
+        }
+        let src = src as usize;
+        if index < 0 {
+            return Ok(index == -1 && dst == -1 && self.tap_plan(s, src)?.is_some());
+        }
+        let (index, n) = (index as usize, self.n as i32);
+        let pile = &s.piles[src];
+        if !(0..n).contains(&dst) || dst as usize == src || index >= pile.len() {
+            return Ok(false);
+        }
+        let ej = &self.ejects[src];
+        let Some((low, face_up_only, one)) = ej.pick_span(&s.piles, pile, &self.ident) else { return Ok(false) };
+        let pickable = |i: usize| i >= low && (!face_up_only || pile[i] & 1 == 1);
+        if !pickable(index) || (one && (low..index).any(pickable)) {
+            return Ok(false);
+        }
+        let dst = dst as usize;
+        if self.draws[dst].is_some() || !(-1..4).contains(&declare) {
+            return Ok(false);
+        }
+        self.drop_ok(s, src, ej.group(pile, index), dst, ej.vouched(), Some(declare))
+    }
+
     /// `apply`: None when `m` is not a legal move of `s`.
     pub fn apply(&self, s: &State, m: Move) -> Result<Option<State>, ExprError> {
-        if !self.legal_moves(s)?.contains(&m) {
+        if !self.legal(s, m)? {
             return Ok(None);
         }
         self.apply_legal(s, m).map(Some)
@@ -1711,5 +1763,22 @@ mod tests {
         }
         assert_eq!((made, status), (count, t.status));
         assert_eq!(t.moves, count as i64);
+    }
+
+    #[test]
+    fn the_listing_scratch_follows_positions_and_games() {
+        // two games of the same shape take turns with the thread's scratch, on changing
+        // positions: each listing is the one a fresh scratch gives
+        let (a, b) = (wild_game("none"), game(NO_DRAWS).unwrap());
+        let positions = [vec![vec![5], vec![1, 3]], vec![vec![3], vec![1]], vec![vec![1], vec![]],
+                         vec![vec![2, 1], vec![]], vec![vec![7, 5], vec![3]]];
+        for piles in positions.iter().chain(positions.iter().rev()) {
+            for g in [&a, &b] {
+                let s = start(piles.iter().map(|p| p.iter().map(|&c| c % (2 * g.ident.len() as i32)).collect()).collect());
+                let mut fresh = Vec::new();
+                g.card_moves_with(&s, false, &mut fresh, &mut Wanted::default()).unwrap();
+                assert_eq!(g.legal_moves(&s).unwrap(), fresh, "{:?}", s.piles);
+            }
+        }
     }
 }

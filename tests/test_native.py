@@ -119,6 +119,17 @@ def test_wild_cards_play_as_the_python_engine_plays_them(declares: str):
         assert native.legal_moves(state) == moves
         for move in moves:
             assert native.apply(state, move) == game.apply(state, move), move
+        # any move, judged alone (not from a listing of this state object): legal exactly
+        # when the Python engine gives no reason against it
+        for _ in range(40):
+            src = rng.randrange(-1, n + 1)
+            move = Move(src, rng.randrange(-1, 6), rng.randrange(-1, n + 1), rng.randrange(-1, 5))
+            fresh = state.copy()
+            try:
+                native.apply(fresh, move)
+                assert game.illegal_reason(state, move) is None, move
+            except IllegalMove as err:
+                assert str(err) == game.illegal_reason(state, move), move
 
 
 def _score(native: NativeGame, state: State) -> int | None | str:
