@@ -31,7 +31,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     game = open_game(args.file)
     v = view_of_board(game, args.board)
-    move = read_move(game, args.move)
+    move = read_move(game, args.move, v)
     why = game.illegal_reason(v, move)
     if why is not None:
         raise CardzError(f"--move {args.move!r}: {game.move_text(move)} is not legal: {why}")
