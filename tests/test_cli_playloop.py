@@ -135,3 +135,35 @@ def test_replay_steps_through_a_solution(capsys: pytest.CaptureFixture[str],
     code, out, _ = _play(capsys, monkeypatch, "", "golf", "--replay", str(path), "--json")
     doc = json.loads(out)
     assert doc["result"] == "won" and doc["steps"] == len(solved["moves"])
+
+
+NO_GAME = "nope.cardz: no such game file, and no bundled game of that name"
+
+
+@pytest.mark.parametrize("argv", [["deal", "nope.cardz", "--seed", "1"], ["check", "nope.cardz"],
+                                  ["simulate", "nope.cardz", "--games", "1"],
+                                  ["play", "nope.cardz"], ["solve", "nope.cardz", "--seed", "1"]])
+def test_a_missing_game_gets_one_wording(argv: list[str], capsys: pytest.CaptureFixture[str],
+                                         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 1 and NO_GAME in out + err
+
+
+@pytest.mark.parametrize("planner", ["usual", "expectimax"])
+@pytest.mark.parametrize("argv", [["play", "golf", "--quiet"], ["simulate", "golf", "--games", "1"],
+                                  ["hint", "golf", "--board", "{}"]])
+def test_the_same_bad_budget_is_the_same_usage_error(argv: list[str], planner: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(capsys, *argv, "--planner", planner, "--nodes", "0")
+    assert code == 2
+    assert err.strip().splitlines()[-1].endswith("error: argument --nodes: must be from 1 to "
+                                                 "10,000,000, not 0")
+
+
+def test_a_board_of_another_game_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    board_doc = json.dumps(KLONDIKE.board_document(KLONDIKE.deal(7)))
+    code, out, err = run_cli(capsys, "moves", "spider", "--board", board_doc)
+    assert code == 1 and out == ""
+    assert err.strip().splitlines() == ["cardz moves: /game: this board is for 'Klondike', "
+                                        "not 'Spider'"]

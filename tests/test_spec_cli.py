@@ -55,7 +55,9 @@ def test_check_missing_file_and_bad_json(capsys, tmp_path):
     broken.write_text('{"name": "x",\n "depots": [}')
     assert main(["check", str(tmp_path / "nope.cardz"), str(broken)]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith(f"{tmp_path / 'nope.cardz'}: /: cannot read the file")
+    # worded as every other command words a game that is not there
+    assert out[0] == f"{tmp_path / 'nope.cardz'}: no such game file, and no bundled game of " \
+        "that name ('cardz games' lists them)"
     assert out[1].startswith(f"{broken}: /: not valid JSON: line 2 column 13")
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cardz_core.cli.common import GAME_HELP, print_json
 from cardz_core.problems import ERROR, Problem
-from cardz_core.rulesets import find
+from cardz_core.rulesets import find, no_game
 from cardz_core.spec import load
 
 
@@ -27,6 +27,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def _line(problem: Problem) -> str:
     mark = "warning: " if problem.severity != ERROR else ""
+    if not problem.path and problem.message == no_game(problem.file):  # as every command says it
+        return f"{problem.file}: {problem.message}"
     return f"{problem.file}: {problem.path or '/'}: {mark}{problem.message}"
 
 
@@ -35,7 +37,11 @@ def run(args: argparse.Namespace) -> int:
     failed = 0
     for name in args.files:
         named = None if Path(name).exists() else find(name)  # a bundled game by name
-        _, problems = load(named.path if named else Path(name), lenient=args.lenient, file=name)
+        if named is None and not Path(name).exists():
+            problems = [Problem("", no_game(name), file=name)]
+        else:
+            _, problems = load(named.path if named else Path(name), lenient=args.lenient,
+                               file=name)
         found.extend(problems)
         failed += any(p.severity == ERROR for p in problems)
     if args.json:

@@ -23,15 +23,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from cardz_core.cli.cmd_hint import add_planner_options, planner_from_args
-from cardz_core.cli.common import (add_game_args, check_output, check_seed, open_game, print_json,
-                                   read_document)
+from cardz_core.cli.cmd_hint import add_planner_options, check_planner_options, planner_from_args
+from cardz_core.cli.common import (UsageError, add_game_args, check_output, check_range,
+                                   check_seed, open_game, print_json, read_document)
 from cardz_core.cli.menu import Entry, menu, pick
 from cardz_core.engine.documents import card_table
 from cardz_core.engine.logs import LogRecorder, replay
 from cardz_core.engine.movetext import did_you_mean
 from cardz_core.engine.state import PLAYING, STATUS_NAMES
-from cardz_core.limits import PLAY_MAX_MOVES
+from cardz_core.limits import MAX_SIM_MAX_MOVES, PLAY_MAX_MOVES
 from cardz_core.planners import DEFAULT_PLANNER
 from cardz_core.problems import CardzError
 from cardz_core.view import Seat, View
@@ -116,9 +116,11 @@ def _result(game: Game, seat: Seat, args: argparse.Namespace, planner: str | Non
 
 def run(args: argparse.Namespace) -> int:
     check_seed(args.seed)
+    check_range(args.max_moves, "--max-moves", 1, MAX_SIM_MAX_MOVES)
+    check_planner_options(args)
     check_output(args.save, "--save")
     if args.planner and (args.resume or args.replay):
-        raise CardzError(f"--planner plays a new deal; it does not go with "
+        raise UsageError(f"--planner plays a new deal; it does not go with "
                          f"{'--resume' if args.resume else '--replay'}")
     game = open_game(args.file)
     if args.replay:

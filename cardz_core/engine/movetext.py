@@ -95,7 +95,8 @@ def did_you_mean(word: str, choices: Any) -> str:
 def _depot(game: Any, name: Any, path: str, role: str) -> int:
     index = game.depot_index.get(name) if isinstance(name, str) else None
     if index is None:
-        groups = game.compiled.groups
+        # a stand-in game (tests, adapters) may name depots without a compiled game
+        groups = getattr(getattr(game, "compiled", None), "groups", {})
         if isinstance(name, str) and name in groups:
             copies = [game.depot_names[i] for i in groups[name]]
             raise CardzError(f"{role} {name!r} names {len(copies)} depots: write one of them, "
