@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-from cardz_core.cli.main import main
 from conftest import run_cli
 
 # Six cards, two columns of one face-down and one face-up card, a one-card stock draw.
