@@ -72,3 +72,35 @@ def test_schema_prints_the_schema(capsys):
     schema = json.loads(capsys.readouterr().out)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert {"game", "depot", "step", "condition"} <= set(schema["$defs"])
+
+
+DEAD = {"name": "Dead", "depotOnly": True,
+        "decks": [{"suits": ["Spades"], "ranks": ["Ace", "Two", "Three"]}],
+        "depots": [{"name": "stock", "type": "Stock", "acceptRule": "none", "ejectRule": "locked"},
+                   {"name": "foundation", "type": "Foundation", "acceptRule": {"seed": "King"},
+                    "ejectRule": "locked"},
+                   {"name": "column", "type": "Tableau", "repeat": 3, "acceptRule": "none",
+                    "ejectRule": "topOnly"}],
+        "dealRules": [{"kind": "dealGroup", "to": "column", "faceUp": 1}],
+        "winCondition": {"kind": "allCardsIn", "depots": "Foundation"}}
+
+
+def test_check_play_warns_about_a_game_that_cannot_be_played(capsys, tmp_path):
+    path = tmp_path / "dead.cardz"
+    path.write_text(json.dumps(DEAD))
+    assert main(["check", str(path)]) == 0  # the file itself is fine
+    assert capsys.readouterr().out == ""
+    assert main(["check", "--play", "3", str(path), "--json"]) == 0  # warnings do not fail
+    found = {p["path"]: p for p in json.loads(capsys.readouterr().out)}
+    assert {p["severity"] for p in found.values()} == {"warning"}
+    assert "no legal move in 3 of 3 deals (seeds 0-2)" in found["/dealRules"]["message"]
+    assert "solver won none of 3 deals (seeds 0-2: 3 proved lost" in \
+        found["/winCondition"]["message"]
+    assert "every planner the game allows (usual, value, expectimax) resigns" in \
+        found["/planner"]["message"]
+
+
+def test_check_play_is_quiet_on_a_good_game(capsys):
+    assert main(["check", "--play", "2", "golf"]) == 0
+    assert capsys.readouterr().out == ""
+    assert main(["check", "--play", "0", "golf"]) == 2

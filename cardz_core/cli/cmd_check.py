@@ -6,10 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from cardz_core.cli.common import GAME_HELP, print_json
-from cardz_core.problems import ERROR, Problem
+import attrs
+
+from cardz_core.cli.common import GAME_HELP, check_range, print_json
+from cardz_core.cli.playcheck import PLAY_DEALS, PLAY_MAX_DEALS, PLAY_STATES
+from cardz_core.problems import ERROR, CardzError, Problem
 from cardz_core.rulesets import find, no_game
-from cardz_core.spec import load
+from cardz_core.spec import GameSpec, load
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -22,6 +25,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help='print [{"file", "path", "message", "severity"}] instead')
     parser.add_argument("--lenient", action="store_true",
                         help="report unknown properties as warnings instead of errors")
+    parser.add_argument("--play", nargs="?", type=int, const=PLAY_DEALS, default=None,
+                        metavar="N",
+                        help=f"also deal each file that checks clean N times (default "
+                             f"{PLAY_DEALS}) and warn when the solver ({PLAY_STATES:,} positions "
+                             "a deal) wins none, an opening deal has no legal move, or every "
+                             "planner the game allows resigns at once")
     parser.set_defaults(func=run)
 
 
@@ -32,7 +41,20 @@ def _line(problem: Problem) -> str:
     return f"{problem.file}: {problem.path or '/'}: {mark}{problem.message}"
 
 
+def _played(spec: GameSpec, deals: int, file: str) -> list[Problem]:
+    """The warnings of ``check --play`` (``cardz_core.cli.playcheck``); a game the engine cannot
+    compile or deal is reported as the error it raises."""
+    from cardz_core.cli.playcheck import play_problems
+    from cardz_core.engine import compile as compile_spec
+
+    try:
+        return play_problems(compile_spec(spec), deals, file)
+    except CardzError as exc:
+        return [attrs.evolve(p, file=file) for p in exc.problems]
+
+
 def run(args: argparse.Namespace) -> int:
+    check_range(args.play, "--play", 1, PLAY_MAX_DEALS)
     found: list[Problem] = []
     failed = 0
     for name in args.files:
@@ -40,8 +62,10 @@ def run(args: argparse.Namespace) -> int:
         if named is None and not Path(name).exists():
             problems = [Problem("", no_game(name), file=name)]
         else:
-            _, problems = load(named.path if named else Path(name), lenient=args.lenient,
-                               file=name)
+            spec, problems = load(named.path if named else Path(name), lenient=args.lenient,
+                                  file=name)
+            if spec is not None and args.play:
+                problems = problems + _played(spec, args.play, name)
         found.extend(problems)
         failed += any(p.severity == ERROR for p in problems)
     if args.json:
