@@ -61,10 +61,9 @@ def test_check_missing_file_and_bad_json(capsys, tmp_path):
     assert out[1].startswith(f"{broken}: /: not valid JSON: line 2 column 13")
 
 
-def test_check_without_files_is_a_usage_error():
-    with pytest.raises(SystemExit) as exit_:
-        main(["check"])
-    assert exit_.value.code == 2
+def test_check_without_files_is_a_usage_error(capsys):
+    assert main(["check"]) == 2
+    assert "error: the following arguments are required: FILE" in capsys.readouterr().err
 
 
 def test_schema_prints_the_schema(capsys):
@@ -104,3 +103,11 @@ def test_check_play_is_quiet_on_a_good_game(capsys):
     assert main(["check", "--play", "2", "golf"]) == 0
     assert capsys.readouterr().out == ""
     assert main(["check", "--play", "0", "golf"]) == 2
+
+
+def test_check_play_takes_the_file_right_after_it(capsys, tmp_path):
+    path = tmp_path / "dead.cardz"
+    path.write_text(json.dumps(DEAD))
+    assert main(["check", "--play", str(path), "--json"]) == 0  # ten deals of the file
+    said = json.loads(capsys.readouterr().out)
+    assert any("in 10 of 10 deals" in p["message"] for p in said)

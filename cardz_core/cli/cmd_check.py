@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 import attrs
 
-from cardz_core.cli.common import GAME_HELP, check_range, print_json
+from cardz_core.cli.common import GAME_HELP, UsageError, check_range, print_json
 from cardz_core.cli.playcheck import PLAY_DEALS, PLAY_MAX_DEALS, PLAY_STATES
 from cardz_core.problems import ERROR, CardzError, Problem
 from cardz_core.rulesets import find, no_game
@@ -20,18 +21,31 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "check", help="validate game files",
         description="Validate .cardz game files. Prints one line per problem, "
                     "'FILE: /json/pointer: message'; exits 1 if any file has an error.")
-    parser.add_argument("files", nargs="+", metavar="FILE", help=GAME_HELP)
+    parser.add_argument("files", nargs="*", metavar="FILE", help=GAME_HELP)
     parser.add_argument("--json", action="store_true",
                         help='print [{"file", "path", "message", "severity"}] instead')
     parser.add_argument("--lenient", action="store_true",
                         help="report unknown properties as warnings instead of errors")
-    parser.add_argument("--play", nargs="?", type=int, const=PLAY_DEALS, default=None,
-                        metavar="N",
+    parser.add_argument("--play", nargs="?", action=_Play, default=None, metavar="N",
                         help=f"also deal each file that checks clean N times (default "
                              f"{PLAY_DEALS}) and warn when the solver ({PLAY_STATES:,} positions "
                              "a deal) wins none, an opening deal has no legal move, or every "
                              "planner the game allows resigns at once")
     parser.set_defaults(func=run)
+
+
+class _Play(argparse.Action):
+    """``--play [N]``: a following word that is not a number is the first FILE, so that
+    ``cardz check --play game.cardz`` plays 10 deals of it."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        if values is None or not str(values).lstrip("-").isdigit():
+            namespace.play = PLAY_DEALS
+            if values is not None:
+                namespace.first_files = [values]
+        else:
+            namespace.play = int(values)
 
 
 def _line(problem: Problem) -> str:
@@ -55,6 +69,9 @@ def _played(spec: GameSpec, deals: int, file: str) -> list[Problem]:
 
 def run(args: argparse.Namespace) -> int:
     check_range(args.play, "--play", 1, PLAY_MAX_DEALS)
+    args.files = getattr(args, "first_files", []) + args.files
+    if not args.files:
+        raise UsageError("the following arguments are required: FILE")
     found: list[Problem] = []
     failed = 0
     for name in args.files:
