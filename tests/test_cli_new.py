@@ -48,3 +48,17 @@ def test_to_standard_output(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "new", "Piped", "-o", "-")
     assert code == 0 and json.loads(out)["name"] == "Piped"
     assert run_cli(capsys, "new", "Piped", "-o", "-", "--json")[0] == 2
+
+
+def test_the_tutorials_variant_checks_clean() -> None:
+    import re
+
+    from cardz_core.cli.cmd_new import starter
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "tutorial.md").read_text("utf-8")
+    blocks = re.findall(r"^```json\n(.*?)^```$", text, flags=re.S | re.M)
+    assert len(blocks) == 1
+    doc = starter("Four Columns")
+    doc["depots"].append(json.loads(blocks[0]))
+    spec, problems = load(doc)
+    assert spec is not None and problems == []
