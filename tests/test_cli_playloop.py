@@ -167,3 +167,16 @@ def test_a_board_of_another_game_is_one_line(capsys: pytest.CaptureFixture[str])
     assert code == 1 and out == ""
     assert err.strip().splitlines() == ["cardz moves: /game: this board is for 'Klondike', "
                                         "not 'Spider'"]
+
+
+def test_play_a_winnable_deal(capsys: pytest.CaptureFixture[str],
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardz_core.winnable import winnable_deal
+
+    golf = open_game("golf")
+    seed = winnable_deal(golf, 0).seed
+    code, out, err = _play(capsys, monkeypatch, "", "golf", "--winnable", "--seed", "0",
+                           "--json")
+    assert code == 0 and f"deal {seed}: the solver has won it" in err
+    assert json.loads(out)["seed"] == seed
+    assert _play(capsys, monkeypatch, "", "golf", "--winnable", "--replay", "x.json")[0] == 2

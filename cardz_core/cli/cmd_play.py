@@ -55,6 +55,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "deal out, move by move; --replay steps through a log.")
     add_game_args(p)
     p.add_argument("--seed", type=int, default=1, metavar="N", help="deal number (default 1)")
+    p.add_argument("--winnable", action="store_true",
+                   help="play a deal the solver has won, chosen from --seed as cardz deal "
+                        "--winnable chooses it")
     add_planner_options(p)
     p.add_argument("--max-moves", type=int, default=PLAY_MAX_MOVES, metavar="M",
                    help=f"with --planner, stop after M moves (default {PLAY_MAX_MOVES})")
@@ -122,9 +125,17 @@ def run(args: argparse.Namespace) -> int:
     if args.planner and (args.resume or args.replay):
         raise UsageError(f"--planner plays a new deal; it does not go with "
                          f"{'--resume' if args.resume else '--replay'}")
+    if args.winnable and (args.resume or args.replay):
+        raise UsageError("argument --winnable: it chooses a new deal; it does not go with "
+                         f"{'--resume' if args.resume else '--replay'}")
     game = open_game(args.file)
     if args.replay:
         return _replay(game, args)
+    if args.winnable:
+        from cardz_core.winnable import winnable_deal
+
+        args.seed = winnable_deal(game, args.seed).seed
+        print(f"deal {args.seed}: the solver has won it", file=sys.stderr)
     seat = Seat(game, game.deal(args.seed))
     recorder = LogRecorder(game, seed=args.seed)
     line = 0
