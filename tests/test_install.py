@@ -61,7 +61,8 @@ def _check_installed(python: Path, work: Path) -> None:
     tops = {Path(f).parts[0] for f in files if not Path(f).parts[0].endswith(".dist-info")}
     assert tops - {"..", "bin"} == NAMES  # no generic top-level package such as plugins
     assert {"cardz_core/py.typed", "cardz_vocabulary/py.typed", "cardz_deck/py.typed",
-            "cardz_core/expr/grammar.lark", "cardz_rulesets/klondike_draw3.cardz"} <= set(files)
+            "cardz_core/expr/grammar.lark", "cardz_rulesets/klondike_draw3.cardz",
+            "cardz_core/cli/starter.cardz"} <= set(files)
     games = json.loads(_run(bindir / "cardz", "games", "--json", cwd=work))
     assert len(games) == len(list((ROOT / "rulesets").glob("*.cardz")))
     assert all(Path(g["file"]).is_relative_to(python.parents[1]) for g in games)
@@ -75,6 +76,7 @@ def _check_installed(python: Path, work: Path) -> None:
                              "expectimax", "--nodes", "50", "--json", cwd=work))
     assert played["result"] in ("won", "lost", "unfinished") and played["moves"] > 0
     assert _run(bindir / "cardz", "check", "Pyramid", cwd=work) == ""
+    assert json.loads(_run(bindir / "cardz", "new", "Mine", "-o", "-", cwd=work))["name"] == "Mine"
 
 
 def test_the_package_list_names_every_package():
