@@ -72,7 +72,9 @@ def menu(game: Game, board: State, moves: Sequence[Move]) -> list[Entry]:
     then transfers in board order, those to interchangeable empty depots merged."""
     keys = tap_keys(game)
     taps = sorted((m for m in moves if m.dst < 0), key=lambda m: m.src)
-    entries = [Entry(keys.get(m.src, f"t{m.src}"), move_text(game, m), m) for m in taps]
+    # a tap on a depot the tables do not list as tappable keeps a key no other tap can have
+    entries = [Entry(keys.get(m.src, f"t-{game.depot_names[m.src]}"), move_text(game, m), m)
+               for m in taps]
     classes = _classes(game)
     merged: set[tuple[int, int, int, tuple[int, ...]]] = set()
     number = 0
