@@ -38,6 +38,8 @@ _EXPORTS = {
     "Registry": "cardz_core.registry",
     "build_registry": "cardz_core.registry",
     "default_registry": "cardz_core.registry",
+    "winnable_deal": "cardz_core.winnable",
+    "WinnableDeal": "cardz_core.winnable",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
     from cardz_core.registry import Registry, build_registry, default_registry
     from cardz_core.rulesets import bundled, open_game
     from cardz_core.spec import GameSpec, load, load_game
+    from cardz_core.winnable import WinnableDeal, winnable_deal
 
 
 def __getattr__(name: str) -> Any:

@@ -102,10 +102,15 @@ def game_file(path_or_name: str | os.PathLike[str]) -> Path:
     found = find(str(path_or_name))
     if found is not None:
         return found.path
+    raise CardzError(f"{path_or_name}: {no_game(path_or_name)}")
+
+
+def no_game(path_or_name: str | os.PathLike[str]) -> str:
+    """The one wording, in every command, for a game argument that names nothing."""
     words = [g.path.stem for g in bundled()]
     close = difflib.get_close_matches(str(path_or_name).lower(), words, n=3)
     hint = f" (did you mean {', '.join(close)}?)" if close else " ('cardz games' lists them)"
-    raise CardzError(f"{path_or_name}: no such game file, and no bundled game of that name{hint}")
+    return f"no such game file, and no bundled game of that name{hint}"
 
 
 def open_game(path_or_name: str | os.PathLike[str], *, registry: Registry | None = None) -> Game:

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # plugins/example_turnabout is a template, not an installed package: tests import it by its own
@@ -66,3 +68,14 @@ def run_cli(capsys: Any, *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out = capsys.readouterr()
     return code, out.out, out.err
+
+
+@pytest.fixture(scope="session")
+def _state_home(tmp_path_factory: Any) -> Path:
+    return Path(tmp_path_factory.mktemp("state"))
+
+
+@pytest.fixture(autouse=True)
+def _saved_games_in_tmp(_state_home: Path, monkeypatch: Any) -> None:
+    """`cardz play` saves on quit under $XDG_STATE_HOME: keep every test's saves out of $HOME."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(_state_home))

@@ -216,14 +216,16 @@ def test_one_rule_for_seeds(argv: list[str], tmp_path: Path,
     monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
     for bad in ("-3", str(MAX_SEED + 1)):
         code, _, err = run(capsys, *argv, "--seed", bad)
-        assert code == 1 and f"--seed must be from 0 to {MAX_SEED}, not {bad}" in err
+        # a usage error (exit 2), worded as the parser's own, in every command
+        assert code == 2 and \
+            f"error: argument --seed: must be from 0 to {MAX_SEED:,}, not {int(bad):,}" in err
     code, _, err = run(capsys, *argv, "--seed", str(MAX_SEED))
     assert code == 0, err
 
 
 def test_hint_seeds_follow_the_rule(board: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "hint", KLONDIKE, "--board", str(board), "--seed", "-1")
-    assert code == 1 and "--seed must be from 0" in err
+    assert code == 2 and "argument --seed: must be from 0" in err
 
 
 def test_a_game_path_that_is_not_a_regular_file_is_refused(capsys: pytest.CaptureFixture[str]

@@ -63,7 +63,7 @@ def _check_installed(python: Path, work: Path) -> None:
     assert {"cardz_core/py.typed", "cardz_vocabulary/py.typed", "cardz_deck/py.typed",
             "cardz_core/expr/grammar.lark", "cardz_rulesets/klondike_draw3.cardz",
             "cardz_core/serve/static/index.html", "cardz_core/serve/static/app.js",
-            "cardz_core/serve/static/app.css"} <= set(files)
+            "cardz_core/serve/static/app.css", "cardz_core/cli/starter.cardz"} <= set(files)
     games = json.loads(_run(bindir / "cardz", "games", "--json", cwd=work))
     assert len(games) == len(list((ROOT / "rulesets").glob("*.cardz")))
     assert all(Path(g["file"]).is_relative_to(python.parents[1]) for g in games)
@@ -77,6 +77,7 @@ def _check_installed(python: Path, work: Path) -> None:
                              "expectimax", "--nodes", "50", "--json", cwd=work))
     assert played["result"] in ("won", "lost", "unfinished") and played["moves"] > 0
     assert _run(bindir / "cardz", "check", "Pyramid", cwd=work) == ""
+    assert json.loads(_run(bindir / "cardz", "new", "Mine", "-o", "-", cwd=work))["name"] == "Mine"
 
 
 def test_the_package_list_names_every_package():

@@ -273,9 +273,10 @@ def test_cli_play_with_a_planner(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_cli_play_reads_moves_from_standard_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     file = _write(tmp_path, SMALL)
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n99\nnonsense\nu\nu\nh\ntap stock\nq\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("t\n99\nnonsense\nu\nu\nh\ntap stock\nq\n"))
     assert main(["play", file, "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert "no move numbered 99" in out and "not played" in out
     assert "nothing to undo" in out and "hint: " in out
-    assert "unfinished after 2 moves" in out  # an undone move still counts
+    # the counter shown goes back on undo; the moves made, the score's fact, still count it
+    assert "unfinished after 1 moves (2 made)" in out

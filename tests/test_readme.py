@@ -25,3 +25,19 @@ def test_readme_python_example_runs(tmp_path):
     printed = done.stdout.splitlines()
     assert printed[0].startswith("State(playing, piles=[")
     assert printed[1] == "Move(tap 0) tap stock"
+
+
+def test_the_readme_plays_a_deal_the_solver_wins() -> None:
+    from cardz_core.planners.solver import solve
+    from cardz_core.rulesets import open_game
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    seeds = {int(s) for s in re.findall(r"^cardz (?:deal|play) klondike --seed (\d+)", text,
+                                        flags=re.M)}
+    assert len(seeds) == 1
+    game = open_game("klondike")
+    state = game.deal(seeds.pop())
+    assert solve(game, state, max_states=5000, timeout=120).result == "won"
+    card_move = re.search(r'--move "(\w+>[\w-]+)"', text)
+    assert card_move is not None
+    game.apply(state, game.parse_move(card_move.group(1), board=state))  # legal as written

@@ -209,7 +209,7 @@ def test_the_command_refuses_bad_input_and_writes_nothing(tmp_path, capsys):
     good = tmp_path / "b.json"
     assert main(["deal", "rulesets/klondike.cardz", "--seed", "3"]) == 0
     good.write_text(capsys.readouterr().out)
-    assert main(["render", "rulesets/klondike.cardz", "--board", str(good), "-o", "-", "--json"]) == 1
+    assert main(["render", "rulesets/klondike.cardz", "--board", str(good), "-o", "-", "--json"]) == 2
     assert "give -o a file" in capsys.readouterr().err
     nowhere = tmp_path / "missing" / "k.svg"
     assert main(["render", "rulesets/klondike.cardz", "--board", str(good), "-o", str(nowhere)]) == 1

@@ -164,7 +164,7 @@ def test_a_node_budget_reaches_the_planners(capsys):
                             "--max-moves", "5", "--json", "--workers", "1")
     assert code == 0 and json.loads(out)["planners"]["expectimax"]["moves"]["max"] <= 5
     code, _, err = simulate(capsys, "--planner", "expectimax", "--nodes", "0")
-    assert code == 1 and "node budget" in err
+    assert code == 2 and "error: argument --nodes: must be from 1 to" in err  # as hint and play
 
 
 def test_a_terminal_gets_a_progress_bar_with_the_time_left(tmp_path: Path) -> None:

@@ -294,8 +294,9 @@ def test_cli_solve_lost_unknown_and_refusals(tmp_path, capsys):
     won_board = json.dumps(g.board_document(board(g, column_1="AS 2S")))
     assert main(["solve", str(roomy), "--board", won_board, "--max-states", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["result"] == "unknown"
-    assert main(["solve", str(path), "--seed", "0", "--max-states", str(SOLVE_MAX_STATES + 1)]) == 1
-    assert main(["solve", str(path), "--seed", "0", "--timeout", "0"]) == 1
+    # budgets out of range are usage errors, as in every command
+    assert main(["solve", str(path), "--seed", "0", "--max-states", str(SOLVE_MAX_STATES + 1)]) == 2
+    assert main(["solve", str(path), "--seed", "0", "--timeout", "0"]) == 2
     assert main(["solve", str(path), "--ms", "1"]) == 1
     with pytest.raises(SystemExit) as exc:
         main(["solve", str(path)])

@@ -55,14 +55,15 @@ def test_check_missing_file_and_bad_json(capsys, tmp_path):
     broken.write_text('{"name": "x",\n "depots": [}')
     assert main(["check", str(tmp_path / "nope.cardz"), str(broken)]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith(f"{tmp_path / 'nope.cardz'}: /: cannot read the file")
+    # worded as every other command words a game that is not there
+    assert out[0] == f"{tmp_path / 'nope.cardz'}: no such game file, and no bundled game of " \
+        "that name ('cardz games' lists them)"
     assert out[1].startswith(f"{broken}: /: not valid JSON: line 2 column 13")
 
 
-def test_check_without_files_is_a_usage_error():
-    with pytest.raises(SystemExit) as exit_:
-        main(["check"])
-    assert exit_.value.code == 2
+def test_check_without_files_is_a_usage_error(capsys):
+    assert main(["check"]) == 2
+    assert "error: the following arguments are required: FILE" in capsys.readouterr().err
 
 
 def test_schema_prints_the_schema(capsys):
@@ -70,3 +71,43 @@ def test_schema_prints_the_schema(capsys):
     schema = json.loads(capsys.readouterr().out)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert {"game", "depot", "step", "condition"} <= set(schema["$defs"])
+
+
+DEAD = {"name": "Dead", "depotOnly": True,
+        "decks": [{"suits": ["Spades"], "ranks": ["Ace", "Two", "Three"]}],
+        "depots": [{"name": "stock", "type": "Stock", "acceptRule": "none", "ejectRule": "locked"},
+                   {"name": "foundation", "type": "Foundation", "acceptRule": {"seed": "King"},
+                    "ejectRule": "locked"},
+                   {"name": "column", "type": "Tableau", "repeat": 3, "acceptRule": "none",
+                    "ejectRule": "topOnly"}],
+        "dealRules": [{"kind": "dealGroup", "to": "column", "faceUp": 1}],
+        "winCondition": {"kind": "allCardsIn", "depots": "Foundation"}}
+
+
+def test_check_play_warns_about_a_game_that_cannot_be_played(capsys, tmp_path):
+    path = tmp_path / "dead.cardz"
+    path.write_text(json.dumps(DEAD))
+    assert main(["check", str(path)]) == 0  # the file itself is fine
+    assert capsys.readouterr().out == ""
+    assert main(["check", "--play", "3", str(path), "--json"]) == 0  # warnings do not fail
+    found = {p["path"]: p for p in json.loads(capsys.readouterr().out)}
+    assert {p["severity"] for p in found.values()} == {"warning"}
+    assert "no legal move in 3 of 3 deals (seeds 0-2)" in found["/dealRules"]["message"]
+    assert "solver won none of 3 deals (seeds 0-2: 3 proved lost" in \
+        found["/winCondition"]["message"]
+    assert "every planner the game allows (usual, value, expectimax) resigns" in \
+        found["/planner"]["message"]
+
+
+def test_check_play_is_quiet_on_a_good_game(capsys):
+    assert main(["check", "--play", "2", "golf"]) == 0
+    assert capsys.readouterr().out == ""
+    assert main(["check", "--play", "0", "golf"]) == 2
+
+
+def test_check_play_takes_the_file_right_after_it(capsys, tmp_path):
+    path = tmp_path / "dead.cardz"
+    path.write_text(json.dumps(DEAD))
+    assert main(["check", "--play", str(path), "--json"]) == 0  # ten deals of the file
+    said = json.loads(capsys.readouterr().out)
+    assert any("in 10 of 10 deals" in p["message"] for p in said)

@@ -18,8 +18,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "to apply several moves in turn.")
     add_game_args(p, board="a true board")
     p.add_argument("--move", required=True, action="append", metavar="M",
-                   help="a move in text form (column-3@4>foundation-1, tap stock) or a move "
-                        "document (a path, - or inline JSON)")
+                   help="a move in text form (column-3@4>foundation-1, tap stock, or by its "
+                        "card: AS>foundation-1) or a move document (a path, - or inline JSON)")
     p.add_argument("--json", action="store_true",
                    help="print JSON (the board document is always JSON; accepted for uniformity)")
     p.set_defaults(func=run)
@@ -33,12 +33,13 @@ def _refuse_reveal(pool: int) -> int:
     raise _UnknownCard(pool)
 
 
-def read_move(game: Any, arg: str) -> Any:
+def read_move(game: Any, arg: str, board: Any = None) -> Any:
     """A move argument: text form or inline JSON, ``-`` for standard input, or a file holding
-    either."""
+    either. Given the ``board`` it is made on, the text may name the card (``AS>foundation-1``)."""
     text, _ = argument_text(arg, "move", inline=True)
     text = text.strip()
-    return game.parse_move(parse_document(text, "move") if text.startswith("{") else text)
+    return game.parse_move(parse_document(text, "move") if text.startswith("{") else text,
+                           board=board)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     for n, arg in enumerate(args.move, 1):
         where = f"--move {arg!r}" if len(args.move) == 1 else f"move {n} ({arg!r})"
         try:
-            move = read_move(game, arg)
+            move = read_move(game, arg, state)
         except CardzError as exc:
             raise CardzError(f"{where}: {exc.problems[0].message}") from None
         try:

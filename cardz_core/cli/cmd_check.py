@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
-from cardz_core.cli.common import GAME_HELP, print_json
-from cardz_core.problems import ERROR, Problem
-from cardz_core.rulesets import find
-from cardz_core.spec import load
+import attrs
+
+from cardz_core.cli.common import GAME_HELP, UsageError, check_range, print_json
+from cardz_core.cli.playcheck import PLAY_DEALS, PLAY_MAX_DEALS, PLAY_STATES
+from cardz_core.problems import ERROR, CardzError, Problem
+from cardz_core.rulesets import find, no_game
+from cardz_core.spec import GameSpec, load
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -17,25 +21,68 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "check", help="validate game files",
         description="Validate .cardz game files. Prints one line per problem, "
                     "'FILE: /json/pointer: message'; exits 1 if any file has an error.")
-    parser.add_argument("files", nargs="+", metavar="FILE", help=GAME_HELP)
+    parser.add_argument("files", nargs="*", metavar="FILE", help=GAME_HELP)
     parser.add_argument("--json", action="store_true",
                         help='print [{"file", "path", "message", "severity"}] instead')
     parser.add_argument("--lenient", action="store_true",
                         help="report unknown properties as warnings instead of errors")
+    parser.add_argument("--play", nargs="?", action=_Play, default=None, metavar="N",
+                        help=f"also deal each file that checks clean N times (default "
+                             f"{PLAY_DEALS}) and warn when the solver ({PLAY_STATES:,} positions "
+                             "a deal) wins none, an opening deal has no legal move, or every "
+                             "planner the game allows resigns at once")
     parser.set_defaults(func=run)
+
+
+class _Play(argparse.Action):
+    """``--play [N]``: a following word that is not a number is the first FILE, so that
+    ``cardz check --play game.cardz`` plays 10 deals of it."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        if values is None or not str(values).lstrip("-").isdigit():
+            namespace.play = PLAY_DEALS
+            if values is not None:
+                namespace.first_files = [values]
+        else:
+            namespace.play = int(values)
 
 
 def _line(problem: Problem) -> str:
     mark = "warning: " if problem.severity != ERROR else ""
+    if not problem.path and problem.message == no_game(problem.file):  # as every command says it
+        return f"{problem.file}: {problem.message}"
     return f"{problem.file}: {problem.path or '/'}: {mark}{problem.message}"
 
 
+def _played(spec: GameSpec, deals: int, file: str) -> list[Problem]:
+    """The warnings of ``check --play`` (``cardz_core.cli.playcheck``); a game the engine cannot
+    compile or deal is reported as the error it raises."""
+    from cardz_core.cli.playcheck import play_problems
+    from cardz_core.engine import compile as compile_spec
+
+    try:
+        return play_problems(compile_spec(spec), deals, file)
+    except CardzError as exc:
+        return [attrs.evolve(p, file=file) for p in exc.problems]
+
+
 def run(args: argparse.Namespace) -> int:
+    check_range(args.play, "--play", 1, PLAY_MAX_DEALS)
+    args.files = getattr(args, "first_files", []) + args.files
+    if not args.files:
+        raise UsageError("the following arguments are required: FILE")
     found: list[Problem] = []
     failed = 0
     for name in args.files:
         named = None if Path(name).exists() else find(name)  # a bundled game by name
-        _, problems = load(named.path if named else Path(name), lenient=args.lenient, file=name)
+        if named is None and not Path(name).exists():
+            problems = [Problem("", no_game(name), file=name)]
+        else:
+            spec, problems = load(named.path if named else Path(name), lenient=args.lenient,
+                                  file=name)
+            if spec is not None and args.play:
+                problems = problems + _played(spec, args.play, name)
         found.extend(problems)
         failed += any(p.severity == ERROR for p in problems)
     if args.json:

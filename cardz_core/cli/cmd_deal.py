@@ -1,23 +1,49 @@
-"""`cardz deal FILE --seed N | --ms N`: the opening board document of a deal."""
+"""`cardz deal FILE --seed N | --ms N | --winnable [--seed S]`: the opening board of a deal."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
 
-from cardz_core.cli.common import add_game_args, check_seed, open_game, print_json
+from cardz_core.cli.common import (UsageError, add_game_args, check_output, check_range,
+                                   check_seed, open_game, print_json)
+from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_MAX_STATES
 from cardz_core.msdeal import ms_board_document
 from cardz_core.problems import CardzError
+from cardz_core.winnable import WINNABLE_MAX_TRIES, WINNABLE_STATES, WINNABLE_TRIES, winnable_deal
+
+DIFFICULTIES = ("easy", "medium", "hard", "expert")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("deal", help="print the opening board of a deal",
                        description="Deal a game and print its opening board document "
-                                   "(cardz-board/1, see docs/contract.md).")
+                                   "(cardz-board/1, see docs/contract.md). With --winnable, a "
+                                   "deal the solver has won, chosen from --seed (default 0) "
+                                   "the same way on every machine.")
     add_game_args(p)
-    how = p.add_mutually_exclusive_group(required=True)
+    how = p.add_mutually_exclusive_group()
     how.add_argument("--seed", type=int, metavar="N", help="the deal's seed, a whole number >= 0")
     how.add_argument("--ms", type=int, metavar="N",
                      help="Microsoft FreeCell deal N, for games of that shape")
+    p.add_argument("--winnable", action="store_true",
+                   help="a deal the solver wins: the seed itself if it does, else the first "
+                        "won of the seeds derived from it (docs/solver.md)")
+    p.add_argument("--solution", metavar="PATH",
+                   help="with --winnable, write the winning line there as a cardz-log/1 "
+                        "(cardz play FILE --replay PATH steps through it)")
+    p.add_argument("--tries", type=int, default=WINNABLE_TRIES, metavar="K",
+                   help=f"with --winnable, deals to try (default {WINNABLE_TRIES})")
+    p.add_argument("--max-states", type=int, default=WINNABLE_STATES, metavar="K",
+                   help=f"with --winnable, positions the solver may record per deal "
+                        f"(default {WINNABLE_STATES:,})")
+    p.add_argument("--timeout", type=float, default=SOLVE_DEFAULT_SECONDS, metavar="S",
+                   help=f"with --winnable, a safety: seconds per deal "
+                        f"(default {SOLVE_DEFAULT_SECONDS:g})")
+    p.add_argument("--difficulty", choices=DIFFICULTIES,
+                   help="refused for now: it needs the tables of rated deals")
     p.add_argument("--json", action="store_true",
                    help="print JSON (the board document is always JSON; accepted for uniformity)")
     p.set_defaults(func=run)
@@ -25,6 +51,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_seed(args.seed)
+    if args.difficulty:
+        raise CardzError(f"--difficulty {args.difficulty}: rated deals are not shipped yet; "
+                         "--winnable alone gives a deal the solver has won")
+    if args.winnable:
+        return _winnable(args)
+    if args.solution:
+        raise UsageError("argument --solution: it goes with --winnable")
+    if args.seed is None and args.ms is None:
+        raise UsageError("one of the arguments --seed --ms --winnable is required")
     game = open_game(args.file)
     if args.ms is not None:
         try:
@@ -34,4 +69,33 @@ def run(args: argparse.Namespace) -> int:
     else:
         state = game.deal(args.seed)
     print_json(game.board_document(state))
+    return 0
+
+
+def _winnable(args: argparse.Namespace) -> int:
+    if args.ms is not None:
+        raise UsageError("argument --winnable: not allowed with argument --ms (Microsoft "
+                         "deals are numbered, not chosen)")
+    check_range(args.tries, "--tries", 1, WINNABLE_MAX_TRIES)
+    check_range(args.max_states, "--max-states", 1, SOLVE_MAX_STATES)
+    if not args.timeout > 0:
+        raise UsageError(f"argument --timeout: must be more than 0 seconds, not {args.timeout}")
+    check_output(args.solution, "--solution")
+    game = open_game(args.file)
+    found = winnable_deal(game, args.seed or 0, tries=args.tries, max_states=args.max_states,
+                          timeout=args.timeout)
+    if args.solution:
+        try:
+            Path(args.solution).write_text(json.dumps(found.log, indent=1) + "\n",
+                                           encoding="utf-8")
+        except OSError as exc:
+            raise CardzError(f"--solution {args.solution}: cannot write: {exc.strerror}") \
+                from None
+    print_json(game.board_document(found.state))
+    note = f"seed {found.seed}: the solver wins it in {len(found.line)} moves"
+    if len(found.tried) > 1:
+        note += f" (deal {len(found.tried)} tried from seed {args.seed or 0})"
+    if found.timed_out:
+        note += "; a deal before it ran out of seconds, so a faster machine may choose another"
+    print(note, file=sys.stderr)
     return 0

@@ -7,8 +7,10 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from cardz_core.cli.cmd_view import view_of_board
-from cardz_core.cli.common import add_game_args, check_seed, open_game, print_json
+from cardz_core.cli.common import (add_game_args, check_range, check_seconds, check_seed,
+                                   open_game, print_json)
 from cardz_core.engine.movetext import move_document
+from cardz_core.limits import PLANNER_MAX_NODES
 from cardz_core.planners import BUILTIN_PLANNERS, DEFAULT_PLANNER, Planner, make_planner
 from cardz_core.problems import CardzError
 
@@ -27,8 +29,15 @@ def add_planner_options(p: argparse.ArgumentParser) -> None:
                         "across machines; prefer --nodes)")
 
 
+def check_planner_options(args: argparse.Namespace) -> None:
+    """The planner's budgets, checked before any work whichever planner is named."""
+    check_range(args.nodes, "--nodes", 1, PLANNER_MAX_NODES)
+    check_seconds(args.seconds, "--seconds")
+
+
 def planner_from_args(game: Game, args: argparse.Namespace, name: str | None = None
                       ) -> Planner:
+    check_planner_options(args)
     options: dict[str, Any] = {}
     if args.nodes is not None:
         options["nodes"] = args.nodes
@@ -53,6 +62,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_seed(args.seed)
+    check_planner_options(args)
     game = open_game(args.file)
     v = view_of_board(game, args.board)
     planner = planner_from_args(game, args)

@@ -1,23 +1,37 @@
 """`cardz play FILE [--seed N] [--planner P]`: play a deal in the terminal, or watch a planner.
 
 A person sees the board as the player sees it (face-down cards hidden, cards seen and turned
-down again remembered), the legal moves numbered, the counters and the score. Each line read
-from standard input is a move number, a move in text form, or one of: ``u`` (undo), ``h``
-(hint from the usual planner), ``q`` (quit). It reads plain lines, so a script can play it.
+down again remembered), the legal moves with stable keys naming their cards
+(``cardz_core.cli.menu``), the move counter and the score. Each line read from standard input is
+a key, a move (its text form, ``AS>foundation-1``, or a menu label), or one of ``u`` (undo),
+``h`` (hint from the usual planner), ``q`` (quit, saving the game). It reads plain lines, so a
+script can play it. ``--resume SAVE`` goes on with a saved game; ``--replay LOG`` steps through a
+log or a solution.
+
+The counter shown is the number of moves on the line played so far: an undo takes it back by
+one. The score's ``moves`` fact still counts every move made, undone ones included, as the
+format's reference says.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import sys
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
-from cardz_core.cli.cmd_hint import add_planner_options, planner_from_args
-from cardz_core.cli.common import add_game_args, check_seed, open_game, print_json
+from cardz_core.cli.cmd_hint import add_planner_options, check_planner_options, planner_from_args
+from cardz_core.cli.common import (UsageError, add_game_args, check_output, check_range,
+                                   check_seed, open_game, print_json, read_document)
+from cardz_core.cli.menu import Entry, menu, pick
 from cardz_core.engine.documents import card_table
+from cardz_core.engine.logs import LogRecorder, replay
+from cardz_core.engine.movetext import did_you_mean
 from cardz_core.engine.state import PLAYING, STATUS_NAMES
-from cardz_core.limits import PLAY_MAX_MOVES
+from cardz_core.limits import MAX_SIM_MAX_MOVES, PLAY_MAX_MOVES
 from cardz_core.planners import DEFAULT_PLANNER
 from cardz_core.problems import CardzError
 from cardz_core.view import Seat, View
@@ -25,32 +39,51 @@ from cardz_core.view import Seat, View
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
 
-HELP = "type a move number or a move (column-3@4>foundation-1, tap stock); u undo, h hint, q quit"
+HELP = ("type a key or a move (7H column-3 > foundation-1, AS>foundation-1, tap stock); "
+        "u undo, h hint, q save and quit")
+REPLAY_HELP = "Enter: next step; b: back one step; q: quit"
+SAVE_DIR = "cardz"  # below $XDG_STATE_HOME (default ~/.local/state): where games are saved
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play", help="play a deal in the terminal, or watch a planner play it",
                        description="Deal the game and play it in the terminal: the board as the "
-                                   "player sees it, the legal moves numbered. Type a number or "
-                                   "a move; u undoes, h asks for a hint, q quits. With --planner "
-                                   "P the planner plays the deal out, move by move.")
+                                   "player sees it, the legal moves each with a key that stays "
+                                   "the same within a position. Type a key or a move; u undoes, "
+                                   "h asks for a hint, q saves the game and quits (--resume "
+                                   "goes on with it). With --planner P the planner plays the "
+                                   "deal out, move by move; --replay steps through a log.")
     add_game_args(p)
     p.add_argument("--seed", type=int, default=1, metavar="N", help="deal number (default 1)")
+    p.add_argument("--winnable", action="store_true",
+                   help="play a deal the solver has won, chosen from --seed as cardz deal "
+                        "--winnable chooses it")
     add_planner_options(p)
     p.add_argument("--max-moves", type=int, default=PLAY_MAX_MOVES, metavar="M",
                    help=f"with --planner, stop after M moves (default {PLAY_MAX_MOVES})")
     p.add_argument("--quiet", action="store_true", help="with --planner, print only the result")
+    p.add_argument("--save", metavar="PATH",
+                   help="where q saves the game, as a cardz-log/1 (default: a file named after "
+                        "the game and seed in $XDG_STATE_HOME/cardz, else ~/.local/state/cardz)")
+    start = p.add_mutually_exclusive_group()
+    start.add_argument("--resume", metavar="SAVE",
+                       help="go on with a game q saved (and save it there again)")
+    start.add_argument("--replay", metavar="LOG",
+                       help="step through a cardz-log/1 (cardz solve --log, cardz deal "
+                            "--winnable --solution, a saved game) or cardz solve --json output")
     p.add_argument("--json", action="store_true",
                    help="print the result as JSON: result, moves, score, seed, planner")
     p.set_defaults(func=run)
 
 
-def draw_board(game: Game, v: View) -> str:
+def draw_board(game: Game, v: View, shown_moves: int | None = None) -> str:
     """The view as text: one line per depot, face-down cards shown as ~? (or ~QS when
-    remembered), runs of unknown cards shortened."""
+    remembered), runs of unknown cards shortened. ``shown_moves`` is the counter shown (the
+    moves on the line played), by default the view's own ``moves``."""
     table = card_table(game)
     width = max(len(n) for n in game.depot_names)
-    lines = [f"{game.spec.name}: move {v.moves}, {STATUS_NAMES[v.status]}"
+    count = v.moves if shown_moves is None else shown_moves
+    lines = [f"{game.spec.name}: move {count}, {STATUS_NAMES[v.status]}"
              + (f", score {game.score(v)}" if game.spec.scoring is not None else "")]
     for name, pile in zip(game.depot_names, v.piles):
         parts: list[str] = []
@@ -69,26 +102,49 @@ def draw_board(game: Game, v: View) -> str:
     return "\n".join(lines)
 
 
-def _result(game: Game, seat: Seat, args: argparse.Namespace, planner: str | None) -> int:
+def _result(game: Game, seat: Seat, args: argparse.Namespace, planner: str | None,
+            shown: int) -> int:
     status = seat.state.status
     name = STATUS_NAMES[status] if status != PLAYING else "unfinished"
+    score = game.score(seat.state)
     if args.json:
-        print_json({"result": name, "moves": seat.state.moves, "score": game.score(seat.state),
-                    "seed": args.seed, "planner": planner})
+        print_json({"result": name, "moves": shown, "movesMade": seat.state.moves,
+                    "score": score, "seed": args.seed, "planner": planner})
     else:
-        print(f"{name} after {seat.state.moves} moves"
-              + (f", score {game.score(seat.state)}" if game.spec.scoring is not None else ""))
+        made = f" ({seat.state.moves} made)" if seat.state.moves != shown else ""
+        print(f"{name} after {shown} moves{made}"
+              + (f", score {score}" if score is not None else ""))
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
     check_seed(args.seed)
+    check_range(args.max_moves, "--max-moves", 1, MAX_SIM_MAX_MOVES)
+    check_planner_options(args)
+    check_output(args.save, "--save")
+    if args.planner and (args.resume or args.replay):
+        raise UsageError(f"--planner plays a new deal; it does not go with "
+                         f"{'--resume' if args.resume else '--replay'}")
+    if args.winnable and (args.resume or args.replay):
+        raise UsageError("argument --winnable: it chooses a new deal; it does not go with "
+                         f"{'--resume' if args.resume else '--replay'}")
     game = open_game(args.file)
+    if args.replay:
+        return _replay(game, args)
+    if args.winnable:
+        from cardz_core.winnable import winnable_deal
+
+        args.seed = winnable_deal(game, args.seed).seed
+        print(f"deal {args.seed}: the solver has won it", file=sys.stderr)
     seat = Seat(game, game.deal(args.seed))
+    recorder = LogRecorder(game, seed=args.seed)
+    line = 0
+    if args.resume:
+        seat, recorder, line = _resume(game, args)
     rng = random.Random(args.seed)
     if args.planner:
         return _watch(game, seat, args, rng)
-    return _interactive(game, seat, args, rng)
+    return _interactive(game, seat, recorder, line, args, rng)
 
 
 def _watch(game: Game, seat: Seat, args: argparse.Namespace, rng: random.Random) -> int:
@@ -107,51 +163,202 @@ def _watch(game: Game, seat: Seat, args: argparse.Namespace, rng: random.Random)
             print(f"{seat.state.moves}. {game.move_text(move)}")
     if talk:
         print(draw_board(game, seat.view))
-    return _result(game, seat, args, planner.name)
+    return _result(game, seat, args, planner.name, seat.state.moves)
 
 
-def _interactive(game: Game, seat: Seat, args: argparse.Namespace, rng: random.Random) -> int:
+def _read_log(arg: str) -> dict[str, Any]:
+    """A log argument: a cardz-log/1, or an object holding one under ``log`` (``cardz solve
+    --json`` prints its winning line so)."""
+    doc = read_document(arg, "log")
+    if isinstance(doc, dict) and "format" not in doc and isinstance(doc.get("log"), dict):
+        doc = doc["log"]
+    if not isinstance(doc, dict):
+        raise CardzError(f"log {arg!r}: a log is a JSON object (cardz-log/1)")
+    return doc
+
+
+def _resume(game: Game, args: argparse.Namespace) -> tuple[Seat, LogRecorder, int]:
+    """The saved game: checked by replaying it, then played again on a seat so the player's
+    memory of cards seen is rebuilt too."""
+    log = _read_log(args.resume)
+    try:
+        replay(game, log)
+    except CardzError as exc:
+        raise CardzError(f"--resume {args.resume}: {exc.problems[0].message}",
+                         exc.problems[0].path) from None
+    if "seed" not in log:
+        raise CardzError(f"--resume {args.resume}: the saved game starts from a board, not a "
+                         "seed; cardz play starts from a deal")
+    args.seed = log["seed"]
+    seat = Seat(game, game.deal(args.seed))
+    recorder = LogRecorder(game, seed=args.seed)
+    line = 0
+    for step in log["steps"]:
+        if step == {"undo": True}:
+            seat.undo()
+            recorder.record_undo()
+            line -= 1
+            continue
+        before, move = seat.state, game.parse_move(step["move"])
+        seat.play(move)
+        recorder.record(before, move, seat.state)
+        line += 1
+    if args.save is None:
+        args.save = args.resume
+    return seat, recorder, line
+
+
+def save_path(game: Game, args: argparse.Namespace) -> Path:
+    """Where q saves: ``--save``, else a file named after the game file and the seed in the
+    user's state folder."""
+    if args.save:
+        return Path(args.save)
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    stem = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in Path(args.file).stem)
+    return Path(base) / SAVE_DIR / f"{stem}-seed{args.seed}.json"
+
+
+def _save(game: Game, seat: Seat, recorder: LogRecorder, args: argparse.Namespace,
+          out: TextIO) -> None:
+    path = save_path(game, args)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(recorder.document(seat.state), indent=1) + "\n",
+                        encoding="utf-8")
+    except OSError as exc:
+        raise CardzError(f"cannot save the game to {path}: {exc.strerror}") from None
+    print(f"saved to {path}; go on with: cardz play {args.file} --resume {path}", file=out)
+
+
+def _interactive(game: Game, seat: Seat, recorder: LogRecorder, line: int,
+                 args: argparse.Namespace, rng: random.Random) -> int:
     hinter = None
     out = sys.stderr if args.json else sys.stdout
     print(HELP, file=out)
+    quit_asked = False
     while seat.state.status == PLAYING:
-        moves = game.legal_moves(seat.view)
-        print(draw_board(game, seat.view), file=out)
-        for i, m in enumerate(moves, 1):
-            print(f"  {i:3}. {game.move_text(m)}", file=out)
+        v = seat.view
+        entries = menu(game, v, game.legal_moves(v))
+        print(draw_board(game, v, line), file=out)
+        for e in entries:
+            print(f"  {e.key:>4}. {e.label}", file=out)
         print("move> ", end="", file=out, flush=True)
-        line = sys.stdin.readline()
-        if not line:
+        typed = sys.stdin.readline()
+        if not typed:
             print(file=out)
+            quit_asked = True
             break
-        text = line.strip()
+        text = typed.strip()
         if not text:
             continue
         if text in ("q", "quit"):
+            quit_asked = True
             break
         if text in ("u", "undo"):
-            if not seat.undo():
+            if seat.undo():
+                recorder.record_undo()
+                line -= 1
+            else:
                 print("nothing to undo", file=out)
             continue
         if text in ("h", "hint"):
             try:
                 hinter = hinter or planner_from_args(game, args, DEFAULT_PLANNER)
-                hint = hinter.choose(game, seat.view, rng)
-                print(f"hint: {game.move_text(hint)}" if hint is not None else "hint: no move",
-                      file=out)
+                hint = hinter.choose(game, v, rng)
+                shown = _entry_of(entries, hint)
+                print(f"hint: {shown}" if shown else "hint: no move", file=out)
             except CardzError as exc:
                 print(f"no hint: {exc.problems[0].message}", file=out)
             continue
         if text in ("?", "help"):
             print(HELP, file=out)
             continue
-        if text.isdigit() and not 1 <= int(text) <= len(moves):
-            print(f"not played: no move numbered {text}", file=out)
+        chosen = _chosen(game, v, entries, text)
+        if isinstance(chosen, str):
+            print(f"not played: {chosen}", file=out)
             continue
+        before = seat.state
         try:
-            seat.play(moves[int(text) - 1] if text.isdigit() else game.parse_move(text))
+            seat.play(chosen)
         except CardzError as exc:
             print(f"not played: {exc.problems[0].message}", file=out)
+            continue
+        recorder.record(before, chosen, seat.state)
+        line += 1
     if seat.state.status != PLAYING:
-        print(draw_board(game, seat.view), file=out)
-    return _result(game, seat, args, None)
+        print(draw_board(game, seat.view, line), file=out)
+    elif quit_asked and recorder.steps:
+        _save(game, seat, recorder, args, out)
+    return _result(game, seat, args, None, line)
+
+
+def _entry_of(entries: list[Entry], move: Any) -> str | None:
+    """How the menu shows ``move``: its key and label."""
+    if move is None:
+        return None
+    for e in entries:
+        if e.move == move:
+            return f"{e.key}. {e.label}"
+    return None
+
+
+def _chosen(game: Game, v: View, entries: list[Entry], text: str) -> Any:
+    """The move the player typed, or a message saying why there is none."""
+    entry = pick(entries, text)
+    if entry is not None:
+        return entry.move
+    if text.isdigit():
+        return f"no move numbered {text}"
+    try:
+        return game.parse_move(text, board=v)
+    except CardzError as exc:
+        message = exc.problems[0].message
+        if "(did you mean" in message:
+            return message
+        return message + did_you_mean(text, [e.label for e in entries]
+                                      + [game.move_text(e.move) for e in entries])
+
+
+def _replay(game: Game, args: argparse.Namespace) -> int:
+    """Step through a log: each line read shows the next step (b goes back one, q stops); at
+    the end of standard input the rest is shown without waiting."""
+    log = _read_log(args.replay)
+    try:
+        boards = replay(game, log)
+    except CardzError as exc:
+        raise CardzError(f"--replay {args.replay}: {exc.problems[0].message}",
+                         exc.problems[0].path) from None
+    steps = log["steps"]
+    out = sys.stderr if args.json else sys.stdout
+    print(REPLAY_HELP, file=out)
+    at, line, waiting = 0, [0], True
+    print(draw_board(game, game.view(boards[0]), 0), file=out)
+    while at < len(steps):
+        if waiting:
+            print(f"step {at + 1} of {len(steps)}> ", end="", file=out, flush=True)
+            typed = sys.stdin.readline()
+            if not typed:
+                waiting = False
+                print(file=out)
+            elif typed.strip() == "q":
+                break
+            elif typed.strip() == "b":
+                if at > 0:
+                    at -= 1
+                    line.pop()
+                    print(draw_board(game, game.view(boards[at]), line[-1]), file=out)
+                continue
+        step = steps[at]
+        at += 1
+        line.append(line[-1] - 1 if step == {"undo": True} else line[-1] + 1)
+        said = "undo" if step == {"undo": True} else str(step.get("move"))
+        print(f"{at}. {said}", file=out)
+        print(draw_board(game, game.view(boards[at]), line[-1]), file=out)
+    final = boards[at]
+    name = STATUS_NAMES[final.status] if final.status != PLAYING else "unfinished"
+    if args.json:
+        print_json({"result": name, "moves": line[-1], "movesMade": final.moves,
+                    "score": game.score(final), "steps": at, "of": len(steps)})
+    else:
+        print(f"{name} after {line[-1]} moves (step {at} of {len(steps)})")
+    return 0

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from cardz_core.board_svg import render_svg
-from cardz_core.cli.common import add_game_args, check_output, open_game, print_json, read_document
+from cardz_core.cli.common import (UsageError, add_game_args, check_output, open_game, print_json,
+                                   read_document)
 from cardz_core.problems import CardzError
 
 
@@ -27,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.json and args.output == "-":
-        raise CardzError("--json prints a report on standard output, where -o - sends the SVG: "
+        raise UsageError("argument --json: it prints a report on standard output, where -o - sends the SVG: "
                          "give -o a file")
     check_output(args.output, "-o")
     game = open_game(args.file)

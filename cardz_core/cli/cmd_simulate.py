@@ -10,10 +10,10 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Callable
 
-from cardz_core.cli.common import GAME_HELP, check_output, check_seed
+from cardz_core.cli.common import GAME_HELP, check_output, check_range, check_seed
 from cardz_core.interrupts import interrupt_exit_code
 from cardz_core.limits import (MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_VARIANTS, MAX_SIM_WORKERS,
-                               SIM_MAX_MOVES)
+                               PLANNER_MAX_NODES, SIM_MAX_MOVES)
 from cardz_core.problems import CardzError
 
 DEFAULT_GAMES = 100
@@ -159,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
     from cardz_core.spec import load_game
 
     check_seed(args.seed)
+    check_range(args.nodes, "--nodes", 1, PLANNER_MAX_NODES)  # the same rule as hint and play
     check_output(args.out, "--out")
     check_output(args.report, "--report")
     check_output(args.log, "--log")

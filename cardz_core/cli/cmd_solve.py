@@ -12,13 +12,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cardz_core.cli.common import (add_game_args, check_output, check_seed, open_game, print_json,
-                                   read_document)
+from cardz_core.cli.common import (add_game_args, check_output, check_range, check_seconds,
+                                   check_seed, open_game, print_json, read_document)
 from cardz_core.engine.logs import LogRecorder
 from cardz_core.engine.state import WON
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
 from cardz_core.msdeal import deal_ms
-from cardz_core.planners.solver import check_budget, solve
+from cardz_core.planners.solver import solve
 from cardz_core.problems import CardzError
 
 
@@ -44,7 +44,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_budget(args.max_states, args.timeout)
+    check_range(args.max_states, "--max-states", 1, SOLVE_MAX_STATES)
+    check_seconds(args.timeout, "--timeout")
     check_seed(args.seed)
     check_output(args.log, "--log")
     game = open_game(args.file)

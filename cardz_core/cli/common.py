@@ -22,10 +22,31 @@ def read_document(arg: str, what: str) -> Any:
     return read(arg, what)
 
 
+class UsageError(CardzError):
+    """A flag given a value it cannot take, or flags that do not go together: the command
+    exits 2, as for the parser's own errors, with ``cardz COMMAND: error: argument FLAG: why``."""
+
+
+def check_range(value: int | float | None, flag: str, low: int | float,
+                high: int | float | None = None) -> None:
+    """The one rule for numeric flags in every command: ``low`` to ``high`` (inclusive), else a
+    ``UsageError`` naming the flag and the range."""
+    if value is None:
+        return
+    if value < low or (high is not None and value > high):
+        span = f"from {low:,} to {high:,}" if high is not None else f"at least {low:,}"
+        raise UsageError(f"argument {flag}: must be {span}, not {value:,}")
+
+
+def check_seconds(value: float | None, flag: str) -> None:
+    """A time budget: more than 0 seconds (NaN is not)."""
+    if value is not None and not value > 0:
+        raise UsageError(f"argument {flag}: must be more than 0 seconds, not {value}")
+
+
 def check_seed(seed: int | None, flag: str = "--seed") -> None:
     """The one rule for seeds in every command: a whole number from 0 to ``MAX_SEED``."""
-    if seed is not None and not 0 <= seed <= MAX_SEED:
-        raise CardzError(f"{flag} must be from 0 to {MAX_SEED}, not {seed}")
+    check_range(seed, flag, 0, MAX_SEED)
 
 
 def check_output(path: str | None, flag: str) -> None:

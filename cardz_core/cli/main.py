@@ -2,7 +2,8 @@
 ``add_parser(subparsers)``; the parser it adds sets ``func=run(args) -> int``.
 
 Exit codes: 0 success, 1 the input was read but is invalid or the request cannot be met,
-2 usage errors.
+2 usage errors (the parser's, and ``UsageError``: a flag's value out of range, flags that do not
+go together); docs/cli.md has the table of mistakes and their wording.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import importlib
 import pkgutil
 import sys
 
+from cardz_core.cli.common import UsageError
 from cardz_core.interrupts import interrupt_exit_code, signals_interrupt
 from cardz_core.problems import CardzError
 from cardz_core.safe_text import safe_output
@@ -42,6 +44,9 @@ def _run(argv: list[str] | None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
+    except UsageError as exc:  # worded and numbered as the parser's own usage errors
+        print(f"cardz {args.command}: error: {exc.problems[0].message}", file=sys.stderr)
+        return 2
     except CardzError as exc:
         for problem in exc.problems:
             print(f"cardz {args.command}: {problem}", file=sys.stderr)

@@ -138,8 +138,9 @@ class _Reader:
             if key not in BOARD_FIELDS:
                 self.error(pointer(key), f"unknown field {key!r} in a board document")
         game_name = doc.get("game", self.game.spec.name)
-        if game_name != self.game.spec.name:
-            self.error("/game", f"this board is for {game_name!r}, not {self.game.spec.name!r}")
+        if game_name != self.game.spec.name:  # alone: its depots and cards would all be wrong too
+            raise CardzError(f"this board is for {game_name!r}, not {self.game.spec.name!r}",
+                             "/game")
         n = len(self.names)
         piles = self._piles()
         counters = self._counters()

@@ -42,8 +42,11 @@ class Game(Play):
         """The move in the contract's text form (``cardz_core.engine.movetext``)."""
         return movetext.move_text(self, move)
 
-    def parse_move(self, value: Any) -> Move:
-        """The move a text or move document names (``cardz_core.engine.movetext``)."""
+    def parse_move(self, value: Any, board: State | None = None) -> Move:
+        """The move a text or move document names (``cardz_core.engine.movetext``); given the
+        ``board`` it is made on, a transfer may name its card (``AS>foundation-1``)."""
+        if board is not None:
+            return movetext.parse_move_on(self, board, value)
         return movetext.parse_move(self, value)
 
     def board_document(self, state: State) -> dict:

@@ -8,17 +8,27 @@ a called suit) and ``{"tap": "stock"}``. Text form (grammar in ``docs/contract.m
 
 Depot names are matched whole against the game's depots, so a name may hold any character;
 the separators are found from the right where a name could be ambiguous.
+
+On a board (``parse_move_on``) a transfer may name its card instead of the index:
+
+    named = CARD [ " " FROM ] ">" TO [ "=" SUIT ]
+
+(``AS>foundation-1``, ``7H column-3 > foundation-1``), when exactly one face-up copy of the card
+can be picked up there. A depot name that is not one of the game's is refused with the closest
+names (``tap stok``: did you mean 'stock'?).
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from typing import Any
 
-from cardz_core.cards import SUIT_LETTERS, parse_suit
+from cardz_core.cards import SUIT_LETTERS, card_id_of, is_face_up, parse_card, parse_suit
 from cardz_core.engine.documents import shown
 from cardz_core.engine.moves import Move
+from cardz_core.engine.state import State
 from cardz_core.limits import MAX_CARDS
 from cardz_core.problems import CardzError, pointer
 
@@ -74,10 +84,25 @@ def parse_move(game: Any, value: Any, path: str = "") -> Move:
 
 
 
+def did_you_mean(word: str, choices: Any) -> str:
+    """`` (did you mean 'a'?)`` for the choice closest to ``word``, else ``""``."""
+    close = difflib.get_close_matches(word.lower(), [str(c).lower() for c in choices], n=1,
+                                      cutoff=0.6)
+    by_lower = {str(c).lower(): str(c) for c in choices}
+    return f" (did you mean {' or '.join(repr(by_lower[c]) for c in close)}?)" if close else ""
+
+
 def _depot(game: Any, name: Any, path: str, role: str) -> int:
     index = game.depot_index.get(name) if isinstance(name, str) else None
     if index is None:
-        raise CardzError(f"{role} {name!r} is not a depot of {game.spec.name!r}", path)
+        # a stand-in game (tests, adapters) may name depots without a compiled game
+        groups = getattr(getattr(game, "compiled", None), "groups", {})
+        if isinstance(name, str) and name in groups:
+            copies = [game.depot_names[i] for i in groups[name]]
+            raise CardzError(f"{role} {name!r} names {len(copies)} depots: write one of them, "
+                             f"{copies[0]} ... {copies[-1]}", path)
+        hint = did_you_mean(name, game.depot_names) if isinstance(name, str) else ""
+        raise CardzError(f"{role} {name!r} is not a depot of {game.spec.name!r}{hint}", path)
     return index
 
 
@@ -96,9 +121,13 @@ def _parse_text(game: Any, text: str, path: str) -> Move:
     while at >= 0 and text[:at] not in game.depot_index:
         at = text.find("@", at + 1)
     if at < 0:
+        before = text.partition("@")[0] if "@" in text else ""
+        hint = did_you_mean(before, game.depot_names) if before else ""
+        if not hint and text.lower().startswith("tap"):
+            hint = did_you_mean(text, [TAP_PREFIX + n for n in game.depot_names])
         raise CardzError(f"{text!r}: a move is written FROM@INDEX>TO (like "
                          f"'column-3@4>foundation-1') or 'tap DEPOT'; no depot of "
-                         f"{game.spec.name!r} comes before an '@'", path)
+                         f"{game.spec.name!r} comes before an '@'{hint}", path)
     src = game.depot_index[text[:at]]
     rest = text[at + 1:]
     index_text, sep, target = rest.partition(">")
@@ -144,3 +173,54 @@ def _parse_document(game: Any, doc: dict[str, Any], path: str) -> Move:
             raise CardzError(f"text {doc['text']!r} does not describe the same move as the "
                              "document's other fields", path + "/text")
     return move
+
+
+def parse_move_on(game: Any, board: State, value: Any, path: str = "") -> Move:
+    """Like ``parse_move``, and on ``board`` a transfer may name its card instead of its index:
+    ``AS>foundation-1`` or ``7H column-3 > foundation-1`` (see the module docstring)."""
+    if not isinstance(value, str) or value.lstrip().startswith("{"):
+        return parse_move(game, value, path)
+    text = value.strip()
+    try:
+        return parse_move(game, text, path)
+    except CardzError:
+        named = _card_named(game, board, text, path)
+        if named is None:
+            raise
+        return named
+
+
+def _card_named(game: Any, board: State, text: str, path: str) -> Move | None:
+    """The move ``CARD [FROM] > TO [=SUIT]`` names on ``board``; None when ``text`` does not
+    begin with a card and hold a '>' (the caller then reports the text form's error)."""
+    head, sep, target = text.rpartition(">")
+    words = head.split(None, 1)
+    if not sep or not words:
+        return None
+    try:
+        card, face_up = parse_card(words[0])
+    except ValueError:
+        return None
+    if card is None or not face_up:
+        return None
+    source = words[1].strip() if len(words) > 1 else ""
+    target = target.strip()
+    declare = -1
+    if target not in game.depot_index and "=" in target:
+        name, _, suit = target.rpartition("=")
+        if name.strip() in game.depot_index:
+            target, declare = name.strip(), _declare(suit.strip(), path, f"{text!r}: ")
+    dst = _depot(game, target, path, f"{text!r}: target")
+    depots = [_depot(game, source, path, f"{text!r}: source")] if source else \
+        range(len(game.depot_names))
+    found = [(d, i) for d in depots for i, c in enumerate(board.piles[d])
+             if c >= 0 and is_face_up(c) and game.identity[card_id_of(c)] == card]
+    where = f" in {source}" if source else " on the board"
+    if not found:
+        raise CardzError(f"{text!r}: no face-up {card}{where}", path)
+    if len(found) > 1:
+        spots = ", ".join(f"{game.depot_names[d]}@{i}" for d, i in found)
+        raise CardzError(f"{text!r}: {card} is face-up at {spots}; name the one to move "
+                         f"(like {game.depot_names[found[0][0]]}@{found[0][1]}>{target})", path)
+    src, index = found[0]
+    return Move(src, index, dst, declare)

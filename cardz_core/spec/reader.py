@@ -100,6 +100,28 @@ def suggest(word: str, choices: Any) -> str:
     return f" (did you mean {match!r}?)"
 
 
+def _homes() -> tuple[tuple[dict[str, Prop], str], ...]:
+    """The format's objects, each with where it is written, for saying where a field belongs."""
+    from cardz_core.spec import tables as t
+
+    return ((t.TOP, "at the game's top level"), (t.DEPOT, "on a depot"),
+            (t.ACCEPT, "in a depot's acceptRule"), (t.EJECT, "in a depot's ejectRule"),
+            (t.DRAW, "in a depot's draw"), (t.PACK, "in a pack of decks"),
+            (t.BUILD, "in a build"), (t.SCORING, "in scoring"), (t.TRIGGER, "in a trigger"),
+            (t.ACTION, "in an action"))
+
+
+def belongs(word: str, table: dict[str, Prop]) -> str:
+    """`` ('depotOnly' belongs at the game's top level)`` for a property of another object."""
+    low = word.lower()
+    places = [where for other, where in _homes()
+              if other is not table and any(k.lower() == low for k in other)]
+    if not places or any(k.lower() == low for k in table):
+        return ""
+    name = next(k for other, _ in _homes() for k in other if k.lower() == low)
+    return f" ({name!r} belongs {' or '.join(places)})"
+
+
 class Obj:
     """One JSON object, its properties matched case-insensitively against ``table``.
 
@@ -123,7 +145,8 @@ class Obj:
             canon = by_lower.get(key.lower())
             where = join(ptr, key)
             if canon is None:
-                message = f"unknown property {key!r} in {what}{suggest(key, table)}"
+                message = f"unknown property {key!r} in {what}" \
+                    f"{suggest(key, table) or belongs(key, table)}"
                 (ctx.warn if ctx.lenient else ctx.error)(where, message)
             elif canon in seen:
                 ctx.error(where, f"property {key!r} repeats {seen[canon]!r} "

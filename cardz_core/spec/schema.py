@@ -4,7 +4,9 @@
 What the schema can and cannot say (see docs/format.md): property names are matched in their
 canonical camelCase spelling only, while enum values match in any letter case (the loader reads
 both case-insensitively); references between depots, `$rule` names, card counts and expressions
-are checked by the loader alone.
+are checked by the loader alone. Every property carries a ``description``
+(``cardz_core.spec.descriptions``) and every enum lists its canonical values under ``enum`` as
+well as the any-case pattern, so an editor can explain and complete them.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from cardz_core.kinds import Aid, Field
 from cardz_core.limits import MAX_EXPR_CHARS, MAX_FILE_NUMBER
 from cardz_core.registry import Registry, default_registry
 from cardz_core.spec import tables as t
+from cardz_core.spec.descriptions import AIDS, DEFINITIONS, KIND_FIELDS, KINDS, PROPERTIES
 from cardz_core.spec.tables import Prop
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -24,12 +27,19 @@ SCHEMA_ID = "https://cardz.invalid/schema/game.json"
 
 
 def any_case(words: Any) -> dict[str, Any]:
-    """A string matching any of ``words`` in any letter case (JSON Schema regexes have no flags)."""
+    """A string matching any of ``words`` in any letter case (JSON Schema regexes have no flags),
+    the words themselves listed first so that editors offer them."""
     alternatives = []
     for word in sorted(set(words), key=lambda w: (-len(w), w)):
         parts = [f"[{c.upper()}{c.lower()}]" if c.isalpha() else re.escape(c) for c in word]
         alternatives.append("".join(parts))
-    return {"type": "string", "pattern": "^(?:" + "|".join(alternatives) + ")$"}
+    listed = list(dict.fromkeys(words))
+    return {"anyOf": [{"enum": listed},
+                      {"type": "string", "pattern": "^(?:" + "|".join(alternatives) + ")$"}]}
+
+
+def _described(schema: dict[str, Any], text: str | None) -> dict[str, Any]:
+    return {**schema, "description": text} if text else schema
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -82,9 +92,11 @@ def _prop(prop: Prop) -> dict[str, Any]:
     return simple[kind]
 
 
-def _object(table: dict[str, Prop]) -> dict[str, Any]:
+def _object(table: dict[str, Prop], name: str) -> dict[str, Any]:
+    said = PROPERTIES.get(name, {})
     out: dict[str, Any] = {"type": "object",
-                           "properties": {k: _prop(p) for k, p in table.items()},
+                           "properties": {k: _described(_prop(p), said.get(k))
+                                          for k, p in table.items()},
                            "additionalProperties": False}
     required = [k for k, p in table.items() if p.required]
     if required:
@@ -117,11 +129,20 @@ def _kinds(kinds: dict[str, Any]) -> dict[str, Any]:
     alternatives = []
     for name, kind in kinds.items():
         fields: dict[str, Field] = getattr(kind, "fields", {})
-        props = {"kind": any_case([name])}
-        props.update({f: _field(spec) for f, spec in fields.items()})
-        alternatives.append({"type": "object", "properties": props, "additionalProperties": False,
-                             "required": ["kind"] + [f for f, spec in fields.items() if spec.required]})
+        said = KIND_FIELDS.get(name, {})
+        what = KINDS.get(name) or _first_line(type(kind).__doc__)
+        props = {"kind": _described(any_case([name]), what)}
+        props.update({f: _described(_field(spec), said.get(f)) for f, spec in fields.items()})
+        alternatives.append(_described(
+            {"type": "object", "properties": props, "additionalProperties": False,
+             "required": ["kind"] + [f for f, spec in fields.items() if spec.required]},
+            f"{name}: {what}" if what else None))
     return {"anyOf": alternatives}
+
+
+def _first_line(doc: str | None) -> str | None:
+    """A plugin kind's own description: its docstring's first line."""
+    return doc.strip().splitlines()[0] if doc and doc.strip() else None
 
 
 def _rank_words() -> list[str]:
@@ -135,27 +156,30 @@ def build_schema(registry: Registry | None = None) -> dict[str, Any]:
     aids = {}
     for name, aid in registry.aids.items():
         kind = aid.value_kind if isinstance(aid, Aid) else ""
-        aids[name] = {"int": {"type": "integer"}, "bool": {"type": "boolean"},
-                      "string": {"type": "string"}}.get(kind, {})
+        aids[name] = _described({"int": {"type": "integer"}, "bool": {"type": "boolean"},
+                                 "string": {"type": "string"}}.get(kind, {}),
+                                AIDS.get(name) or _first_line(type(aid).__doc__))
     rule_ref = {"type": "string", "pattern": "^\\$.+$"}
     defs: dict[str, Any] = {
-        "game": _object(t.TOP),
-        "wrapper": _object(t.WRAPPER),
-        "pack": _object(t.PACK),
-        "depot": _object(t.DEPOT),
-        "build": _object(t.BUILD),
-        "draw": _object(t.DRAW),
-        "trigger": _object(t.TRIGGER),
-        "action": _object(t.ACTION),
-        "scoring": _object(t.SCORING),
-        "acceptRule": {"anyOf": [any_case(t.ACCEPT_WORDS), rule_ref, _object(t.ACCEPT)]},
-        "ejectRule": {"anyOf": [any_case(t.GATES), rule_ref, _object(t.EJECT)]},
-        "unit": {"anyOf": [any_case(t.BARE_UNITS), _object(t.UNIT)]},
+        "game": _object(t.TOP, "game"),
+        "wrapper": _object(t.WRAPPER, "wrapper"),
+        "pack": _object(t.PACK, "pack"),
+        "depot": _object(t.DEPOT, "depot"),
+        "build": _object(t.BUILD, "build"),
+        "draw": _object(t.DRAW, "draw"),
+        "trigger": _object(t.TRIGGER, "trigger"),
+        "action": _object(t.ACTION, "action"),
+        "scoring": _object(t.SCORING, "scoring"),
+        "acceptRule": {"anyOf": [any_case(t.ACCEPT_WORDS), rule_ref, _object(t.ACCEPT, "acceptRule")]},
+        "ejectRule": {"anyOf": [any_case(t.GATES), rule_ref, _object(t.EJECT, "ejectRule")]},
+        "unit": {"anyOf": [any_case(t.BARE_UNITS), _object(t.UNIT, "unit")]},
         "rules": {"type": "object", "additionalProperties": {
             "anyOf": [_ref("acceptRule"), _ref("ejectRule")]}},
         "pattern": {"anyOf": [
             {"type": "string"}, {"type": "array", "items": {"type": "string"}},
-            {"type": "object", "properties": {"ofType": _ref("depotType"), "names": _prop(t.PATTERN["names"])},
+            {"type": "object", "properties": {
+                "ofType": _described(_ref("depotType"), PROPERTIES["pattern"]["ofType"]),
+                "names": _described(_prop(t.PATTERN["names"]), PROPERTIES["pattern"]["names"])},
              "additionalProperties": False, "minProperties": 1, "maxProperties": 1}]},
         "depotType": any_case(registry.depot_types),
         "rank": {"anyOf": [any_case(_rank_words()), _int(1, 13)]},
@@ -165,11 +189,13 @@ def build_schema(registry: Registry | None = None) -> dict[str, Any]:
         "expr": {"type": "string", "minLength": 1, "maxLength": MAX_EXPR_CHARS},
         "values": {"type": "object", "propertyNames": any_case(_rank_words() + ["joker"]),
                    "additionalProperties": {"type": "integer"}},
-        "planner": {"anyOf": [{"type": "boolean"}, _object(t.PLANNER)]},
+        "planner": {"anyOf": [{"type": "boolean"}, _object(t.PLANNER, "planner")]},
         "aids": {"type": "object", "properties": aids, "additionalProperties": False},
         "step": _kinds(dict(registry.deal_steps)),
         "condition": _kinds(dict(registry.conditions)),
     }
+    for name, text in DEFINITIONS.items():
+        defs[name] = _described(defs[name], text)
     return {
         "$schema": DRAFT,
         "$id": SCHEMA_ID,

@@ -147,6 +147,6 @@ def read_condition(ctx: Ctx, value: Any, ptr: str, use: str, depot_only: bool) -
     if use not in kind.uses:
         ctx.error(obj.at("kind"), f"{name} can't be {USES[use]}")
     if kind.needs_depot_only and not depot_only:
-        ctx.error(ptr, f"{name} needs \"depotOnly\": true")
+        ctx.error(ptr, f"{name} needs \"depotOnly\": true at the game's top level")
     args = _args(ctx, obj, kind.fields, None, False, use, depot_only)
     return Condition(kind=name, args=args, ptr=ptr)

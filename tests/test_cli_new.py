@@ -1,0 +1,64 @@
+"""`cardz new`: a starter file that checks clean, plays and explains itself in its description."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardz_core.spec import load
+from conftest import run_cli
+
+
+def test_the_starter_checks_clean_and_explains_its_parts(capsys: pytest.CaptureFixture[str],
+                                                         tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli(capsys, "new", "My First Game")
+    assert code == 0 and "wrote my_first_game.cardz" in err
+    doc = json.loads((tmp_path / "my_first_game.cardz").read_text(encoding="utf-8"))
+    assert doc["name"] == "My First Game"
+    for part in ("stock", "waste", "foundation", "column", "dealRules", "winCondition"):
+        assert f"`{part}`" in doc["description"]  # the commentary names every part
+    assert run_cli(capsys, "check", "my_first_game.cardz")[0] == 0
+    code, out, _ = run_cli(capsys, "deal", "my_first_game.cardz", "--seed", "1")
+    assert code == 0 and len(json.loads(out)["depots"]["column-4"]) == 3
+    code, _, err = run_cli(capsys, "new", "My First Game")  # never overwritten unasked
+    assert code == 1 and "exists already" in err
+    assert run_cli(capsys, "new", "My First Game", "--force")[0] == 0
+
+
+def test_like_starts_from_another_game(capsys: pytest.CaptureFixture[str],
+                                       tmp_path: Path) -> None:
+    out = tmp_path / "spin.cardz"
+    code, printed, _ = run_cli(capsys, "new", "Spin", "--like", "spider", "-o", str(out), "--json")
+    assert code == 0 and json.loads(printed) == {"file": str(out), "name": "Spin",
+                                                 "like": "spider"}
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["name"] == "Spin" and "Started from 'Spider'" in doc["description"]
+    assert "aliases" not in doc  # Spider's other names are not this game's
+    spec, problems = load(out)
+    assert spec is not None and problems == []
+    code, _, err = run_cli(capsys, "new", "X", "--like", "spidr", "-o", str(tmp_path / "x.cardz"))
+    assert code == 1 and "did you mean spider" in err
+
+
+def test_to_standard_output(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "new", "Piped", "-o", "-")
+    assert code == 0 and json.loads(out)["name"] == "Piped"
+    assert run_cli(capsys, "new", "Piped", "-o", "-", "--json")[0] == 2
+
+
+def test_the_tutorials_variant_checks_clean() -> None:
+    import re
+
+    from cardz_core.cli.cmd_new import starter
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "tutorial.md").read_text("utf-8")
+    blocks = re.findall(r"^```json\n(.*?)^```$", text, flags=re.S | re.M)
+    assert len(blocks) == 1
+    doc = starter("Four Columns")
+    doc["depots"].append(json.loads(blocks[0]))
+    spec, problems = load(doc)
+    assert spec is not None and problems == []
