@@ -22,6 +22,7 @@ import json
 from types import ModuleType
 from typing import Any, Sequence, TypeVar
 
+from cardz_core import limits
 from cardz_core.compiled.records import ConditionData
 from cardz_core.engine.game import Game
 from cardz_core.engine.moves import IllegalMove, Move
@@ -89,6 +90,9 @@ def plan_document(game: Game) -> dict[str, Any]:
             "tableaus": list(game.tableaus),
             "win_empties": win,
             "loss_stalemate": c.loss is not None,
+            "redeal_stocks": sorted(game.redeal_stocks),  # the stocks a redeal is tapped from
+            "redeal_gathers": sorted(game.redeal_gathers),
+            "max_cascade": limits.MAX_CASCADE,
         },
     }
 
@@ -168,7 +172,8 @@ class NativeGame:
             why = self.game.illegal_reason(state, move)
             raise IllegalMove(why or f"the native engine refuses {move!r}")
         out = state.copy()
-        out.piles, out.came_from, out.declared, out.recycles, out.recycles_total, status, raw = got
+        (out.piles, out.came_from, out.declared, out.recycles, out.recycles_total, status, raw,
+         out.redeals, out.rng) = got
         out.moves = state.moves + 1
         out.status = Status(status)
         # the listing of the new position came along: the next ``legal_moves`` of it reads it

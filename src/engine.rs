@@ -5,6 +5,12 @@
 
 use serde_json::Value;
 
+use crate::expr::{ExprError, Exprs};
+use settle::{Rules, Tap};
+
+mod settle;
+mod steps;
+
 pub const PLAYING: i32 = 0;
 pub const WON: i32 = 1;
 pub const LOST: i32 = 2;
@@ -448,6 +454,9 @@ pub struct Game {
     staged: bool,
     win_empties: Option<Vec<usize>>,
     loss_stalemate: bool,
+    // what settles a move and the taps that run steps (`settle.rs`), with its expressions
+    rules: Rules,
+    exprs: Exprs,
 }
 
 fn field<'a>(v: &'a Value, name: &str) -> Result<&'a Value, Unsupported> {
@@ -601,10 +610,6 @@ fn game_tables(accepts: &mut [Accept], ident: &[Card]) -> Result<(), Unsupported
     Ok(())
 }
 
-fn empty_list(v: &Value, name: &str) -> bool {
-    v.get(name).and_then(Value::as_array).is_none_or(|a| a.is_empty())
-}
-
 impl Game {
     /// Load `{"compiled": CompiledGame.to_json(), "plan": {...}}` (see `cardz_core/native.py`).
     pub fn from_json(source: &str) -> Result<Game, Unsupported> {
@@ -613,19 +618,6 @@ impl Game {
         let plan = field(&doc, "plan")?;
         if text(c, "format") != "cardz-compiled/1" {
             return unsupported("not a cardz-compiled/1 game");
-        }
-        for name in ["triggers", "redeal"] {
-            if !empty_list(c, name) {
-                return unsupported(format!("it has {name}"));
-            }
-        }
-        if field(c, "actions")?.as_array().is_some_and(|a| a.iter().any(|x| x.as_array().is_some_and(|y| !y.is_empty()))) {
-            return unsupported("it has actions");
-        }
-        for name in ["auto_send", "auto_refill"] {
-            if field(c, name)?.as_array().is_some_and(|a| a.iter().any(|x| !x.is_null())) {
-                return unsupported(format!("it has {name}"));
-            }
         }
         let rank = ints(c, "card_rank")?;
         let suit = ints(c, "card_suit")?;
@@ -644,6 +636,8 @@ impl Game {
             _ => None,
         };
         game_tables(&mut accepts, &ident)?;
+        let mut exprs = Exprs::from_json(doc.get("expr").unwrap_or(&Value::Null))?;
+        let rules = Rules::from_json(c, plan, n, &ident, &mut exprs)?;
         let game = Game {
             n,
             ident,
@@ -664,6 +658,8 @@ impl Game {
             staged: flag(c, "staged"),
             win_empties,
             loss_stalemate: flag(plan, "loss_stalemate"),
+            rules,
+            exprs,
         };
         game.check_shape()?;
         Ok(game)
@@ -860,30 +856,36 @@ impl Game {
         }
     }
 
-    /// `Taps._tap_plan` for a draw or recycle: 0 draw, 1 recycle, None nothing.
-    fn tap_plan(&self, s: &State, d: usize) -> Option<u8> {
-        let dr = self.draws[d].as_ref()?;
-        if !s.piles[d].is_empty() {
-            return (dr.count > 0).then_some(0);
+    /// `Taps._tap_plan`: a draw or recycle, else a redeal or an action (`settle.rs`).
+    fn tap_plan(&self, s: &State, d: usize) -> Result<Option<Tap>, ExprError> {
+        if let Some(dr) = self.draws[d].as_ref() {
+            if !s.piles[d].is_empty() {
+                if dr.count > 0 {
+                    return Ok(Some(Tap::Draw));
+                }
+            } else {
+                let used = s.recycles.get(d).copied().unwrap_or(0);
+                if dr.recycle && !s.piles[dr.to].is_empty() && d != dr.to && dr.max_recycles.is_none_or(|m| used < m) {
+                    return Ok(Some(Tap::Recycle));
+                }
+            }
         }
-        let used = s.recycles.get(d).copied().unwrap_or(0);
-        (dr.recycle && !s.piles[dr.to].is_empty() && d != dr.to && dr.max_recycles.is_none_or(|m| used < m))
-            .then_some(1)
+        self.tap_steps(s, d)
     }
 
     /// `MoveGen.legal_moves`: card moves, then taps in depot order; none once over.
-    pub fn legal_moves(&self, s: &State) -> Vec<Move> {
+    pub fn legal_moves(&self, s: &State) -> Result<Vec<Move>, ExprError> {
         let mut out = Vec::new();
         if s.status != PLAYING {
-            return out;
+            return Ok(out);
         }
         self.card_moves(s, false, &mut out);
         for &d in &self.tappable {
-            if self.tap_plan(s, d).is_some() {
+            if self.tap_plan(s, d)?.is_some() {
                 out.push((d as i32, -1, -1, -1));
             }
         }
-        out
+        Ok(out)
     }
 
     /// `Play._land`.
@@ -912,27 +914,31 @@ impl Game {
         }
     }
 
-    /// `Play._play` on a legal move: the move and its flips (nothing else settles here).
-    fn play(&self, s: &State, m: Move) -> Work {
+    /// `Play._play` on a legal move: the move, then what settles (`settle.rs`).
+    fn play(&self, s: &State, m: Move) -> Result<Work, ExprError> {
         let mut w = Work::new(s);
         let src = m.0 as usize;
         if m.1 < 0 {
-            let dr = self.draws[src].as_ref().expect("a listed tap draws");
-            if self.tap_plan(s, src) == Some(0) {
-                for _ in 0..dr.count {
-                    let Some(c) = w.take_top(src) else { break };
-                    let up = w.up(c);
-                    self.land(&mut w, dr.to, vec![up], src);
+            match (self.tap_plan(s, src)?, self.draws[src].as_ref()) {
+                (Some(Tap::Draw), Some(dr)) => {
+                    for _ in 0..dr.count {
+                        let Some(c) = w.take_top(src) else { break };
+                        let up = w.up(c);
+                        self.land(&mut w, dr.to, vec![up], src);
+                    }
                 }
-            } else {
-                let pile = w.s.piles[dr.to].clone();
-                w.set_pile(dr.to, Vec::new());
-                w.put(src, pile.iter().rev().map(|&c| c & !1).collect(), dr.to as i32, false);
-                if w.s.recycles.is_empty() {
-                    w.s.recycles = vec![0; self.n];
+                (Some(Tap::Recycle), Some(dr)) => {
+                    let pile = w.s.piles[dr.to].clone();
+                    w.set_pile(dr.to, Vec::new());
+                    w.put(src, pile.iter().rev().map(|&c| c & !1).collect(), dr.to as i32, false);
+                    if w.s.recycles.is_empty() {
+                        w.s.recycles = vec![0; self.n];
+                    }
+                    w.s.recycles[src] += 1;
+                    w.s.recycles_total += 1;
                 }
-                w.s.recycles[src] += 1;
-                w.s.recycles_total += 1;
+                (Some(tap), _) => self.run_tap_steps(&mut w, tap, src)?,
+                (None, _) => {} // not a legal tap: callers play only listed moves
             }
         } else {
             let dst = m.2 as usize;
@@ -944,65 +950,75 @@ impl Game {
                 w.s.declared[dst] = m.3;
             }
         }
-        self.flip_tops(&mut w);
-        w
+        self.settle(&mut w)?;
+        Ok(w)
     }
 
     /// `no_legal_moves` of the builtin `stalemate` loss condition.
-    fn stalemate(&self, s: &State) -> bool {
-        if self.tappable.iter().any(|&d| self.tap_plan(s, d).is_some()) {
-            return false;
+    fn stalemate(&self, s: &State) -> Result<bool, ExprError> {
+        for &d in &self.tappable {
+            if self.tap_plan(s, d)?.is_some() {
+                return Ok(false);
+            }
         }
         let mut moves = Vec::new();
         if !self.any_land_under {
             self.card_moves(s, true, &mut moves);
-            return moves.is_empty();
+            return Ok(moves.is_empty());
         }
         self.card_moves(s, false, &mut moves);
-        !moves.iter().any(|&m| !self.land_under[m.2 as usize] || self.play(s, m).flips > 0)
+        for m in moves {
+            if !self.land_under[m.2 as usize] || self.play(s, m)?.flips > 0 {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// `Ends._judge`.
-    fn judge(&self, s: &State) -> i32 {
+    fn judge(&self, s: &State) -> Result<i32, ExprError> {
         if let Some(empties) = &self.win_empties {
             if empties.iter().all(|&d| s.piles[d].is_empty()) {
-                return WON;
+                return Ok(WON);
             }
         }
-        if self.loss_stalemate && self.stalemate(s) {
-            return LOST;
+        if self.loss_stalemate && self.stalemate(s)? {
+            return Ok(LOST);
         }
-        PLAYING
+        Ok(PLAYING)
     }
 
     /// The position after the legal move `m`, judged (`moves` is counted by the caller).
-    pub fn apply_legal(&self, s: &State, m: Move) -> State {
-        let mut out = self.play(s, m).s;
+    pub fn apply_legal(&self, s: &State, m: Move) -> Result<State, ExprError> {
+        let mut out = self.play(s, m)?.s;
         out.status = PLAYING;
-        out.status = self.judge(&out);
-        out
+        out.status = self.judge(&out)?;
+        Ok(out)
     }
 
     /// `apply`: None when `m` is not a legal move of `s`.
-    pub fn apply(&self, s: &State, m: Move) -> Option<State> {
-        self.legal_moves(s).contains(&m).then(|| self.apply_legal(s, m))
+    pub fn apply(&self, s: &State, m: Move) -> Result<Option<State>, ExprError> {
+        if !self.legal_moves(s)?.contains(&m) {
+            return Ok(None);
+        }
+        self.apply_legal(s, m).map(Some)
     }
 
     /// Uniformly random play from `s` until the game ends, no move is left or `max_moves`
     /// moves were made: (moves made, status).
-    pub fn playout(&self, s: &State, rng: &mut SplitMix, max_moves: u64) -> (u64, i32) {
+    pub fn playout(&self, s: &State, rng: &mut SplitMix, max_moves: u64) -> Result<(u64, i32), ExprError> {
         let mut s = s.clone();
         let mut made = 0;
         while made < max_moves {
-            let moves = self.legal_moves(&s);
+            let moves = self.legal_moves(&s)?;
             if moves.is_empty() {
                 break;
             }
             let m = moves[rng.below(moves.len() as u64) as usize];
-            s = self.apply_legal(&s, m);
+            s = self.apply_legal(&s, m)?;
             made += 1;
         }
-        (made, s.status)
+        Ok((made, s.status))
     }
 }
 
@@ -1082,7 +1098,7 @@ mod tests {
             "staged": false {compiled_extra}}},
             "plan": {{"sources": [0], "drop_targets": [1], "down_targets": [], "tappable": [{tappable}],
             "flip_uncovered": [], "cells": [], "tableaus": [], "win_empties": [0],
-            "loss_stalemate": true}}}}"#
+            "loss_stalemate": true, "max_cascade": 10000}}}}"#
         )
     }
 
@@ -1099,34 +1115,35 @@ mod tests {
         let g = game(r#", "draws": [null, null]"#).unwrap();
         // the Two of Clubs (face up) on top of the Ace: only an Ace may start the foundation
         let s = start(vec![vec![1, 3], vec![]]);
-        assert_eq!(g.legal_moves(&s), vec![]);
+        assert_eq!(g.legal_moves(&s).unwrap(), vec![]);
         let s = start(vec![vec![2, 1], vec![]]);
-        assert_eq!(g.legal_moves(&s), vec![(0, 1, 1, -1)]);
-        let s = g.apply(&s, (0, 1, 1, -1)).unwrap();
+        assert_eq!(g.legal_moves(&s).unwrap(), vec![(0, 1, 1, -1)]);
+        let s = g.apply(&s, (0, 1, 1, -1)).unwrap().unwrap();
         assert_eq!(s.piles, vec![vec![2], vec![1]]);
         assert_eq!(s.came_from, vec![-1, 0]);
         // the Two lies face down: a face-down card is never read, so nothing is left to do
         assert_eq!(s.status, LOST);
-        assert_eq!(g.apply(&s, (0, 0, 1, -1)), None);
+        assert_eq!(g.apply(&s, (0, 0, 1, -1)), Ok(None));
         let s = start(vec![vec![3], vec![1]]);
-        let s = g.apply(&s, (0, 0, 1, -1)).unwrap();
+        let s = g.apply(&s, (0, 0, 1, -1)).unwrap().unwrap();
         assert_eq!(s.status, WON);
-        assert!(g.legal_moves(&s).is_empty());
+        assert!(g.legal_moves(&s).unwrap().is_empty());
     }
 
     #[test]
     fn a_stalemate_loses() {
         let g = game(r#", "draws": [null, null]"#).unwrap();
         let s = start(vec![vec![1, 3], vec![]]); // the Two covers the Ace
-        let out = g.apply_legal(&s, (0, 1, 1, -1));
+        let out = g.apply_legal(&s, (0, 1, 1, -1)).unwrap();
         assert_eq!(out.status, LOST);
     }
 
     #[test]
     fn refuses_what_it_cannot_play() {
-        let why = Game::from_json(&doc(r#", "draws": [null, null]"#).replace(r#""triggers": []"#,
-                                                                       r#""triggers": [{}]"#));
-        assert_eq!(why.unwrap_err(), Unsupported("it has triggers".into()));
+        // a step whose kind names no native primitive keeps the game on the Python engine
+        let step = r#""redeal": [{"kind": "reverse", "args": {}, "ptr": "/redealRules/0", "native": null}]"#;
+        let why = Game::from_json(&doc(r#", "draws": [null, null]"#).replace(r#""redeal": []"#, step));
+        assert_eq!(why.unwrap_err(), Unsupported("the reverse step at /redealRules/0 has no native primitive".into()));
         let why = game(r#", "draws": [{"to": 1, "count": 1, "recycle": false, "when": {}}, null]"#);
         assert_eq!(why.unwrap_err(), Unsupported("depot 0's draw has a 'when' expression".into()));
         assert!(Game::from_json("{").is_err());
@@ -1140,12 +1157,12 @@ mod tests {
         let plan = doc_tapping(extra, "0").replace(r#""win_empties": [0]"#, r#""win_empties": null"#);
         let g = Game::from_json(&plan).unwrap();
         let s = start(vec![vec![0], vec![]]);
-        let s = g.apply(&s, (0, -1, -1, -1)).unwrap();
+        let s = g.apply(&s, (0, -1, -1, -1)).unwrap().unwrap();
         assert_eq!(s.piles, vec![vec![], vec![1]]);
-        let s = g.apply(&s, (0, -1, -1, -1)).unwrap();
+        let s = g.apply(&s, (0, -1, -1, -1)).unwrap().unwrap();
         assert_eq!((s.piles.clone(), s.recycles.clone(), s.recycles_total), (vec![vec![0], vec![]], vec![1, 0], 1));
         // one recycle allowed, and it was used
-        let s = g.apply(&s, (0, -1, -1, -1)).unwrap();
-        assert_eq!(g.legal_moves(&s), vec![]);
+        let s = g.apply(&s, (0, -1, -1, -1)).unwrap().unwrap();
+        assert_eq!(g.legal_moves(&s).unwrap(), vec![]);
     }
 }

@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::engine::{BadState, Game, Move, SplitMix, State};
+use crate::expr::ExprError;
 
 /// A position as Python hands it over: (piles, came_from, recycles, declared, (redeals, moves,
 /// undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)).
@@ -24,6 +25,15 @@ fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
             .unwrap_or_else(|| "unknown".into());
         Err(PyRuntimeError::new_err(format!("the native engine failed: {what}")))
     })
+}
+
+/// An expression's refusal while playing: the Python engine's `CardzError`, with its message
+/// and JSON pointer.
+fn cardz_error(py: Python<'_>, e: ExprError) -> PyErr {
+    match py.import("cardz_core.problems").and_then(|m| m.getattr("CardzError")?.call1((e.message, e.ptr))) {
+        Ok(err) => PyErr::from_value(err),
+        Err(failed) => failed,
+    }
 }
 
 #[pyclass(frozen, module = "cardz_core._native")]
@@ -63,19 +73,19 @@ impl Engine {
     }
 
     /// The legal moves as (src, index, dst, declare) tuples, in the Python engine's order.
-    fn legal_moves(&self, state: StateIn) -> PyResult<Vec<Move>> {
-        guarded(|| Ok(self.game.legal_moves(&self.state(state)?)))
+    fn legal_moves(&self, py: Python<'_>, state: StateIn) -> PyResult<Vec<Move>> {
+        guarded(|| self.game.legal_moves(&self.state(state)?).map_err(|e| cardz_error(py, e)))
     }
 
     /// The position after `mv` as (piles, came_from, declared, recycles, recycles_total,
-    /// status, its legal moves), or None when `mv` is not legal. `checked`: the caller knows
+    /// status, its legal moves, redeals, rng), or None when `mv` is not legal. `checked`: the caller knows
     /// it is legal. The listing comes along so that a step crosses the boundary once.
     fn apply<'py>(&self, py: Python<'py>, state: StateIn, mv: Move, checked: bool)
                   -> PyResult<Option<Bound<'py, PyTuple>>> {
         guarded(|| {
             let s = self.state(state)?;
-            let out = if checked { Some(self.game.apply_legal(&s, mv)) } else { self.game.apply(&s, mv) };
-            let Some(out) = out else { return Ok(None) };
+            let out = if checked { self.game.apply_legal(&s, mv).map(Some) } else { self.game.apply(&s, mv) };
+            let Some(out) = out.map_err(|e| cardz_error(py, e))? else { return Ok(None) };
             let piles: Vec<Bound<'py, PyTuple>> =
                 out.piles.iter().map(|p| tuple_of(py, p)).collect::<PyResult<_>>()?;
             let fields = (
@@ -85,7 +95,9 @@ impl Engine {
                 tuple_of(py, &out.recycles)?,
                 out.recycles_total,
                 out.status,
-                self.game.legal_moves(&out),
+                self.game.legal_moves(&out).map_err(|e| cardz_error(py, e))?,
+                out.redeals,
+                out.rng,
             );
             Ok(Some(fields.into_pyobject(py)?))
         })
@@ -98,10 +110,11 @@ impl Engine {
         guarded(|| {
             let states = states.into_iter().map(|s| self.state(s)).collect::<PyResult<Vec<_>>>()?;
             let game = &self.game;
-            Ok(py.detach(|| {
+            py.detach(|| {
                 let mut rng = SplitMix(seed);
-                states.iter().map(|s| game.playout(s, &mut rng, max_moves)).collect()
-            }))
+                states.iter().map(|s| game.playout(s, &mut rng, max_moves)).collect::<Result<Vec<_>, _>>()
+            })
+            .map_err(|e| cardz_error(py, e))
         })
     }
 
