@@ -396,3 +396,98 @@ impl Game {
         steps.iter().try_for_each(|step| self.run_step(w, step))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::State;
+
+    /// A game of four depots (depot 0 its stock) and the Ace to Four of Spades, for the steps.
+    fn game() -> Game {
+        let doc = r#"{"compiled": {"format": "cardz-compiled/1", "first_stock": 0, "triggers": [],
+            "redeal": [], "actions": [[], [], [], []], "auto_send": [null, null, null, null],
+            "auto_refill": [null, null, null, null], "card_rank": [1, 2, 3, 4], "card_suit": [3, 3, 3, 3],
+            "accepts": [{"build": null}, {"build": null}, {"build": null}, {"build": null}],
+            "ejects": [{"gate": "Any", "covered_by": []}, {"gate": "Any", "covered_by": []},
+                       {"gate": "Any", "covered_by": []}, {"gate": "Any", "covered_by": []}],
+            "draws": [null, null, null, null], "land_face": [-1, -1, -1, -1],
+            "land_under": [false, false, false, false], "auto_flip_top": [false, false, false, false],
+            "staged": false},
+            "plan": {"sources": [], "drop_targets": [], "down_targets": [], "tappable": [],
+            "flip_uncovered": [], "cells": [], "tableaus": [], "win_empties": null,
+            "loss_stalemate": false, "max_cascade": 10000}}"#;
+        Game::from_json(doc).unwrap()
+    }
+
+    fn work(piles: Vec<Pile>) -> Work {
+        Work::new(&State { piles, ..State::default() })
+    }
+
+    fn run(g: &Game, w: &mut Work, op: Op) {
+        g.run_step(w, &Step { op, me: -1 }).unwrap();
+    }
+
+    #[test]
+    fn shuffle_is_the_python_engines_fisher_yates() {
+        // cardz_core.engine.rng.shuffle(seed_state(42), list(range(10))), as tests pin it
+        let mut w = work(vec![(0..10).collect(), vec![], vec![], vec![]]);
+        w.s.rng = 42;
+        w.shuffle(0);
+        assert_eq!(w.s.piles[0], vec![0, 9, 5, 8, 6, 4, 7, 2, 1, 3]);
+        assert_ne!(w.s.rng, 42);
+    }
+
+    #[test]
+    fn deal_stops_when_the_source_runs_out() {
+        let g = game();
+        let mut w = work(vec![vec![0, 2, 4, 6], vec![], vec![], vec![]]);
+        let op = Op::Deal { to: DepotsArg::Fixed(vec![1, 2]), from: DepotArg::Fixed(0), down: 1,
+                            up: u64::MAX, round_robin: true, when: None };
+        run(&g, &mut w, op);
+        // a pass face-down, then face-up passes until the stock is empty
+        assert_eq!(w.s.piles, vec![vec![], vec![6, 3], vec![4, 1], vec![]]);
+        assert_eq!((w.flips, w.s.came_from.clone()), (2, vec![-1, 0, 0, -1]));
+    }
+
+    #[test]
+    fn move_top_cycles_a_depot_onto_itself_only_beneath() {
+        let g = game();
+        let mut w = work(vec![vec![0, 2, 4, 6], vec![], vec![], vec![]]);
+        let cycle = |under| Op::MoveTop { from: DepotArg::Fixed(0), to: DepotArg::Fixed(0),
+                                          count: NumberArg::Fixed(3), under };
+        run(&g, &mut w, cycle(false));
+        assert_eq!(w.s.piles[0], vec![0, 2, 4, 6]);
+        run(&g, &mut w, cycle(true));
+        assert_eq!(w.s.piles[0], vec![2, 4, 6, 0]);
+        let onto = Op::MoveTop { from: DepotArg::Fixed(0), to: DepotArg::Fixed(1), count: NumberArg::Fixed(9),
+                                 under: false };
+        run(&g, &mut w, onto);
+        assert_eq!((w.s.piles[0].len(), w.s.piles[1].clone()), (0, vec![2, 4, 6, 0]));
+    }
+
+    #[test]
+    fn close_gaps_slides_piles_down_and_fills_from_the_source() {
+        let g = game();
+        let mut w = work(vec![vec![0, 2], vec![], vec![5], vec![]]);
+        w.s.came_from = vec![-1, -1, 0, -1];
+        let op = Op::CloseGaps { group: vec![1, 2, 3], from: Some(DepotArg::Fixed(0)) };
+        run(&g, &mut w, op);
+        // depot 2's pile slides to 1 with where its top came from; 2 and 3 get the stock's
+        // top cards face-up
+        assert_eq!(w.s.piles, vec![vec![], vec![5], vec![3], vec![1]]);
+        assert_eq!(w.s.came_from, vec![-1, 0, 0, 0]);
+    }
+
+    #[test]
+    fn place_takes_the_first_match_from_the_top_and_turn_over_reverses() {
+        let g = game();
+        let mut w = work(vec![vec![2, 0, 4], vec![], vec![], vec![]]);
+        let wanted = vec![false, true, false, false]; // the Two
+        run(&g, &mut w, Op::PlaceFromStock { to: DepotArg::Fixed(3), stock: 0, wanted });
+        assert_eq!(w.s.piles, vec![vec![0, 4], vec![], vec![], vec![3]]);
+        let op = Op::TurnOverOnto { from: DepotsArg::Fixed(vec![3, 0, 1]), to: DepotArg::Fixed(1), when: None };
+        run(&g, &mut w, op);
+        // each pile turned over (reversed, face-down) in the order given; the target skipped
+        assert_eq!(w.s.piles, vec![vec![], vec![2, 4, 0], vec![], vec![]]);
+    }
+}
