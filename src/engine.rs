@@ -858,6 +858,12 @@ impl Game {
 
     /// `Taps._tap_plan`: a draw or recycle, else a redeal or an action (`settle.rs`).
     fn tap_plan(&self, s: &State, d: usize) -> Result<Option<Tap>, ExprError> {
+        self.plan_tap(s, d, false)
+    }
+
+    /// The tap plan; `listed`: the tap is known to do something (a legal move being played),
+    /// so no trial is run to find out.
+    fn plan_tap(&self, s: &State, d: usize, listed: bool) -> Result<Option<Tap>, ExprError> {
         if let Some(dr) = self.draws[d].as_ref() {
             if !s.piles[d].is_empty() {
                 if dr.count > 0 {
@@ -870,7 +876,7 @@ impl Game {
                 }
             }
         }
-        self.tap_steps(s, d)
+        self.tap_steps(s, d, listed)
     }
 
     /// `MoveGen.legal_moves`: card moves, then taps in depot order; none once over.
@@ -919,7 +925,7 @@ impl Game {
         let mut w = Work::new(s);
         let src = m.0 as usize;
         if m.1 < 0 {
-            match (self.tap_plan(s, src)?, self.draws[src].as_ref()) {
+            match (self.plan_tap(s, src, true)?, self.draws[src].as_ref()) {
                 (Some(Tap::Draw), Some(dr)) => {
                     for _ in 0..dr.count {
                         let Some(c) = w.take_top(src) else { break };

@@ -144,19 +144,25 @@ fn scope(depot: usize) -> Scope<'static> {
 
 impl Game {
     /// `Taps._tap_plan` past the draw: a redeal from this stock, then the first action whose
-    /// `when` holds (if that one would change nothing, the tap does nothing).
-    pub(super) fn tap_steps(&self, s: &State, d: usize) -> Result<Option<Tap>, ExprError> {
+    /// `when` holds (if that one would change nothing, the tap does nothing). `listed`: the
+    /// tap is known to do something, so a trial is needed only to choose between a redeal and
+    /// the depot's actions.
+    pub(super) fn tap_steps(&self, s: &State, d: usize, listed: bool) -> Result<Option<Tap>, ExprError> {
         let r = &self.rules;
-        if r.redeal_stocks[d] && self.redeal_ready(s, d) && self.trial(s, &r.redeal)? {
+        let acts = &r.actions[d];
+        if r.redeal_stocks[d]
+            && self.redeal_ready(s, d)
+            && ((listed && acts.is_empty()) || self.trial(s, &r.redeal)?)
+        {
             return Ok(Some(Tap::Redeal));
         }
-        for (k, a) in r.actions[d].iter().enumerate() {
+        for (k, a) in acts.iter().enumerate() {
             let holds = match a.when {
                 None => true,
                 Some(id) => self.exprs.test(id, s, &scope(d))?,
             };
             if holds {
-                return Ok(self.trial(s, &a.steps)?.then_some(Tap::Action(k)));
+                return Ok((listed || self.trial(s, &a.steps)?).then_some(Tap::Action(k)));
             }
         }
         Ok(None)
@@ -257,8 +263,9 @@ impl Game {
             }
             let ej = &self.ejects[src];
             for i in ej.picks(&s.piles, pile, &self.ident) {
-                let (group, rest) = ej.split(pile, i);
-                if let Some(&d) = targets.iter().find(|&&d| self.drop_ok(s, src, &group, d, ej.vouched())) {
+                let group = ej.group(pile, i);
+                if let Some(&d) = targets.iter().find(|&&d| self.drop_ok(s, src, group, d, ej.vouched())) {
+                    let (group, rest) = ej.split(pile, i);
                     return Some((src, rest, d, group));
                 }
             }

@@ -200,14 +200,15 @@ fn scope(depot: i32) -> Scope<'static> {
 impl Work {
     /// `Work.take_top`: up to `n` top cards of `d` off its pile, bottom first.
     pub(super) fn take(&mut self, d: usize, n: usize) -> Pile {
-        let pile = &self.s.piles[d];
+        let pile = &mut self.s.piles[d];
         if n == 0 || pile.is_empty() {
             return Vec::new();
         }
-        let keep = pile.len() - n.min(pile.len());
-        let mut rest = pile.clone();
-        let cards = rest.split_off(keep);
-        self.set_pile(d, rest);
+        let cards = pile.split_off(pile.len() - n.min(pile.len()));
+        // in place, with what `set_pile` notes of a pile that lost its top (no card is on a
+        // board twice, so the top changed): it lost cards, its called suit and its origin go
+        self.left[d] = true;
+        self.s.declared[d] = -1;
         self.s.came_from[d] = -1;
         cards
     }
@@ -269,8 +270,7 @@ impl Game {
                 // card by card, stopping when the source runs out: a huge count deals no more
                 // than the source holds
                 let mut deal = |d: usize, face_up: bool| -> bool {
-                    let cards = w.take(s, 1);
-                    let Some(&c) = cards.first() else { return false };
+                    let Some(c) = w.take_top(s) else { return false };
                     let c = if face_up { w.up(c) } else { c & !1 };
                     w.put(d, vec![c], s as i32, false);
                     true
@@ -381,8 +381,7 @@ impl Game {
                     if d == s {
                         continue;
                     }
-                    let cards = w.take(s, 1);
-                    let Some(&c) = cards.first() else { return Ok(()) };
+                    let Some(c) = w.take_top(s) else { return Ok(()) };
                     let up = w.up(c);
                     w.put(d, vec![up], s as i32, false);
                 }
