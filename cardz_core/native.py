@@ -138,6 +138,8 @@ class NativeGame:
             raise CardzError(f"the native engine can't play {game.compiled.name}: {why}")
         self.game = game
         self._engine = engine
+        # a rule expression's refusal: (message, JSON pointer), raised as the Python engine does
+        self._failure: type[Exception] = extension().ExprFailure  # type: ignore[union-attr]
         # the last listing, so that ``apply`` of a listed move need not judge it again
         self._memo_state: State | None = None
         self._memo_moves: list[Move] = []
@@ -150,6 +152,8 @@ class NativeGame:
             return list(self._memo_moves)
         try:
             raw = self._engine.legal_moves(_as_tuple(state))
+        except self._failure as exc:
+            raise CardzError(*exc.args) from None
         except LookupError as exc:
             raise NotNative(str(exc)) from None
         except (ValueError, RuntimeError) as exc:
@@ -164,6 +168,8 @@ class NativeGame:
         checked = state is self._memo_state and move in self._memo_moves
         try:
             got = self._engine.apply(_as_tuple(state), tuple(move), checked)
+        except self._failure as exc:
+            raise CardzError(*exc.args) from None
         except LookupError as exc:
             raise NotNative(str(exc)) from None
         except (ValueError, RuntimeError, OverflowError) as exc:
@@ -191,6 +197,8 @@ class NativeGame:
         try:
             got = self._engine.playouts([_as_tuple(s) for s in states], seed & (2**64 - 1),
                                         max(0, max_moves))
+        except self._failure as exc:
+            raise CardzError(*exc.args) from None
         except LookupError as exc:
             raise NotNative(str(exc)) from None
         except (ValueError, RuntimeError, OverflowError) as exc:

@@ -5,12 +5,21 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use pyo3::exceptions::{PyLookupError, PyRuntimeError, PyValueError};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyLookupError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::engine::{BadState, Game, Move, SplitMix, State};
 use crate::expr::ExprError;
+
+// a rule expression's refusal while playing: args (message, JSON pointer), raised again by
+// `cardz_core/native.py` as the Python engine's CardzError
+create_exception!(_native, ExprFailure, PyException);
+
+fn expr_failure(e: ExprError) -> PyErr {
+    ExprFailure::new_err((e.message, e.ptr))
+}
 
 /// A position as Python hands it over: (piles, came_from, recycles, declared, (redeals, moves,
 /// undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)).
@@ -25,15 +34,6 @@ fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
             .unwrap_or_else(|| "unknown".into());
         Err(PyRuntimeError::new_err(format!("the native engine failed: {what}")))
     })
-}
-
-/// An expression's refusal while playing: the Python engine's `CardzError`, with its message
-/// and JSON pointer.
-fn cardz_error(py: Python<'_>, e: ExprError) -> PyErr {
-    match py.import("cardz_core.problems").and_then(|m| m.getattr("CardzError")?.call1((e.message, e.ptr))) {
-        Ok(err) => PyErr::from_value(err),
-        Err(failed) => failed,
-    }
 }
 
 #[pyclass(frozen, module = "cardz_core._native")]
@@ -73,19 +73,20 @@ impl Engine {
     }
 
     /// The legal moves as (src, index, dst, declare) tuples, in the Python engine's order.
-    fn legal_moves(&self, py: Python<'_>, state: StateIn) -> PyResult<Vec<Move>> {
-        guarded(|| self.game.legal_moves(&self.state(state)?).map_err(|e| cardz_error(py, e)))
+    fn legal_moves(&self, state: StateIn) -> PyResult<Vec<Move>> {
+        guarded(|| self.game.legal_moves(&self.state(state)?).map_err(expr_failure))
     }
 
     /// The position after `mv` as (piles, came_from, declared, recycles, recycles_total,
-    /// status, its legal moves, redeals, rng), or None when `mv` is not legal. `checked`: the caller knows
-    /// it is legal. The listing comes along so that a step crosses the boundary once.
+    /// status, its legal moves, redeals, rng), or None when `mv` is not legal. `checked`: the
+    /// caller knows it is legal. The listing comes along so that a step crosses the boundary once.
     fn apply<'py>(&self, py: Python<'py>, state: StateIn, mv: Move, checked: bool)
                   -> PyResult<Option<Bound<'py, PyTuple>>> {
         guarded(|| {
             let s = self.state(state)?;
-            let out = if checked { self.game.apply_legal(&s, mv).map(Some) } else { self.game.apply(&s, mv) };
-            let Some(out) = out.map_err(|e| cardz_error(py, e))? else { return Ok(None) };
+            let out = if checked { Some(self.game.apply_legal(&s, mv)) } else { self.game.apply(&s, mv).transpose() };
+            let out = out.transpose().map_err(expr_failure)?;
+            let Some(out) = out else { return Ok(None) };
             let piles: Vec<Bound<'py, PyTuple>> =
                 out.piles.iter().map(|p| tuple_of(py, p)).collect::<PyResult<_>>()?;
             let fields = (
@@ -95,7 +96,7 @@ impl Engine {
                 tuple_of(py, &out.recycles)?,
                 out.recycles_total,
                 out.status,
-                self.game.legal_moves(&out).map_err(|e| cardz_error(py, e))?,
+                self.game.legal_moves(&out).map_err(expr_failure)?,
                 out.redeals,
                 out.rng,
             );
@@ -114,7 +115,7 @@ impl Engine {
                 let mut rng = SplitMix(seed);
                 states.iter().map(|s| game.playout(s, &mut rng, max_moves)).collect::<Result<Vec<_>, _>>()
             })
-            .map_err(|e| cardz_error(py, e))
+            .map_err(expr_failure)
         })
     }
 
@@ -127,5 +128,6 @@ impl Engine {
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ExprFailure", m.py().get_type::<ExprFailure>())?;
     m.add_class::<Engine>()
 }
