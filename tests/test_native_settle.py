@@ -16,6 +16,7 @@ from cardz_core.engine.state import State
 from cardz_core.hookspecs import hookimpl
 from cardz_core.kinds import StepKind
 from cardz_core.limits import MAX_CASCADE
+from cardz_core.problems import CardzError
 from cardz_core.native import NativeGame, extension, supports
 from cardz_core.registry import Registry, build_registry, default_registry
 from cardz_core.rulesets import bundled, open_game
@@ -199,3 +200,48 @@ def test_the_limit_is_the_plans(monkeypatch: pytest.MonkeyPatch):
     move = mv(game, "z", 0, "x")
     python, rust = game.apply(start, move), native.apply(start, move)
     assert rust == python and pile(game, rust, "y") == ["AS"]
+
+
+def _native_or_skip(game: Game) -> NativeGame:
+    """The native engine for ``game``; skipped only while the extension runs no expressions
+    (the branch before the expression interpreter): any other refusal fails."""
+    why = supports(game)
+    if why is not None and "expression" in why and "not run natively" in why:
+        pytest.skip(f"expressions are not run natively here: {why}")
+    return NativeGame(game)
+
+
+def _looping_triggers() -> Game:
+    return _game([STOCK, {"name": "src", "type": "Reserve", "acceptRule": "none"},
+                  {"name": "x", "type": "Tableau", "acceptRule": "any", "ejectRule": "locked",
+                   "triggers": [{"when": "!empty(y)", "do": [{"kind": "move", "from": "y", "to": "@self"}]}]},
+                  {"name": "y", "type": "Tableau", "acceptRule": "none", "ejectRule": "locked",
+                   "triggers": [{"when": "!empty(x)", "do": [{"kind": "move", "from": "x", "to": "@self"}]}]}])
+
+
+def test_triggers_that_loop_stop_at_the_limit_on_both_engines():
+    game = _looping_triggers()
+    native = _native_or_skip(game)
+    start = board(game, {"src": ["AS"]})
+    move = mv(game, "src", 0, "x")
+    python, rust = game.apply(start, move), native.apply(start, move)
+    assert rust == python and python.moves == 1
+    assert native.legal_moves(rust) == game.legal_moves(python)
+
+
+def test_an_expression_error_while_settling_is_the_python_engines_error():
+    """A trigger's ``when`` past the number limit once its depot holds two cards: the same
+    CardzError, at the same pointer, from both engines."""
+    game = _game([STOCK, {"name": "a", "type": "Tableau", "acceptRule": "any"},
+                  {"name": "b", "type": "Tableau", "acceptRule": "any",
+                   "triggers": [{"when": "count(depot) * 9007199254740991 < 0",
+                                 "do": [{"kind": "flipTop", "depot": "@self"}]}]}])
+    native = _native_or_skip(game)
+    start = board(game, {"a": ["AS"], "b": ["2S"]})
+    move = mv(game, "a", 0, "b")
+    errors = []
+    for engine in (game, native):
+        with pytest.raises(CardzError) as err:
+            engine.apply(start, move)
+        errors.append([(p.path, p.message) for p in err.value.problems])
+    assert errors[0] == errors[1] and errors[0][0][0] == "/depots/2/triggers/0/when"
