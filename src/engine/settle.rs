@@ -210,7 +210,7 @@ impl Game {
             if budget == 0 {
                 return Ok(());
             }
-            if self.auto_move(w) {
+            if self.auto_move(w)? {
                 budget -= 1;
                 continue;
             }
@@ -238,9 +238,13 @@ impl Game {
     }
 
     /// `Play._auto_move`: make the first automatic move available (autoSend, then autoRefill);
-    /// whether there was one.
-    fn auto_move(&self, w: &mut Work) -> bool {
-        match self.auto_send_move(&w.s).or_else(|| self.auto_refill_move(&w.s)) {
+    /// whether there was one. (Fallible: an accept rule may hold an expression.)
+    fn auto_move(&self, w: &mut Work) -> Result<bool, ExprError> {
+        let found = match self.auto_send_move(&w.s)? {
+            Some(m) => Some(m),
+            None => self.auto_refill_move(&w.s)?,
+        };
+        Ok(match found {
             Some((src, rest, d, group)) => {
                 w.set_pile(src, rest);
                 w.s.came_from[src] = -1;
@@ -248,13 +252,13 @@ impl Game {
                 true
             }
             None => false,
-        }
+        })
     }
 
     /// The first autoSend depot that can send: its largest legal group (the lowest position its
     /// gate and unit allow) to the first depot of its pattern that accepts it, as (source,
     /// what stays, target, the group).
-    fn auto_send_move(&self, s: &State) -> Option<(usize, Pile, usize, Pile)> {
+    fn auto_send_move(&self, s: &State) -> Result<Option<(usize, Pile, usize, Pile)>, ExprError> {
         for (src, targets) in &self.rules.auto_send {
             let src = *src;
             let pile = &s.piles[src];
@@ -266,16 +270,16 @@ impl Game {
                 let group = ej.group(pile, i);
                 if let Some(&d) = targets.iter().find(|&&d| self.drop_ok(s, src, group, d, ej.vouched())) {
                     let (group, rest) = ej.split(pile, i);
-                    return Some((src, rest, d, group));
+                    return Ok(Some((src, rest, d, group)));
                 }
             }
         }
-        None
+        Ok(None)
     }
 
     /// The first empty autoRefill depot that takes the top card of the first depot in its
     /// pattern whose gate releases it.
-    fn auto_refill_move(&self, s: &State) -> Option<(usize, Pile, usize, Pile)> {
+    fn auto_refill_move(&self, s: &State) -> Result<Option<(usize, Pile, usize, Pile)>, ExprError> {
         for (d, sources) in &self.rules.auto_refill {
             let d = *d;
             if !s.piles[d].is_empty() {
@@ -288,11 +292,11 @@ impl Game {
                     continue;
                 }
                 if self.drop_ok(s, src, &[top], d, true) {
-                    return Some((src, pile[..pile.len() - 1].to_vec(), d, vec![top]));
+                    return Ok(Some((src, pile[..pile.len() - 1].to_vec(), d, vec![top])));
                 }
             }
         }
-        None
+        Ok(None)
     }
 
     /// `Eject.why` of a non-empty pile's top card is None: not locked, not covered, and face-up

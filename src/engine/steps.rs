@@ -248,7 +248,7 @@ impl Game {
         })
     }
 
-    fn holds(&self, when: Option<ExprId>, w: &Work, d: usize) -> Result<bool, ExprError> {
+    fn when_holds(&self, when: Option<ExprId>, w: &Work, d: usize) -> Result<bool, ExprError> {
         when.map_or(Ok(true), |id| self.exprs.test(id, &w.s, &scope(d as i32)))
     }
 
@@ -259,7 +259,7 @@ impl Game {
             Op::Deal { to, from, down, up, round_robin, when } => {
                 let mut targets = Vec::new();
                 for d in self.depots_of(to, w, me)? {
-                    if self.holds(*when, w, d)? {
+                    if self.when_holds(*when, w, d)? {
                         targets.push(d); // all judged before a card moves
                     }
                 }
@@ -343,7 +343,7 @@ impl Game {
                 let Some(d) = self.depot_of(to, w, me)? else { return Ok(()) };
                 let mut taken = Vec::new();
                 for s in self.depots_of(from, w, me)? {
-                    if s != d && self.holds(*when, w, s)? {
+                    if s != d && self.when_holds(*when, w, s)? {
                         taken.push(s); // all judged before a card moves
                     }
                 }
