@@ -76,6 +76,9 @@ class StepKind:
       hold rule expressions, whose reads their programs declare).
     - ``moves_cards`` / ``turns_cards`` / ``creates_cards``: whether it moves cards between
       depots, turns cards over, or puts cards on the table that were not there (``place``).
+    - ``native``: the name of the native engine's step primitive that does exactly what this
+      kind does, reading the kind's fields by the primitive's argument names (docs/plugins.md,
+      "Native step primitives"); None: a game with such a step stays on the Python engine.
     """
 
     fields: dict[str, Field]
@@ -90,6 +93,7 @@ class StepKind:
     moves_cards: bool = True
     turns_cards: bool = False
     creates_cards: bool = False
+    native: str | None = None
 
 
 @attrs.frozen

@@ -22,6 +22,7 @@ import json
 from types import ModuleType
 from typing import Any, Sequence, TypeVar
 
+from cardz_core import limits
 from cardz_core.engine.game import Game
 from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.compiled.game import CompiledGame
@@ -63,6 +64,9 @@ def plan_document(game: Game) -> dict[str, Any]:
             "flip_uncovered": list(game.flip_uncovered),
             "cells": list(game.cells),
             "tableaus": list(game.tableaus),
+            "redeal_stocks": sorted(game.redeal_stocks),  # the stocks a redeal is tapped from
+            "redeal_gathers": sorted(game.redeal_gathers),
+            "max_cascade": limits.MAX_CASCADE,
         },
     }
 
@@ -146,7 +150,8 @@ class NativeGame:
             why = self.game.illegal_reason(state, move)
             raise IllegalMove(why or f"the native engine refuses {move!r}")
         out = state.copy()
-        out.piles, out.came_from, out.declared, out.recycles, out.recycles_total, status, raw = got
+        (out.piles, out.came_from, out.declared, out.recycles, out.recycles_total, status, raw,
+         out.redeals, out.rng) = got
         out.moves = state.moves + 1
         out.status = Status(status)
         # the listing of the new position came along: the next ``legal_moves`` of it reads it

@@ -9,6 +9,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde_json::Value;
 
 use crate::expr::{ExprError, ExprId, Exprs, Scope};
+use settle::{Rules, Tap};
+
+mod settle;
+mod steps;
 
 pub const PLAYING: i32 = 0;
 pub const WON: i32 = 1;
@@ -545,6 +549,8 @@ pub struct Game {
     win: Option<Cond>,
     loss: Option<Cond>,
     score: Scoring,
+    // what settles a move and the taps that run steps (`settle.rs`)
+    rules: Rules,
     exprs: Exprs,
 }
 
@@ -783,10 +789,6 @@ fn game_tables(accepts: &mut [Accept], ident: &[Card]) -> Result<(), Unsupported
     Ok(())
 }
 
-fn empty_list(v: &Value, name: &str) -> bool {
-    v.get(name).and_then(Value::as_array).is_none_or(|a| a.is_empty())
-}
-
 fn list<'a>(v: &'a Value, name: &str) -> Result<&'a Vec<Value>, Unsupported> {
     field(v, name)?.as_array().ok_or_else(|| Unsupported(format!("'{name}' is not a list")))
 }
@@ -805,20 +807,7 @@ impl Game {
         if text(c, "format") != "cardz-compiled/1" {
             return unsupported("not a cardz-compiled/1 game");
         }
-        for name in ["triggers", "redeal"] {
-            if !empty_list(c, name) {
-                return unsupported(format!("it has {name}"));
-            }
-        }
-        if field(c, "actions")?.as_array().is_some_and(|a| a.iter().any(|x| x.as_array().is_some_and(|y| !y.is_empty()))) {
-            return unsupported("it has actions");
-        }
-        for name in ["auto_send", "auto_refill"] {
-            if field(c, name)?.as_array().is_some_and(|a| a.iter().any(|x| !x.is_null())) {
-                return unsupported(format!("it has {name}"));
-            }
-        }
-        let mut exprs = Exprs::from_json(plan.get("expr").unwrap_or(&Value::Null))?;
+        let mut exprs = Exprs::from_json(doc.get("expr").unwrap_or(&Value::Null))?;
         let rank = ints(c, "card_rank")?;
         let suit = ints(c, "card_suit")?;
         let ident: Vec<Card> =
@@ -836,6 +825,7 @@ impl Game {
         let loss = judged(c, "loss", &mut exprs)?;
         let score = scoring(c.get("scoring"), &mut exprs)?;
         game_tables(&mut accepts, &ident)?;
+        let rules = Rules::from_json(c, plan, n, &ident, &mut exprs)?;
         let game = Game {
             id: GAMES_LOADED.fetch_add(1, Ordering::Relaxed),
             n,
@@ -858,6 +848,7 @@ impl Game {
             win,
             loss,
             score,
+            rules,
             exprs,
         };
         game.check_shape()?;
@@ -1196,20 +1187,32 @@ impl Game {
         first
     }
 
-    /// `Taps._tap_plan` for a draw or recycle: 0 draw, 1 recycle, None nothing.
-    fn tap_plan(&self, s: &State, d: usize) -> Result<Option<u8>, ExprError> {
-        let Some(dr) = self.draws[d].as_ref() else { return Ok(None) };
-        if let Some(when) = dr.when {
-            if !self.exprs.test(when, s, &Scope { depot: d as i32, source: -1, ..Scope::default() })? {
-                return Ok(None);
+    /// `Taps._tap_plan`: a draw or recycle, else a redeal or an action (`settle.rs`).
+    fn tap_plan(&self, s: &State, d: usize) -> Result<Option<Tap>, ExprError> {
+        self.plan_tap(s, d, false)
+    }
+
+    /// The tap plan; `listed`: the tap is known to do something (a legal move being played),
+    /// so no trial is run to find out.
+    fn plan_tap(&self, s: &State, d: usize, listed: bool) -> Result<Option<Tap>, ExprError> {
+        if let Some(dr) = self.draws[d].as_ref() {
+            let on = match dr.when {
+                None => true,
+                Some(when) => self.exprs.test(when, s, &Scope { depot: d as i32, source: -1, ..Scope::default() })?,
+            };
+            if !on {
+            } else if !s.piles[d].is_empty() {
+                if dr.count > 0 {
+                    return Ok(Some(Tap::Draw));
+                }
+            } else {
+                let used = s.recycles.get(d).copied().unwrap_or(0);
+                if dr.recycle && !s.piles[dr.to].is_empty() && d != dr.to && dr.max_recycles.is_none_or(|m| used < m) {
+                    return Ok(Some(Tap::Recycle));
+                }
             }
         }
-        if !s.piles[d].is_empty() {
-            return Ok((dr.count > 0).then_some(0));
-        }
-        let used = s.recycles.get(d).copied().unwrap_or(0);
-        Ok((dr.recycle && !s.piles[dr.to].is_empty() && d != dr.to && dr.max_recycles.is_none_or(|m| used < m))
-            .then_some(1))
+        self.tap_steps(s, d, listed)
     }
 
     /// `MoveGen.legal_moves` into `out`: card moves, then taps in depot order; none once over.
@@ -1268,24 +1271,28 @@ impl Game {
         let mut hand = std::mem::take(&mut w.hand);
         hand.clear();
         if m.1 < 0 {
-            let Some(dr) = self.draws[src].as_ref() else { return Ok(()) }; // never listed
-            if self.tap_plan(&w.s, src)? == Some(0) {
-                for _ in 0..dr.count {
-                    let Some(c) = w.take_top(src) else { break };
-                    let mut card = [w.up(c)];
-                    self.land(w, dr.to, &mut card, src);
+            let Some(plan) = self.plan_tap(&w.s, src, true)? else { return Ok(()) }; // never listed
+            match (plan, self.draws[src].as_ref()) {
+                (Tap::Draw, Some(dr)) => {
+                    for _ in 0..dr.count {
+                        let Some(c) = w.take_top(src) else { break };
+                        let mut card = [w.up(c)];
+                        self.land(w, dr.to, &mut card, src);
+                    }
                 }
-            } else {
-                let pile = &mut w.s.piles[dr.to];
-                let (len, top) = (pile.len(), pile.last().copied());
-                hand.extend(pile.drain(..).rev().map(|c| c & !1));
-                w.changed(dr.to, len, top);
-                w.put(src, &hand, dr.to as i32, false);
-                if w.s.recycles.is_empty() {
-                    w.s.recycles = vec![0; self.n];
+                (Tap::Recycle, Some(dr)) => {
+                    let pile = &mut w.s.piles[dr.to];
+                    let (len, top) = (pile.len(), pile.last().copied());
+                    hand.extend(pile.drain(..).rev().map(|c| c & !1));
+                    w.changed(dr.to, len, top);
+                    w.put(src, &hand, dr.to as i32, false);
+                    if w.s.recycles.is_empty() {
+                        w.s.recycles = vec![0; self.n];
+                    }
+                    w.s.recycles[src] += 1;
+                    w.s.recycles_total += 1;
                 }
-                w.s.recycles[src] += 1;
-                w.s.recycles_total += 1;
+                (tap, _) => self.run_tap_steps(w, tap, src)?,
             }
         } else {
             let dst = m.2 as usize;
@@ -1300,7 +1307,7 @@ impl Game {
             }
         }
         w.hand = hand;
-        self.flip_tops(w);
+        self.settle(w)?;
         Ok(())
     }
 
@@ -1568,7 +1575,7 @@ mod tests {
             "land_face": [-1, -1], "land_under": [false, false], "auto_flip_top": [false, false],
             "staged": false, "win": {win}, "loss": {STALEMATE} {extra}}},
             "plan": {{"sources": [0], "drop_targets": [1], "down_targets": [], "tappable": [{tappable}],
-            "flip_uncovered": [], "cells": [], "tableaus": []}}}}"#
+            "flip_uncovered": [], "cells": [], "tableaus": [], "max_cascade": 10000}}}}"#
         )
     }
 
@@ -1619,8 +1626,10 @@ mod tests {
 
     #[test]
     fn refuses_what_it_cannot_play() {
-        let why = Game::from_json(&doc(NO_DRAWS).replace(r#""triggers": []"#, r#""triggers": [{}]"#));
-        assert_eq!(why.unwrap_err(), Unsupported("it has triggers".into()));
+        // a step whose kind names no native primitive keeps the game on the Python engine
+        let step = r#""redeal": [{"kind": "reverse", "args": {}, "ptr": "/redealRules/0", "native": null}]"#;
+        let why = Game::from_json(&doc(NO_DRAWS).replace(r#""redeal": []"#, step));
+        assert_eq!(why.unwrap_err(), Unsupported("the reverse step at /redealRules/0 has no native primitive".into()));
         assert!(Game::from_json("{").is_err());
         let bad = game(r#", "draws": [{"to": 9, "count": 1, "recycle": false}, null]"#);
         assert_eq!(bad.unwrap_err(), Unsupported("a depot index out of range".into()));

@@ -78,8 +78,8 @@ impl Engine {
     }
 
     /// The position after `mv` as (piles, came_from, declared, recycles, recycles_total,
-    /// status, its legal moves), or None when `mv` is not legal. `checked`: the caller knows
-    /// it is legal. The listing comes along so that a step crosses the boundary once.
+    /// status, its legal moves, redeals, rng), or None when `mv` is not legal. `checked`: the
+    /// caller knows it is legal. The listing comes along so that a step crosses the boundary once.
     fn apply<'py>(&self, py: Python<'py>, state: StateIn, mv: Move, checked: bool)
                   -> PyResult<Option<Bound<'py, PyTuple>>> {
         guarded(|| {
@@ -97,6 +97,8 @@ impl Engine {
                 out.recycles_total,
                 out.status,
                 self.game.legal_moves(&out).map_err(expr_failure)?,
+                out.redeals,
+                out.rng,
             );
             Ok(Some(fields.into_pyobject(py)?))
         })

@@ -537,19 +537,28 @@ def test_cascade_limit_at_and_past(monkeypatch):
     monkeypatch.setattr(game_module, "MAX_CASCADE", 3)
     at = g.apply(board(g, {"src": ["AS"], "x": ["2S", "3S"]}), mv(g, "src", 0, "x"))
     assert pile(g, at, "y") == ["AS", "3S", "2S"]  # three trigger runs: at the limit
-    with pytest.raises(CardzError, match="did not settle"):
-        g.apply(board(g, {"src": ["AS"], "x": ["2S", "3S", "4S"]}), mv(g, "src", 0, "x"))
+    # a fourth run would be past it: the cascade ends after the third, and the move stands
+    past = g.apply(board(g, {"src": ["AS"], "x": ["2S", "3S", "4S"]}), mv(g, "src", 0, "x"))
+    assert pile(g, past, "y") == ["AS", "4S", "3S"] and pile(g, past, "x") == ["2S"]
+    assert past.moves == 1 and past.status == PLAYING
 
 
-def test_cascade_limit_is_an_error_not_a_hang():
+def test_two_depots_refilling_each_other_stop_at_the_cascade_limit():
+    """Issue 22, departure 5: the reference loops "until the cascade limit"; the move is legal
+    and the board the cascade stops on is a position that plays on."""
     g = game([STOCK, {"name": "x", "type": "Tableau", "autoRefill": ["y"]},
               {"name": "y", "type": "Tableau", "autoRefill": ["x"]},
-              {"name": "z", "type": "Tableau",
-               "triggers": [{"when": "!empty(x)", "do": [{"kind": "move", "from": "x", "to": "y"}]},
-                            {"when": "!empty(y)", "do": [{"kind": "move", "from": "y", "to": "x"}]}]}])
-    with pytest.raises(CardzError, match="MAX_CASCADE"):
-        g.apply(board(g, {"z": ["AS"]}), mv(g, "z", 0, "x"))
-    assert MAX_CASCADE >= 1000
+              {"name": "z", "type": "Tableau", "autoFlipTop": True}])
+    start = board(g, {"z": ["~2S", "AS"]})
+    move = mv(g, "z", 1, "x")
+    assert move in g.legal_moves(start)
+    after = g.apply(start, move)
+    assert MAX_CASCADE % 2 == 0 and MAX_CASCADE >= 1000
+    # an even number of refills brings the Ace back to x; z's new top was turned up
+    assert pile(g, after, "x") == ["AS"] and pile(g, after, "y") == [] and pile(g, after, "z") == ["2S"]
+    assert after.status == PLAYING
+    again = g.legal_moves(after)  # the position plays on: the Ace may go back and loop again
+    assert mv(g, "x", 0, "z") in again and g.apply(after, mv(g, "x", 0, "z")).moves == 2
 
 
 def test_triggers_with_self_count_under_and_expression_depots():

@@ -118,7 +118,8 @@ class _Resolver:
                         lands_on=kind.lands_on, stock_default=kind.stock_default,
                         from_stock=kind.from_stock, reads=tuple(sorted(kind.reads)),
                         moves_cards=kind.moves_cards, turns_cards=kind.turns_cards,
-                        creates_cards=kind.creates_cards, depot_fields=_depot_fields(kind.fields))
+                        creates_cards=kind.creates_cards, depot_fields=_depot_fields(kind.fields),
+                        native=kind.native)
 
     def _step_arg(self, field: Field | None, value: Any, ptr: str, name: str, me: int) -> Any:
         kind = field.kind if field is not None else ""

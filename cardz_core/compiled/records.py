@@ -100,8 +100,9 @@ class StepData:
     Then the facts its kind declares (``cardz_core.kinds.StepKind``), copied at compile time so
     that no engine or solver looks the kind up: ``takes_from``, ``lands_on``, ``stock_default``
     (field names), ``from_stock``, ``reads`` (sorted), ``moves_cards``, ``turns_cards``,
-    ``creates_cards``, and ``depot_fields``: the names of its fields that name depots (of
-    field kind ``depot``, ``depots``, ``group`` or ``pattern``), in the kind's order."""
+    ``creates_cards``, ``native`` (the native engine's primitive for it, or None), and
+    ``depot_fields``: the names of its fields that name depots (of field kind ``depot``,
+    ``depots``, ``group`` or ``pattern``), in the kind's order."""
 
     kind: str
     args: dict[str, Any]
@@ -116,6 +117,7 @@ class StepData:
     turns_cards: bool = False
     creates_cards: bool = False
     depot_fields: tuple[str, ...] = ()
+    native: str | None = None
 
 
 @attrs.frozen

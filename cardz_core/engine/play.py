@@ -236,39 +236,36 @@ class Play(Ends):
 
     def _settle(self, w: Work) -> None:
         """Flips, then one automatic move (autoSend, then autoRefill), or else one pass of the
-        triggers, repeated until nothing changes; bounded by ``MAX_CASCADE``."""
+        triggers, repeated until nothing changes. At ``MAX_CASCADE`` automatic moves and
+        trigger runs that changed the board the cascade ends where it is (after the flips), as
+        the reference says: the move stays legal and the board is a position like any other."""
         budget = MAX_CASCADE
-        last = ""
         while True:
             self._flip_tops(w)
-            what = self._auto_move(w)
-            if what is None:
-                before = tuple(w.piles)
-                for d, when, steps, ptr in self.triggers:
-                    if when(w.env(depot=d)):
-                        ran = tuple(w.piles)
-                        w.self_depot = d
-                        for step in steps:
-                            step(w)
-                        if tuple(w.piles) != ran:
-                            budget -= 1
-                            last = f"the trigger at {ptr}"
-                            self._flip_tops(w)
-                            if budget < 0:
-                                break
-                if tuple(w.piles) == before:
-                    return
-            else:
+            if budget <= 0:
+                return
+            if self._auto_move(w):
                 budget -= 1
-                last = what
-            if budget < 0:
-                raise CardzError(f"the board did not settle within {MAX_CASCADE} automatic moves "
-                                 f"and trigger runs (limits.MAX_CASCADE); the last was {last}")
+                continue
+            before = tuple(w.piles)
+            for d, when, steps, _ptr in self.triggers:
+                if when(w.env(depot=d)):
+                    ran = tuple(w.piles)
+                    w.self_depot = d
+                    for step in steps:
+                        step(w)
+                    if tuple(w.piles) != ran:
+                        budget -= 1
+                        self._flip_tops(w)
+                        if budget <= 0:
+                            return
+            if tuple(w.piles) == before:
+                return
 
-    def _auto_move(self, w: Work) -> str | None:
-        """Make the first automatic move available; say which, or None."""
+    def _auto_move(self, w: Work) -> bool:
+        """Make the first automatic move available; whether there was one."""
         if not (self.auto_send or self.auto_refill):
-            return None
+            return False
         state = w.state()
         piles = state.piles
         for s, targets in self.auto_send:
@@ -283,7 +280,7 @@ class Play(Ends):
                         w.set_pile(s, rest)
                         w.came_from[s] = -1
                         self._land(w, d, group, s)
-                        return f"autoSend from {self.depot_names[s]}"
+                        return True
         for d, sources in self.auto_refill:
             if piles[d]:
                 continue
@@ -296,8 +293,8 @@ class Play(Ends):
                     w.set_pile(s, pile[:-1])
                     w.came_from[s] = -1
                     self._land(w, d, group, s)
-                    return f"autoRefill of {self.depot_names[d]}"
-        return None
+                    return True
+        return False
 
     def _freeze(self, w: Work, state: State) -> State:
         """The new position: ``state`` with the work's piles and memory."""

@@ -93,6 +93,8 @@ def place(step: Step, game: Any) -> Executor:
 
     def run(w: Any) -> None:
         d = target(w)
+        if d < 0:  # an expression that gives no depot: nothing (not the last depot, as -1 reads)
+            return
         pile = w.piles[stock]
         for k in range(len(pile) - 1, -1, -1):  # the first match from the top
             c = pile[k]

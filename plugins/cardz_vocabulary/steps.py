@@ -14,34 +14,41 @@ STEP_KINDS = {
         "from": Field("depot"),  # None: the first stock
         "when": Field("expr"),
     }, compile=step_impl.deal_group, takes_from=("from",), lands_on=("to",),
-        stock_default=("from",), reads=frozenset({"expressions"}), turns_cards=True),
+        stock_default=("from",), reads=frozenset({"expressions"}), turns_cards=True,
+        native="deal"),
     "move": StepKind({
         "from": Field("depot", required=True),
         "to": Field("depot", required=True),
         "count": Field("numexpr", default=1, minimum=0),
         "under": Field("bool", default=False),
-    }, compile=step_impl.move, takes_from=("from",), lands_on=("to",), reads=frozenset({"expressions"})),
+    }, compile=step_impl.move, takes_from=("from",), lands_on=("to",), reads=frozenset({"expressions"}),
+        native="move_top"),
     "flipTop": StepKind({"depot": Field("depot", required=True)}, compile=step_impl.flip_top,
-                        reads=frozenset({"expressions"}), moves_cards=False, turns_cards=True),
+                        reads=frozenset({"expressions"}), moves_cards=False, turns_cards=True,
+                        native="turn_top_up"),
     "place": StepKind({
         "rank": Field("rank"),
         "suit": Field("suit"),
         "joker": Field("bool", default=False),
         "to": Field("depot", required=True),
     }, compile=step_impl.place, needs=(("rank", "suit"), ("joker",)), lands_on=("to",),
-        from_stock=True, reads=frozenset({"expressions"}), turns_cards=True),
+        from_stock=True, reads=frozenset({"expressions"}), turns_cards=True,
+        native="place_from_stock"),
     "gather": StepKind({
         "from": Field("depots", required=True),
         "to": Field("depot", required=True),
         "when": Field("expr"),
-    }, compile=step_impl.gather, takes_from=("from",), lands_on=("to",), reads=frozenset({"expressions"})),
+    }, compile=step_impl.gather, takes_from=("from",), lands_on=("to",), reads=frozenset({"expressions"}),
+        native="turn_over_onto"),
     "shuffle": StepKind({"depot": Field("depot", required=True)}, compile=step_impl.shuffle,
-                        reads=frozenset({"rng", "expressions"}), moves_cards=False),
+                        reads=frozenset({"rng", "expressions"}), moves_cards=False,
+                        native="shuffle_pile"),
     "compact": StepKind({
         "group": Field("group", required=True),
         "from": Field("depot"),
     }, compile=step_impl.compact, triggers_only=True, takes_from=("group", "from"),
-        lands_on=("group",), reads=frozenset({"expressions"}), turns_cards=True),
+        lands_on=("group",), reads=frozenset({"expressions"}), turns_cards=True,
+        native="close_gaps"),
 }
 
 
