@@ -5,6 +5,7 @@ extension is not built (.ci/run builds it)."""
 
 from __future__ import annotations
 
+import pickle
 import random
 import subprocess
 import sys
@@ -15,7 +16,8 @@ from conftest import LONG
 from cardz_core.engine import Game, IllegalMove, Move, State, compile
 from cardz_core.engine.rng import below
 from cardz_core.engine.state import PLAYING, Status
-from cardz_core.native import NativeEngineGame, NativeGame, NotNative, extension, supports
+from cardz_core.native import (NativeEngineGame, NativeGame, NativeState, NotNative, extension,
+                               supports)
 from cardz_core.problems import CardzError
 from cardz_core.rulesets import bundled, open_game
 from cardz_core.spec import load_game
@@ -180,3 +182,82 @@ def test_each_module_imports_first(first: str):
     code = f"import {first}; from cardz_core.engine import compile; print(compile.__name__)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "compile", done.stderr
+
+
+def _played(game: Game, seed: int, steps: int) -> list[State]:
+    """The positions of ``steps`` seeded random moves from deal ``seed`` (fewer if it ends)."""
+    rng, out = random.Random(seed), [game.deal(seed)]
+    for _ in range(steps):
+        moves = game.legal_moves(out[-1])
+        if not moves:
+            break
+        out.append(game.apply(out[-1], rng.choice(moves)))
+    return out
+
+
+def test_native_states_are_states_of_the_same_position():
+    python, native = compile(_spec("klondike_draw3")), compile(_spec("klondike_draw3"), engine="native")
+    plain, held = _played(python, 4, 60), _played(native, 4, 60)
+    assert all(type(s) is NativeState for s in held)
+    for p, h in zip(plain, held):
+        assert h == p and p == h and hash(h) == hash(p) and h.key() == p.key()
+        assert repr(h) == repr(p)
+    assert held[1] != held[2] and held[3] == native.native.native_state(plain[3])
+    copied = held[-1].copy()
+    assert type(copied) is State and copied == plain[-1]
+    loaded = pickle.loads(pickle.dumps(held[-1]))
+    assert type(loaded) is State and loaded == plain[-1] and loaded.cards == plain[-1].cards
+    assert python.board_document(held[-1]) == python.board_document(plain[-1])
+    assert python.view(held[-1]) == python.view(plain[-1])
+
+
+def test_setting_a_field_of_a_native_state_drops_its_handle():
+    native = compile(_spec("klondike_draw3"), engine="native")
+    state = _played(native, 2, 5)[-1]
+    piles = state.piles
+    state.moves = 0
+    assert state._pos is None and state.moves == 0 and state.piles == piles
+    # played again from its fields, as any State
+    python = compile(_spec("klondike_draw3"))
+    assert native.legal_moves(state) == python.legal_moves(state)
+    move = native.legal_moves(state)[0]
+    assert native.apply(state, move) == python.apply(state, move)
+
+
+def test_undo_keys_expand_and_the_same_move_objects():
+    python, native = compile(_spec("freecell")), compile(_spec("freecell"), engine="native")
+    held, plain = _played(native, 6, 30), _played(python, 6, 30)
+    for i in range(1, len(held)):
+        undone = native.undo(held[i - 1], held[i])
+        assert type(undone) is NativeState and undone == python.undo(plain[i - 1], plain[i])
+    engine = native.native
+    state = held[-1]
+    assert native.legal_moves(state)[0] is native.legal_moves(held[-1])[0]
+    assert engine.key64(state) == engine.key64(plain[-1])
+    assert engine.key64(state) != engine.key64(held[-2])
+    undone = native.undo(held[-2], held[-1])
+    assert engine.key64(undone, counters=False) == engine.key64(held[-2], counters=False)
+    assert engine.key64(undone) != engine.key64(held[-2])
+    expanded = engine.expand(state)
+    assert [m for m, _, _ in expanded] == python.legal_moves(plain[-1])
+    for move, child, key in expanded:
+        assert child == python.apply(plain[-1], move)
+        assert key == engine.key64(child, counters=False)
+
+
+def test_deal_playouts_play_the_same_games_every_run():
+    native = NativeGame(open_game(GAMES["golf"]))
+    got = native.deal_playouts(5, 11, 300)
+    assert got == native.deal_playouts(5, 11, 300) != native.deal_playouts(5, 12, 300)
+    assert got == native.playouts([native.game.deal(11 + g) for g in range(5)], 11, 300)
+
+
+def test_a_position_the_engine_cannot_hold_is_a_cardz_error():
+    native = NativeGame(open_game(GAMES["freecell"]))
+    state = native.game.deal(1).copy()
+    state.moves = 2**70
+    with pytest.raises(CardzError, match="can't hold"):
+        native.legal_moves(state)
+    state.moves, state.piles = 0, (("x",),) + state.piles[1:]
+    with pytest.raises(CardzError, match="can't hold"):
+        native.legal_moves(state)
