@@ -284,8 +284,21 @@ class NativeEngineGame(Game):
 
     def __init__(self, compiled: CompiledGame, registry: Registry, spec: GameSpec) -> None:
         super().__init__(compiled, registry, spec)
-        self.native = NativeGame(self)
-        engine = self.native.engine
+        self._attach(NativeGame(self))
+
+    @classmethod
+    def adopt(cls, native: NativeGame) -> NativeEngineGame:
+        """``native.game``, a Python ``Game``, made this class in place: its tables, which
+        ``Game.__init__`` spends most of a compile on, are built once."""
+        game = native.game
+        game.__class__ = cls
+        assert isinstance(game, cls)
+        game._attach(native)
+        return game
+
+    def _attach(self, native: NativeGame) -> None:
+        self.native = native
+        engine = native.engine
         self._list, self._apply, self._undo = engine.legal_moves, engine.apply, engine.undo
         self._held = engine.native_state
 

@@ -5,16 +5,18 @@ extension is not built (.ci/run builds it)."""
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 import subprocess
 import sys
 
 import pytest
-from conftest import LONG
+from conftest import LONG, run_cli
 
 from cardz_core.engine import Game, IllegalMove, Move, State, compile
 from cardz_core.engine.rng import below
+from cardz_core.engines import engine_of
 from cardz_core.engine.state import PLAYING, Status
 from cardz_core.native import (NativeEngineGame, NativeGame, NativeState, NotNative, extension,
                                supports)
@@ -141,16 +143,38 @@ def _spec(stem: str) -> GameSpec:
     return load_game(GAMES[stem], file=str(GAMES[stem]))
 
 
-def test_the_engine_is_chosen_at_compile():
-    assert type(compile(_spec("klondike"))) is Game  # python stays the default
+def test_the_engine_is_chosen_at_compile(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("CARDZ_ENGINE", raising=False)
+    assert isinstance(compile(_spec("klondike")), NativeEngineGame)  # auto is the default
+    assert engine_of(compile(_spec("klondike"))) == ("native", None)
+    assert type(compile(_spec("klondike"), engine="python")) is Game
     native = compile(_spec("klondike"), engine="native")
     assert isinstance(native, NativeEngineGame)
     assert type(compile(_spec("spider"), engine="auto")) is Game
+    assert engine_of(compile(_spec("spider"))) == ("python", "it has redeal")
     assert isinstance(compile(_spec("freecell"), engine="auto"), NativeEngineGame)
     with pytest.raises(CardzError, match="can't play Spider.*: it has redeal"):
         compile(_spec("spider"), engine="native")
     with pytest.raises(CardzError, match="no engine 'rust'"):
         compile(_spec("klondike"), engine="rust")
+    monkeypatch.setenv("CARDZ_ENGINE", "python")
+    assert engine_of(compile(_spec("klondike"))) == ("python", "CARDZ_ENGINE=python asks for it")
+
+
+def test_check_and_games_json_say_which_engine(capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("CARDZ_ENGINE", raising=False)
+    code, out, _ = run_cli(capsys, "check", "--json", "klondike", "spider")
+    assert code == 0 and json.loads(out) == [
+        {"file": "klondike", "path": "", "message": "runs on the native engine", "severity": "info"},
+        {"file": "spider", "path": "", "message": "runs on the Python engine: it has redeal",
+         "severity": "info"}]
+    code, out, _ = run_cli(capsys, "games", "--json", "--family", "spider")
+    rows = json.loads(out)
+    assert code == 0 and rows and {r["engine"] for r in rows} == {"python"}
+    assert all(r["engine_reason"] for r in rows)
+    code, out, _ = run_cli(capsys, "games", "--json", "--family", "freecell")
+    assert {(r["engine"], r["engine_reason"]) for r in json.loads(out)} >= {("native", None)}
 
 
 def test_cardz_engine_chooses_for_every_compile(monkeypatch: pytest.MonkeyPatch):
@@ -261,3 +285,21 @@ def test_a_position_the_engine_cannot_hold_is_a_cardz_error():
     state.moves, state.piles = 0, (("x",),) + state.piles[1:]
     with pytest.raises(CardzError, match="can't hold"):
         native.legal_moves(state)
+
+
+def test_a_command_imports_only_what_it_needs(tmp_path):
+    """``cardz moves`` builds its own parser alone and plays no planner: neither the other
+    commands nor the planners' search are imported (start time, docs/benchmarks.md)."""
+    board = tmp_path / "board.json"
+    game = open_game("klondike")
+    board.write_text(json.dumps(game.board_document(game.deal(1))))
+    code = ("import sys; from cardz_core.cli.main import main; "
+            f"main(['moves', 'klondike', '--board', {str(board)!r}]); "
+            "print(sorted(m for m in sys.modules if m.startswith('cardz_core.')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    loaded = done.stdout.splitlines()[-1]
+    assert "cardz_core.cli.cmd_moves" in loaded
+    for absent in ("cardz_core.cli.cmd_simulate", "cardz_core.planners.expectimax",
+                   "cardz_core.solver.search", "cardz_core.sim"):
+        assert f"'{absent}" not in loaded, absent
