@@ -2,17 +2,20 @@
 ``cardz_core._native`` (src/ in the repository), for the games it supports.
 
 ``NativeGame(game)`` plays true positions (not views) with the rules on, exactly as the Python
-engine does: the same legal moves in the same order, the same ``State`` after a move, the same
-status. Deals stay in Python (``game.deal``): the native engine starts from a dealt ``State``.
+engine does: the same legal moves in the same order, the same position after a move, the same
+status. The positions it makes stay in Rust: it hands out ``NativeState``s, ``State``s that
+read their fields from the native handle when asked (docs/design.md, "Positions behind a
+handle"). Deals stay in Python (``game.deal``): the native engine starts from a dealt ``State``.
 What it is handed is ``CompiledGame.to_json()`` and a small plan (``plan_document``): the index
 tables the Python engine lists moves by, and the facts the registry gives of the win and loss
 conditions (``ConditionKind.empties``, ``ConditionKind.stalemate``), so the Rust side knows no
 vocabulary word. ``supports(game)`` says why a game can't be played natively.
 
 ``NativeEngineGame`` is the ``Game`` that ``compile(spec, engine="native")`` gives (or
-``CARDZ_ENGINE=native``; ``auto`` when the game is supported): a Python ``Game`` whose
-``legal_moves`` and ``apply`` run natively for true positions with the rules on; views, the
-rules off and ``apply`` with a reveal callback stay in Python, as does everything else.
+``CARDZ_ENGINE=native``; ``auto``, the default, when the game is supported): a Python ``Game``
+whose ``deal``, ``legal_moves``, ``apply`` and ``undo`` run natively for true positions with the
+rules on; views, the rules off and ``apply`` with a reveal callback stay in Python, as does
+everything else.
 """
 
 from __future__ import annotations
