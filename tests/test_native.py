@@ -45,9 +45,10 @@ def test_random_play_agrees_with_the_python_engine(name: str):
     native = NativeGame(game)
     for seed in range(DEALS):
         state, rng = game.deal(seed), random.Random(seed)
+        held = native.native_state(state)  # played on from the native engine's own positions
         for step in range(MAX_MOVES):
             moves = game.legal_moves(state)
-            assert native.legal_moves(state) == moves, (seed, step)
+            assert native.legal_moves(state) == moves == native.legal_moves(held), (seed, step)
             if not moves:
                 break
             move = rng.choice(moves)
@@ -55,6 +56,8 @@ def test_random_play_agrees_with_the_python_engine(name: str):
             got = native.apply(state, move)
             assert got == after and type(got.status) is Status, (seed, step, move)
             assert native.status(got) == game.status(after), (seed, step, move)
+            held = native.apply(held, move)
+            assert held == after and held.key() == after.key(), (seed, step, move)
             state = after
 
 
