@@ -2,17 +2,20 @@
 ``cardz_core._native`` (src/ in the repository), for the games it supports.
 
 ``NativeGame(game)`` plays true positions (not views) with the rules on, exactly as the Python
-engine does: the same legal moves in the same order, the same ``State`` after a move, the same
-status. Deals stay in Python (``game.deal``): the native engine starts from a dealt ``State``.
-What it is handed is ``CompiledGame.to_json()`` and a small plan (``plan_document``): the index
-tables the Python engine lists moves by. Conditions are judged from the native primitive each
-compiled condition names (``ConditionData.native``), so the Rust side knows no vocabulary word.
-``supports(game)`` says why a game can't be played natively.
+engine does: the same legal moves in the same order, the same position after a move, the same
+status. The positions it makes stay in Rust: it hands out ``NativeState``s, ``State``s that
+read their fields from the native handle when asked (docs/design.md, "Positions behind a
+handle"). Deals stay in Python (``game.deal``): the native engine starts from a dealt ``State``.
+What it is handed is ``CompiledGame.to_json()`` (whose conditions and steps carry the native
+primitives their kinds name), what expressions read (``native_expr.expr_plan``) and a small
+plan (``plan_document``): the index tables the Python engine lists moves by, so the Rust side
+knows no vocabulary word. ``supports(game)`` says why a game can't be played natively.
 
 ``NativeEngineGame`` is the ``Game`` that ``compile(spec, engine="native")`` gives (or
-``CARDZ_ENGINE=native``; ``auto`` when the game is supported): a Python ``Game`` whose
-``legal_moves`` and ``apply`` run natively for true positions with the rules on; views, the
-rules off and ``apply`` with a reveal callback stay in Python, as does everything else.
+``CARDZ_ENGINE=native``; ``auto``, the default, when the game is supported): a Python ``Game``
+whose ``deal``, ``legal_moves``, ``apply`` and ``undo`` run natively for true positions with the
+rules on; views, the rules off and ``apply`` with a reveal callback stay in Python, as does
+everything else.
 """
 
 from __future__ import annotations
@@ -20,13 +23,13 @@ from __future__ import annotations
 import importlib
 import json
 from types import ModuleType
-from typing import Any, Sequence, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 from cardz_core import limits
 from cardz_core.engine.game import Game
 from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.compiled.game import CompiledGame
-from cardz_core.engine.state import PLAYING, State, Status
+from cardz_core.engine.state import State, Status
 from cardz_core.engine.work import Reveal
 from cardz_core.native_expr import expr_plan
 from cardz_core.problems import CardzError
@@ -35,10 +38,6 @@ from cardz_core.spec.model import GameSpec
 
 S = TypeVar("S", bound=State)
 
-_new_move = tuple.__new__  # Move(*t) without the NamedTuple's Python-level __new__
-# a position as the extension takes it: (piles, came_from, recycles, declared, (redeals, moves,
-# undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng))
-StateTuple = tuple[Any, ...]
 
 
 def extension() -> ModuleType | None:
@@ -50,8 +49,8 @@ def extension() -> ModuleType | None:
 
 
 def plan_document(game: Game) -> dict[str, Any]:
-    """What the extension loads: the compiled game and the plan the Python engine derived from
-    it (so both list moves from the same index tables)."""
+    """What the extension loads: the compiled game, what its expressions read, and the plan the
+    Python engine derived from it (so both list moves from the same index tables)."""
     c = game.compiled
     return {
         "compiled": c.to_json(),
@@ -77,7 +76,8 @@ def _engine(game: Game) -> tuple[Any, str | None]:
     if native is None:
         return None, "the native extension cardz_core._native is not built"
     try:
-        return native.Engine(json.dumps(plan_document(game))), None
+        return native.Engine(json.dumps(plan_document(game)), Move, NativeState, _STATUSES,
+                             game.identity), None
     except ValueError as exc:  # the extension's own refusal: what of the tables it can't play
         return None, str(exc)
 
@@ -91,72 +91,131 @@ class NotNative(CardzError):
     """A position the native engine does not play: a view (unknown cards) or the rules off."""
 
 
+# the fields a NativeState reads from its handle on first need, as ``Position.fields()`` gives
+# them (``State.key()``'s order; ``status`` is also set at once, ``pools`` is None)
+_FROM_HANDLE = ("piles", "came_from", "recycles", "redeals", "moves", "undos", "recycles_total",
+                "seed_rank", "declared", "rules_off", "auto_moved", "status", "rng")
+_POSITION = frozenset(_FROM_HANDLE) | {"pools"}
+_LAZY = _POSITION | {"_hash"}
+_STATUSES = tuple(Status)
+_new = object.__new__
 
-def _as_tuple(state: State) -> StateTuple:
-    if state.rules_off or state.pools is not None:
-        raise NotNative("the native engine plays true positions with the rules on, not views "
-                        "or positions with the rules off")
-    return (state.piles, state.came_from, state.recycles, state.declared,
-            (state.redeals, state.moves, state.undos, state.recycles_total, state.seed_rank,
-             state.rules_off, state.auto_moved, int(state.status), state.rng))
+
+def _slot_setter(name: str) -> Callable[[State, Any], None]:
+    """The setter of State's slot ``name``: its descriptor's, past any ``__setattr__``."""
+    setter: Callable[[State, Any], None] = State.__dict__[name].__set__
+    return setter
+
+
+_setters = tuple(_slot_setter(name) for name in _FROM_HANDLE)
+_set_status, _set_pools, _set_hash = (_slot_setter(n) for n in ("status", "pools", "_hash"))
+
+
+class NativeState(State):
+    """A true position held by the native engine (``_pos``, a ``cardz_core._native.Position``)
+    as a ``State``: ``status`` and ``cards`` are set at once, every other field is read from
+    the handle on first need (``__getattr__`` runs only for a slot not set yet). It equals, and
+    hashes as, the plain ``State`` of the same position; ``copy`` and pickling give that plain
+    ``State``. Setting a position field first reads them all and drops the handle, so that the
+    engines never play a stale one."""
+
+    __slots__ = ("_pos",)
+    _pos: Any
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in _LAZY:
+            raise AttributeError(name)
+        self._fill()
+        return object.__getattribute__(self, name)
+
+    def _fill(self) -> None:
+        pos = object.__getattribute__(self, "_pos")
+        if pos is None:  # fields set already, the handle dropped
+            raise AttributeError("a position field was never set")
+        for put, value in zip(_setters, pos.fields()):
+            put(self, value)
+        _set_status(self, _STATUSES[self.status])
+        _set_pools(self, None)
+        _set_hash(self, None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _POSITION and self._pos is not None:
+            self._fill()
+            object.__setattr__(self, "_pos", None)
+            object.__setattr__(self, "_hash", None)
+        object.__setattr__(self, name, value)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is NativeState:
+            a, b = self._pos, other._pos
+            if a is not None and b is not None:
+                return bool(a == b)
+        return State.__eq__(self, other)
+
+    __hash__ = State.__hash__
+
+    def __reduce__(self) -> Any:
+        return _plain_state, (tuple(getattr(self, name) for name in _PICKLED),)
+
+
+_PICKLED = _FROM_HANDLE + ("pools", "cards")
+
+
+def _plain_state(fields: tuple[Any, ...]) -> State:
+    """The plain ``State`` a pickled NativeState loads as (a handle does not cross processes)."""
+    s = _new(State)
+    for name, value in zip(_PICKLED, fields):
+        setattr(s, name, value)
+    s._hash = None
+    return s
 
 
 class NativeGame:
-    """``game`` played by the native engine; refuses (CardzError) a game it can't play."""
+    """``game`` played by the native engine; refuses (CardzError) a game it can't play, and
+    (``NotNative``) a view or a position with the rules off. Positions it gives back are
+    ``NativeState``s; it takes any true ``State``."""
 
     def __init__(self, game: Game) -> None:
         engine, why = _engine(game)
         if engine is None:
             raise CardzError(f"the native engine can't play {game.compiled.name}: {why}")
         self.game = game
-        self._engine = engine
-        # a rule expression's refusal: (message, JSON pointer), raised as the Python engine does
-        self._failure: type[Exception] = extension().ExprFailure  # type: ignore[union-attr]
-        # the last listing, so that ``apply`` of a listed move need not judge it again
-        self._memo_state: State | None = None
-        self._memo_moves: list[Move] = []
+        self.engine = engine
+
+    def native_state(self, state: State) -> NativeState:
+        """``state`` held by the native engine (itself when it is already)."""
+        try:
+            return self.engine.native_state(state)
+        except LookupError as exc:
+            raise NotNative(str(exc)) from None
 
     def legal_moves(self, state: State) -> list[Move]:
-        """Every legal move, in the Python engine's order; empty once the game is over."""
-        if state.status != PLAYING:
-            return []
-        if state is self._memo_state:
-            return list(self._memo_moves)
+        """Every legal move, in the Python engine's order; empty once the game is over. The
+        ``Move`` objects are the engine's own, the same object for the same move every time."""
         try:
-            raw = self._engine.legal_moves(_as_tuple(state))
-        except self._failure as exc:
-            raise CardzError(*exc.args) from None
+            return self.engine.legal_moves(state)
         except LookupError as exc:
             raise NotNative(str(exc)) from None
-        except (ValueError, RuntimeError) as exc:
-            raise CardzError(str(exc)) from None
-        moves = [_new_move(Move, m) for m in raw]
-        self._memo_state, self._memo_moves = state, moves
-        return list(moves)
 
-    def apply(self, state: S, move: Move) -> S:
+    def apply(self, state: State, move: Move) -> NativeState:
         """The position after ``move``, judged; raises ``IllegalMove`` with the Python engine's
         reason when it is not legal."""
-        checked = state is self._memo_state and move in self._memo_moves
         try:
-            got = self._engine.apply(_as_tuple(state), tuple(move), checked)
-        except self._failure as exc:
-            raise CardzError(*exc.args) from None
+            got = self.engine.apply(state, move)
         except LookupError as exc:
             raise NotNative(str(exc)) from None
-        except (ValueError, RuntimeError, OverflowError) as exc:
-            raise CardzError(str(exc)) from None
         if got is None:
-            why = self.game.illegal_reason(state, move)
-            raise IllegalMove(why or f"the native engine refuses {move!r}")
-        out = state.copy()
-        (out.piles, out.came_from, out.declared, out.recycles, out.recycles_total, status, raw,
-         out.redeals, out.rng) = got
-        out.moves = state.moves + 1
-        out.status = Status(status)
-        # the listing of the new position came along: the next ``legal_moves`` of it reads it
-        self._memo_state, self._memo_moves = out, [_new_move(Move, m) for m in raw]
-        return out  # type: ignore[return-value]  # copies keep their class, as in Game.apply
+            raise IllegalMove(self.game.illegal_reason(state, move)
+                              or f"the native engine refuses {move!r}")
+        return got
+
+    def undo(self, before: State, after: State) -> NativeState:
+        """``Game.undo``: ``before`` again, with ``moves`` and ``auto_moved`` from ``after`` and
+        ``undos`` one more than ``after``'s."""
+        try:
+            return self.engine.undo(before, after)
+        except LookupError as exc:
+            raise NotNative(str(exc)) from None
 
     def status(self, state: State) -> Status:
         """PLAYING, WON or LOST, as judged after the move that led to ``state``."""
@@ -164,52 +223,104 @@ class NativeGame:
 
     def score_value(self, state: State) -> int | None:
         """The scoring value on this board, None without ``scoring``; ``NotNative`` when the
-        extension leaves the score to the Python engine."""
+        extension leaves the score to the Python engine (or the position is a view)."""
         try:
-            value: int | None = self._engine.score_value(_as_tuple(state))
-        except self._failure as exc:
-            raise CardzError(*exc.args) from None
+            value: int | None = self.engine.score_value(state)
         except LookupError as exc:
             raise NotNative(str(exc)) from None
         return value
 
-    def playouts(self, states: Sequence[State], seed: int,
-                 max_moves: int) -> list[tuple[int, Status]]:
-        """Uniformly random play from each dealt position, inside Rust with the engine's own
-        generator seeded by ``seed`` (deterministic): per game (moves made, status)."""
+    def key64(self, state: State, counters: bool = True) -> int:
+        """A 64-bit key of the position: equal positions have equal keys (within one build of
+        the extension). ``counters=False`` leaves out ``moves`` and ``undos``."""
         try:
-            got = self._engine.playouts([_as_tuple(s) for s in states], seed & (2**64 - 1),
-                                        max(0, max_moves))
-        except self._failure as exc:
-            raise CardzError(*exc.args) from None
+            return int(self.engine.key64(state, counters))
         except LookupError as exc:
             raise NotNative(str(exc)) from None
-        except (ValueError, RuntimeError, OverflowError) as exc:
-            raise CardzError(str(exc)) from None
-        return [(moves, Status(status)) for moves, status in got]
+
+    def expand(self, state: State) -> list[tuple[Move, NativeState, int]]:
+        """One search node's expansion in one call: each legal move, in order, with the
+        position it leads to and that position's ``key64(counters=False)``."""
+        try:
+            return self.engine.expand(state)
+        except LookupError as exc:
+            raise NotNative(str(exc)) from None
+
+    def playouts(self, states: Sequence[State], seed: int,
+                 max_moves: int) -> list[tuple[int, Status]]:
+        """Uniformly random play from each position, inside Rust with the engine's own
+        generator seeded by ``seed`` (one stream, game after game; deterministic): per game
+        (moves made, status)."""
+        try:
+            got = self.engine.playouts(list(states), seed & (2**64 - 1), max(0, max_moves))
+        except LookupError as exc:
+            raise NotNative(str(exc)) from None
+        return [(moves, _STATUSES[status]) for moves, status in got]
+
+    def deal_playouts(self, games: int, seed: int, max_moves: int) -> list[tuple[int, Status]]:
+        """``playouts`` of the deals ``seed``, ``seed + 1``, ... (``games`` of them, dealt in
+        Python), with the generator seeded by ``seed``: the same games every run."""
+        return self.playouts([self.game.deal(seed + g) for g in range(games)], seed, max_moves)
 
 
 class NativeEngineGame(Game):
     """A ``Game`` played by the native engine where it can be: true positions with the rules
-    on. Raises CardzError for a game the native engine can't play."""
+    on, which it deals and hands back as ``NativeState``s. Views, the rules off and ``apply``
+    with a reveal callback are played in Python, as is everything else. Raises CardzError for a
+    game the native engine can't play."""
 
     def __init__(self, compiled: CompiledGame, registry: Registry, spec: GameSpec) -> None:
         super().__init__(compiled, registry, spec)
-        self.native = NativeGame(self)
+        self._attach(NativeGame(self))
 
+    @classmethod
+    def adopt(cls, native: NativeGame) -> NativeEngineGame:
+        """``native.game``, a Python ``Game``, made this class in place: its tables, which
+        ``Game.__init__`` spends most of a compile on, are built once."""
+        game = native.game
+        game.__class__ = cls
+        assert isinstance(game, cls)
+        game._attach(native)
+        return game
+
+    def _attach(self, native: NativeGame) -> None:
+        self.native = native
+        engine = native.engine
+        self._list, self._apply, self._undo = engine.legal_moves, engine.apply, engine.undo
+        self._held = engine.native_state
+
+    def deal(self, seed: int) -> State:
+        state = super().deal(seed)
+        try:
+            return self._held(state)
+        except LookupError:
+            return state
+
+    # The extension takes any State and raises LookupError for what the Python engine plays
+    # (views, unknown cards, the rules off): a try costs nothing when nothing is raised.
     def legal_moves(self, state: State) -> list[Move]:
         try:
-            return self.native.legal_moves(state)
-        except NotNative:
+            return self._list(state)
+        except LookupError:
             return super().legal_moves(state)
 
     def apply(self, state: S, move: Move, reveal: Reveal | None = None) -> S:
         if reveal is None:
             try:
-                return self.native.apply(state, move)
-            except NotNative:
-                pass
+                got = self._apply(state, move)
+            except LookupError:
+                return super().apply(state, move)
+            if got is None:
+                raise IllegalMove(self.illegal_reason(state, move)
+                                  or f"the native engine refuses {move!r}")
+            return got
         return super().apply(state, move, reveal)
+
+    def undo(self, before: State, after: State) -> State:
+        try:
+            return self._undo(before, after)
+        except LookupError:
+            return super().undo(before, after)
 
     def score_value(self, state: State) -> int | None:
         try:

@@ -1,29 +1,54 @@
-//! The Python boundary: `Engine(plan_json)` with `legal_moves`, `apply` and `playouts` on
-//! positions given as plain tuples (`cardz_core/native.py` turns them into `State`s). Every
-//! call runs under `catch_unwind`: a panic becomes a `RuntimeError`, never a crash. A position
-//! with unknown cards (a view's) raises `LookupError`, one that does not fit the game `ValueError`.
+//! The Python boundary (`cardz_core._native`): `Engine(plan_json, move_type)` plays one game
+//! on `Position`s, positions kept in Rust behind a handle; `cardz_core/native.py` wraps them
+//! in `State`s that read their fields from the handle only when asked.
+//!
+//! Every call runs under `catch_unwind`: a panic becomes a `cardz_core.problems.CardzError`,
+//! never a crash, as does a position that does not fit the game. A position with unknown cards
+//! (a view's) raises `LookupError`: the caller plays it in Python instead.
 
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Mutex, OnceLock};
 
-use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyLookupError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyLookupError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::sync::PyOnceLock;
+use pyo3::intern;
+use pyo3::types::{PyList, PyString, PyTuple, PyType};
+use pyo3::ffi;
 
 use crate::engine::{BadState, Game, Move, ScoreError, SplitMix, State};
 use crate::expr::ExprError;
 
-// a rule expression's refusal while playing: args (message, JSON pointer), raised again by
-// `cardz_core/native.py` as the Python engine's CardzError
-create_exception!(_native, ExprFailure, PyException);
-
-fn expr_failure(e: ExprError) -> PyErr {
-    ExprFailure::new_err((e.message, e.ptr))
-}
-
 /// A position as Python hands it over: (piles, came_from, recycles, declared, (redeals, moves,
 /// undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)).
 type StateIn = (Vec<Vec<i32>>, Vec<i32>, Vec<i64>, Vec<i32>, (i64, i64, i64, i64, i32, bool, bool, i32, u64));
+
+/// The distinct moves an engine keeps as Python objects, each built once and handed out again
+/// by every listing; past it, moves are built afresh (correct, slower). A game's distinct moves
+/// are far fewer: depots squared times pile lengths.
+const MOVE_CACHE_LIMIT: usize = 1 << 16;
+
+static CARDZ_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// `CardzError(message, path)`, the error the Python engine raises.
+fn cardz_error(message: String, ptr: String) -> PyErr {
+    Python::attach(|py| match CARDZ_ERROR.import(py, "cardz_core.problems", "CardzError") {
+        Ok(cls) => match cls.call1((message, ptr)) {
+            Ok(err) => PyErr::from_value(err),
+            Err(e) => e,
+        },
+        Err(e) => e,
+    })
+}
+
+/// An expression's refusal reaches Python as the Python engine's: the same message and pointer.
+impl From<ExprError> for PyErr {
+    fn from(e: ExprError) -> PyErr {
+        cardz_error(e.message, e.ptr)
+    }
+}
 
 fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|panic| {
@@ -32,13 +57,127 @@ fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
             .map(|s| s.to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown".into());
-        Err(PyRuntimeError::new_err(format!("the native engine failed: {what}")))
+        Err(cardz_error(format!("the native engine failed: {what}"), String::new()))
     })
+}
+
+/// A 64-bit key of a position: equal positions, equal keys (stable within one build of the
+/// extension, not across Rust versions). `counters`: `moves` and `undos` count too, as in
+/// `State.key()`; without them, positions reached by different paths meet.
+fn key64(s: &State, counters: bool) -> u64 {
+    let mut h = DefaultHasher::new();
+    s.piles.hash(&mut h);
+    s.came_from.hash(&mut h);
+    s.recycles.hash(&mut h);
+    s.redeals.hash(&mut h);
+    if counters {
+        s.moves.hash(&mut h);
+        s.undos.hash(&mut h);
+    }
+    s.recycles_total.hash(&mut h);
+    s.seed_rank.hash(&mut h);
+    s.declared.hash(&mut h);
+    s.rules_off.hash(&mut h);
+    s.auto_moved.hash(&mut h);
+    s.status.hash(&mut h);
+    s.rng.hash(&mut h);
+    h.finish()
+}
+
+/// One position of one game, immutable; its legal moves are listed once, on first need (or
+/// the expression error listing them met, raised again at every ask).
+#[pyclass(frozen, module = "cardz_core._native")]
+struct Position {
+    state: State,
+    listing: OnceLock<Result<Vec<Move>, ExprError>>,
+}
+
+impl Position {
+    fn new(state: State) -> Position {
+        Position { state, listing: OnceLock::new() }
+    }
+
+    fn listing(&self, game: &Game) -> Result<&[Move], ExprError> {
+        match self.listing.get_or_init(|| game.legal_moves(&self.state)) {
+            Ok(moves) => Ok(moves),
+            Err(e) => Err(e.clone()),
+        }
+    }
+}
+
+fn tuple_of<'py, T: IntoPyObject<'py> + Copy>(py: Python<'py>, items: &[T]) -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(py, items.iter().copied())
+}
+
+#[pymethods]
+impl Position {
+    /// PLAYING (0), WON (1) or LOST (2).
+    #[getter]
+    fn status(&self) -> i32 {
+        self.state.status
+    }
+
+    /// Every field of `State` but `pools` and `cards`, in `State.key()`'s order: (piles,
+    /// came_from, recycles, redeals, moves, undos, recycles_total, seed_rank, declared,
+    /// rules_off, auto_moved, status, rng).
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let s = &self.state;
+        let piles: Vec<Bound<'py, PyTuple>> = s.piles.iter().map(|p| tuple_of(py, p)).collect::<PyResult<_>>()?;
+        let items: [Bound<'py, PyAny>; 13] = [
+            PyTuple::new(py, piles)?.into_any(), tuple_of(py, &s.came_from)?.into_any(),
+            tuple_of(py, &s.recycles)?.into_any(), s.redeals.into_pyobject(py)?.into_any(),
+            s.moves.into_pyobject(py)?.into_any(), s.undos.into_pyobject(py)?.into_any(),
+            s.recycles_total.into_pyobject(py)?.into_any(), s.seed_rank.into_pyobject(py)?.into_any(),
+            tuple_of(py, &s.declared)?.into_any(), s.rules_off.into_pyobject(py)?.to_owned().into_any(),
+            s.auto_moved.into_pyobject(py)?.to_owned().into_any(), s.status.into_pyobject(py)?.into_any(),
+            s.rng.into_pyobject(py)?.into_any(),
+        ];
+        PyTuple::new(py, items)
+    }
+
+    /// The 64-bit key (`counters=False`: without `moves` and `undos`).
+    #[pyo3(signature = (counters = true))]
+    fn key64(&self, counters: bool) -> u64 {
+        key64(&self.state, counters)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<Position>().is_ok_and(|o| o.get().state == self.state)
+    }
+
+    fn __hash__(&self) -> u64 {
+        key64(&self.state, true)
+    }
+}
+
+/// The Python classes an engine hands positions and moves out as, from `cardz_core/native.py`.
+struct Host {
+    move_type: Py<PyAny>,
+    state_type: Py<PyType>,
+    statuses: [Py<PyAny>; 3],
+    cards: Py<PyAny>,
 }
 
 #[pyclass(frozen, module = "cardz_core._native")]
 struct Engine {
     game: Game,
+    host: Host,
+    moves: Mutex<HashMap<Move, Py<PyAny>>>,
+}
+
+/// `obj.name = value` past the class's own `__setattr__` (NativeState's guards against
+/// callers, not against its maker): the slot's descriptor sets it.
+fn set_slot(obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+    // SAFETY: three live objects; the generic setter takes its own reference to `value`
+    if unsafe { ffi::PyObject_GenericSetAttr(obj.as_ptr(), name.as_ptr(), value.as_ptr()) } < 0 {
+        return Err(PyErr::fetch(obj.py()));
+    }
+    Ok(())
+}
+
+fn not_native() -> PyErr {
+    PyLookupError::new_err("the native engine plays true positions with the rules on, not views \
+                            or positions with the rules off")
 }
 
 impl Engine {
@@ -49,83 +188,217 @@ impl Engine {
                             declared, rules_off, auto_moved, status, rng };
         self.game.check_state(&state).map_err(|bad| match bad {
             BadState::Unknown => PyLookupError::new_err("a position with unknown cards (a view)"),
-            BadState::Shape(why) => PyValueError::new_err(why),
+            BadState::Shape(why) => cardz_error(why, String::new()),
         })?;
         Ok(state)
     }
-}
 
-fn tuple_of<'py, T: IntoPyObject<'py> + Copy>(py: Python<'py>, items: &[T]) -> PyResult<Bound<'py, PyTuple>> {
-    PyTuple::new(py, items.iter().copied())
+    /// The handle a live `NativeState` holds, or None for any other `State` (its handle
+    /// dropped, or not a NativeState).
+    fn handle<'py>(&self, obj: &Bound<'py, PyAny>) -> Option<Bound<'py, Position>> {
+        if !obj.get_type().is(&self.host.state_type) {
+            return None;
+        }
+        let name = intern!(obj.py(), "_pos");
+        // SAFETY: two live objects; the generic getter returns a new reference or NULL (unset)
+        let got = unsafe { Bound::from_owned_ptr_or_err(obj.py(), ffi::PyObject_GenericGetAttr(obj.as_ptr(), name.as_ptr())) };
+        got.ok()?.cast_into::<Position>().ok()
+    }
+
+    /// The position of any `State`: its handle, or one made from its fields. LookupError for
+    /// a view, unknown cards or the rules off, which the Python engine plays.
+    fn position<'py>(&self, obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Position>> {
+        if let Some(pos) = self.handle(obj) {
+            return Ok(pos);
+        }
+        let py = obj.py();
+        if obj.getattr(intern!(py, "rules_off"))?.is_truthy()? || !obj.getattr(intern!(py, "pools"))?.is_none() {
+            return Err(not_native());
+        }
+        let get = |name: &str| obj.getattr(name);
+        let read = || -> PyResult<StateIn> {
+            Ok((get("piles")?.extract()?, get("came_from")?.extract()?, get("recycles")?.extract()?,
+                get("declared")?.extract()?,
+                (get("redeals")?.extract()?, get("moves")?.extract()?, get("undos")?.extract()?,
+                 get("recycles_total")?.extract()?, get("seed_rank")?.extract()?, false,
+                 get("auto_moved")?.is_truthy()?, get("status")?.extract()?, get("rng")?.extract()?)))
+        };
+        // a field of the wrong type, or a number past the engine's integer range
+        let state = read().map_err(|e| cardz_error(format!("a position the native engine can't hold: {e}"),
+                                                   String::new()))?;
+        Bound::new(py, Position::new(self.state(state)?))
+    }
+
+    /// A new `NativeState` holding `pos`: `_pos`, `status` and `cards` set, the rest read from
+    /// the handle when asked.
+    fn hand_out<'py>(&self, py: Python<'py>, pos: Position) -> PyResult<Bound<'py, PyAny>> {
+        let status = usize::try_from(pos.state.status).ok().and_then(|i| self.host.statuses.get(i))
+            .ok_or_else(|| cardz_error(format!("no status {}", pos.state.status), String::new()))?
+            .bind(py).clone();
+        let handle = Bound::new(py, pos)?.into_any();
+        // SAFETY: `state_type` is a subclass of State (checked in `new`), whose instances the
+        // generic allocator makes as `object.__new__` does; a new reference or NULL
+        let obj = unsafe {
+            let tp = self.host.state_type.as_ptr().cast::<ffi::PyTypeObject>();
+            Bound::from_owned_ptr_or_err(py, ffi::PyType_GenericAlloc(tp, 0))?
+        };
+        set_slot(&obj, intern!(py, "_pos"), &handle)?;
+        set_slot(&obj, intern!(py, "status"), &status)?;
+        set_slot(&obj, intern!(py, "cards"), self.host.cards.bind(py))?;
+        Ok(obj)
+    }
+
+    /// The Python `Move` of `m`: the kept one, or built (and kept while under the limit).
+    fn move_object(&self, py: Python<'_>, cache: &mut HashMap<Move, Py<PyAny>>, m: Move) -> PyResult<Py<PyAny>> {
+        if let Some(obj) = cache.get(&m) {
+            return Ok(obj.clone_ref(py));
+        }
+        let obj = self.host.move_type.call1(py, m)?;
+        if cache.len() < MOVE_CACHE_LIMIT {
+            cache.insert(m, obj.clone_ref(py));
+        }
+        Ok(obj)
+    }
+
+    fn move_cache(&self) -> std::sync::MutexGuard<'_, HashMap<Move, Py<PyAny>>> {
+        // a panic while the lock was held left the cache whole: every entry is a finished Move
+        self.moves.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The position after the legal move `m` of `s`, with `moves` counted (`Play.apply`).
+    fn after(&self, s: &State, m: Move) -> PyResult<Position> {
+        let mut out = self.game.apply_legal(s, m)?;
+        out.moves = s.moves + 1;
+        Ok(Position::new(out))
+    }
 }
 
 #[pymethods]
 impl Engine {
-    /// Load a game: `{"compiled": CompiledGame.to_json(), "plan": ...}` as JSON text. A game
-    /// the engine can't play raises ValueError saying why.
+    /// Load a game: `{"compiled": CompiledGame.to_json(), "plan": ...}` as JSON text; and the
+    /// Python side: the `Move` class, the `State` subclass positions are handed out as (its
+    /// slot `_pos` holds the handle), the three `Status` members and the game's card table. A
+    /// game the engine can't play raises ValueError saying why.
     #[new]
-    fn new(plan: &str) -> PyResult<Engine> {
+    fn new(py: Python<'_>, plan: &str, move_type: Py<PyAny>, state_type: Bound<'_, PyType>,
+           statuses: (Py<PyAny>, Py<PyAny>, Py<PyAny>), cards: Py<PyAny>) -> PyResult<Engine> {
+        let base = py.import("cardz_core.engine.state")?.getattr("State")?;
+        if !state_type.is_subclass(&base)? || state_type.is(&base) {
+            return Err(PyValueError::new_err("positions are handed out as a subclass of State"));
+        }
+        let host = Host { move_type, state_type: state_type.unbind(), statuses: [statuses.0, statuses.1, statuses.2],
+                          cards };
         guarded(|| {
             Game::from_json(plan)
-                .map(|game| Engine { game })
+                .map(|game| Engine { game, host, moves: Mutex::new(HashMap::new()) })
                 .map_err(|why| PyValueError::new_err(why.0))
         })
     }
 
-    /// The legal moves as (src, index, dst, declare) tuples, in the Python engine's order.
-    fn legal_moves(&self, state: StateIn) -> PyResult<Vec<Move>> {
-        guarded(|| self.game.legal_moves(&self.state(state)?).map_err(expr_failure))
-    }
-
-    /// The position after `mv` as (piles, came_from, declared, recycles, recycles_total,
-    /// status, its legal moves, redeals, rng), or None when `mv` is not legal. `checked`: the
-    /// caller knows it is legal. The listing comes along so that a step crosses the boundary once.
-    fn apply<'py>(&self, py: Python<'py>, state: StateIn, mv: Move, checked: bool)
-                  -> PyResult<Option<Bound<'py, PyTuple>>> {
+    /// `state` held by the engine: itself when it is a live NativeState, else a new one.
+    /// LookupError for a view, unknown cards or the rules off.
+    fn native_state<'py>(&self, state: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         guarded(|| {
-            let s = self.state(state)?;
-            let out = if checked { Some(self.game.apply_legal(&s, mv)) } else { self.game.apply(&s, mv).transpose() };
-            let out = out.transpose().map_err(expr_failure)?;
-            let Some(out) = out else { return Ok(None) };
-            let piles: Vec<Bound<'py, PyTuple>> =
-                out.piles.iter().map(|p| tuple_of(py, p)).collect::<PyResult<_>>()?;
-            let fields = (
-                PyTuple::new(py, piles)?,
-                tuple_of(py, &out.came_from)?,
-                tuple_of(py, &out.declared)?,
-                tuple_of(py, &out.recycles)?,
-                out.recycles_total,
-                out.status,
-                self.game.legal_moves(&out).map_err(expr_failure)?,
-                out.redeals,
-                out.rng,
-            );
-            Ok(Some(fields.into_pyobject(py)?))
+            if self.handle(state).is_some() {
+                return Ok(state.clone());
+            }
+            let pos = self.position(state)?;
+            self.hand_out(state.py(), Position::new(pos.get().state.clone()))
         })
     }
 
-    /// Random playouts of dealt positions, inside Rust with the engine's own seeded generator
-    /// (one stream for the batch, game by game): per game (moves made, status).
-    fn playouts(&self, py: Python<'_>, states: Vec<StateIn>, seed: u64, max_moves: u64)
+    /// The handle of `state` (made from its fields unless it is a live NativeState's).
+    #[pyo3(name = "position")]
+    fn position_py<'py>(&self, state: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Position>> {
+        guarded(|| self.position(state))
+    }
+
+    /// The legal moves of `state` as `Move`s, in the Python engine's order; a new list each
+    /// call, of the same `Move` objects each time.
+    fn legal_moves<'py>(&self, state: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        guarded(|| {
+            let pos = self.position(state)?;
+            let moves = pos.get().listing(&self.game)?;
+            let mut cache = self.move_cache();
+            let objs = moves.iter().map(|&m| self.move_object(state.py(), &mut cache, m)).collect::<PyResult<Vec<_>>>()?;
+            PyList::new(state.py(), objs)
+        })
+    }
+
+    /// The position after `mv` with everything that follows, judged, as a new NativeState;
+    /// None when `mv` is not legal.
+    fn apply<'py>(&self, state: &Bound<'py, PyAny>, mv: Move) -> PyResult<Option<Bound<'py, PyAny>>> {
+        guarded(|| {
+            let pos = self.position(state)?;
+            let p = pos.get();
+            if !p.listing(&self.game)?.contains(&mv) {
+                return Ok(None);
+            }
+            self.hand_out(state.py(), self.after(&p.state, mv)?).map(Some)
+        })
+    }
+
+    /// `Game.undo(before, after)`: `before` again, with `moves` and `auto_moved` kept from
+    /// `after` and `undos` one more than `after`'s.
+    fn undo<'py>(&self, before: &Bound<'py, PyAny>, after: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        guarded(|| {
+            let (b, a) = (self.position(before)?, self.position(after)?);
+            let (b, a) = (&b.get().state, &a.get().state);
+            let mut out = b.clone();
+            out.moves = a.moves;
+            out.undos = a.undos + 1;
+            out.auto_moved = a.auto_moved;
+            self.hand_out(before.py(), Position::new(out))
+        })
+    }
+
+    /// Every legal move with the NativeState it leads to and that position's 64-bit key
+    /// (without the counters): one node's expansion for a search, in the listing's order.
+    fn expand<'py>(&self, state: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        guarded(|| {
+            let py = state.py();
+            let pos = self.position(state)?;
+            let p = pos.get();
+            let mut out = Vec::new();
+            for &m in p.listing(&self.game)? {
+                let child = self.after(&p.state, m)?;
+                let key = key64(&child.state, false);
+                let mv = self.move_object(py, &mut self.move_cache(), m)?;
+                out.push((mv, self.hand_out(py, child)?, key).into_pyobject(py)?);
+            }
+            PyList::new(py, out)
+        })
+    }
+
+    /// The 64-bit key of `state`'s position (`counters=False`: without `moves` and `undos`).
+    #[pyo3(signature = (state, counters = true))]
+    fn key64(&self, state: &Bound<'_, PyAny>, counters: bool) -> PyResult<u64> {
+        guarded(|| Ok(key64(&self.position(state)?.get().state, counters)))
+    }
+
+    /// Random playouts from the given states, inside Rust with the engine's own seeded
+    /// generator (one stream for the batch, game by game): per game (moves made, status).
+    fn playouts(&self, py: Python<'_>, states: Vec<Bound<'_, PyAny>>, seed: u64, max_moves: u64)
                 -> PyResult<Vec<(u64, i32)>> {
         guarded(|| {
-            let states = states.into_iter().map(|s| self.state(s)).collect::<PyResult<Vec<_>>>()?;
+            let positions = states.iter().map(|s| self.position(s)).collect::<PyResult<Vec<_>>>()?;
+            let states: Vec<&State> = positions.iter().map(|p| &p.get().state).collect();
             let game = &self.game;
-            py.detach(|| {
+            let got: Result<Vec<_>, ExprError> = py.detach(|| {
                 let mut rng = SplitMix(seed);
-                states.iter().map(|s| game.playout(s, &mut rng, max_moves)).collect::<Result<Vec<_>, _>>()
-            })
-            .map_err(expr_failure)
+                states.iter().map(|s| game.playout(s, &mut rng, max_moves)).collect()
+            });
+            Ok(got?)
         })
     }
 
     /// The `scoring.value` on this board, None without `scoring`; LookupError when the score
-    /// is not computed natively (the Python engine computes it).
-    fn score_value(&self, state: StateIn) -> PyResult<Option<i64>> {
-        guarded(|| match self.game.score_value(&self.state(state)?) {
+    /// is not computed natively (the Python engine computes it) or `state` is a view.
+    fn score_value(&self, state: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
+        guarded(|| match self.game.score_value(&self.position(state)?.get().state) {
             Ok(v) => Ok(v),
             Err(ScoreError::NotNative(why)) => Err(PyLookupError::new_err(why)),
-            Err(ScoreError::Expr(e)) => Err(expr_failure(e)),
+            Err(ScoreError::Expr(e)) => Err(e.into()),
         })
     }
 
@@ -138,7 +411,7 @@ impl Engine {
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<crate::expr_probe::ExprProbe>()?;
-    m.add("ExprFailure", m.py().get_type::<ExprFailure>())?;
-    m.add_class::<Engine>()
+    m.add_class::<Engine>()?;
+    m.add_class::<Position>()?;
+    m.add_class::<crate::expr_probe::ExprProbe>()
 }

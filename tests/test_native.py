@@ -6,19 +6,24 @@ extension is not built (.ci/run builds it)."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
-from conftest import LONG
+from conftest import LONG, run_cli
 
 from cardz_core.engine import Game, IllegalMove, Move, State, compile
 from cardz_core.engine.rng import below
+from cardz_core.engines import engine_of
 from cardz_core.engine.state import PLAYING, Status
-from cardz_core.native import (NativeEngineGame, NativeGame, NotNative, extension, plan_document,
+from cardz_core.native import (NativeEngineGame, NativeGame, NativeState, NotNative, extension,
+                               plan_document,
                                supports)
 from cardz_core.problems import CardzError
+from cardz_core.registry import Registry, build_registry
 from cardz_core.rulesets import bundled, open_game
 from cardz_core.spec import load_game
 from cardz_core.spec.model import GameSpec
@@ -27,15 +32,15 @@ from cardz_vocabulary.conditions import CONDITION_KINDS
 pytestmark = pytest.mark.skipif(extension() is None, reason="the native extension is not built")
 
 GAMES = {r.path.stem: r.path for r in bundled()}
+TURNABOUT = Path(__file__).parents[1] / "plugins" / "example_turnabout" / "turnabout.cardz"
 SUPPORTED = sorted(n for n, p in GAMES.items() if supports(open_game(p)) is None) \
     if extension() is not None else []
 DEALS = 200 if LONG else 3
 MAX_MOVES = 400
 
 
-def test_klondike_and_freecell_are_supported():
-    assert {"klondike", "klondike_draw3", "freecell"} <= set(SUPPORTED)
-    assert len(SUPPORTED) >= 30
+def test_every_bundled_game_is_supported():
+    assert SUPPORTED == sorted(GAMES)
 
 
 @pytest.mark.parametrize("name", SUPPORTED)
@@ -44,9 +49,10 @@ def test_random_play_agrees_with_the_python_engine(name: str):
     native = NativeGame(game)
     for seed in range(DEALS):
         state, rng = game.deal(seed), random.Random(seed)
+        held = native.native_state(state)  # played on from the native engine's own positions
         for step in range(MAX_MOVES):
             moves = game.legal_moves(state)
-            assert native.legal_moves(state) == moves, (seed, step)
+            assert native.legal_moves(state) == moves == native.legal_moves(held), (seed, step)
             if not moves:
                 break
             move = rng.choice(moves)
@@ -55,18 +61,24 @@ def test_random_play_agrees_with_the_python_engine(name: str):
             assert got == after and type(got.status) is Status, (seed, step, move)
             assert native.status(got) == game.status(after), (seed, step, move)
             assert _score(native, after) in (game.score_value(after), "left to Python")
+            held = native.apply(held, move)
+            assert held == after and held.key() == after.key(), (seed, step, move)
             state = after
 
 
-@pytest.mark.parametrize("name", [
-    ("spider", "it has redeal"),
-    ("giza", "it has triggers"),
-    ("canfield", "it has auto_refill"),
-], ids=lambda x: x[0])
-def test_supports_refuses_what_it_cannot_run_saying_why(name: tuple[str, str]):
-    stem, why = name
-    game = open_game(GAMES[stem])
-    assert supports(game) == why
+def _turnabout() -> tuple[GameSpec, Registry]:
+    """The example plugin's game: its ``reverse`` step kind names no native primitive."""
+    reg = build_registry(["example_turnabout"], entry_points=False)
+    return load_game(TURNABOUT, registry=reg), reg
+
+
+TURNABOUT_WHY = "the reverse step at /redealRules/0 has no native primitive"
+
+
+def test_supports_refuses_what_it_cannot_run_saying_why():
+    spec, reg = _turnabout()
+    game = compile(spec, reg, engine="python")
+    assert supports(game) == TURNABOUT_WHY
     with pytest.raises(CardzError, match="the native engine can't play"):
         NativeGame(game)
 
@@ -208,25 +220,49 @@ def _spec(stem: str) -> GameSpec:
     return load_game(GAMES[stem], file=str(GAMES[stem]))
 
 
-def test_the_engine_is_chosen_at_compile():
-    assert type(compile(_spec("klondike"))) is Game  # python stays the default
+def test_the_engine_is_chosen_at_compile(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("CARDZ_ENGINE", raising=False)
+    assert isinstance(compile(_spec("klondike")), NativeEngineGame)  # auto is the default
+    assert engine_of(compile(_spec("klondike"))) == ("native", None)
+    assert type(compile(_spec("klondike"), engine="python")) is Game
     native = compile(_spec("klondike"), engine="native")
     assert isinstance(native, NativeEngineGame)
-    assert type(compile(_spec("spider"), engine="auto")) is Game
+    spec, reg = _turnabout()
+    assert type(compile(spec, reg, engine="auto")) is Game
+    assert engine_of(compile(spec, reg)) == ("python", TURNABOUT_WHY)
     assert isinstance(compile(_spec("freecell"), engine="auto"), NativeEngineGame)
-    with pytest.raises(CardzError, match="can't play Spider.*: its redeal condition"):
-        compile(_spec("spider"), engine="native")
+    with pytest.raises(CardzError, match=f"can't play Turnabout.*: {TURNABOUT_WHY}"):
+        compile(spec, reg, engine="native")
     with pytest.raises(CardzError, match="no engine 'rust'"):
         compile(_spec("klondike"), engine="rust")
+    monkeypatch.setenv("CARDZ_ENGINE", "python")
+    assert engine_of(compile(_spec("klondike"))) == ("python", "CARDZ_ENGINE=python asks for it")
+
+
+def test_check_and_games_json_say_which_engine(capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("CARDZ_ENGINE", raising=False)
+    code, out, _ = run_cli(capsys, "check", "--json", "klondike", "spider")
+    assert code == 0 and json.loads(out) == [
+        {"file": name, "path": "", "message": "runs on the native engine", "severity": "info"}
+        for name in ("klondike", "spider")]
+    code, out, _ = run_cli(capsys, "games", "--json", "--family", "freecell")
+    assert {(r["engine"], r["engine_reason"]) for r in json.loads(out)} == {("native", None)}
+    monkeypatch.setenv("CARDZ_ENGINE", "python")
+    code, out, _ = run_cli(capsys, "games", "--json", "--family", "spider")
+    rows = json.loads(out)
+    assert code == 0 and rows and {r["engine"] for r in rows} == {"python"}
+    assert {r["engine_reason"] for r in rows} == {"CARDZ_ENGINE=python asks for it"}
 
 
 def test_cardz_engine_chooses_for_every_compile(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("CARDZ_ENGINE", "native")
     assert isinstance(open_game("klondike_draw3"), NativeEngineGame)
+    spec, reg = _turnabout()
     with pytest.raises(CardzError, match="native engine can't play"):
-        open_game("spider")
+        compile(spec, reg)
     monkeypatch.setenv("CARDZ_ENGINE", "auto")
-    assert type(open_game("spider")) is Game
+    assert type(compile(spec, reg)) is Game
 
 
 def test_a_native_game_plays_views_and_the_rules_off_in_python():
@@ -249,3 +285,100 @@ def test_each_module_imports_first(first: str):
     code = f"import {first}; from cardz_core.engine import compile; print(compile.__name__)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "compile", done.stderr
+
+
+def _played(game: Game, seed: int, steps: int) -> list[State]:
+    """The positions of ``steps`` seeded random moves from deal ``seed`` (fewer if it ends)."""
+    rng, out = random.Random(seed), [game.deal(seed)]
+    for _ in range(steps):
+        moves = game.legal_moves(out[-1])
+        if not moves:
+            break
+        out.append(game.apply(out[-1], rng.choice(moves)))
+    return out
+
+
+def test_native_states_are_states_of_the_same_position():
+    python, native = compile(_spec("klondike_draw3")), compile(_spec("klondike_draw3"), engine="native")
+    plain, held = _played(python, 4, 60), _played(native, 4, 60)
+    assert all(type(s) is NativeState for s in held)
+    for p, h in zip(plain, held):
+        assert h == p and p == h and hash(h) == hash(p) and h.key() == p.key()
+        assert repr(h) == repr(p)
+    assert held[1] != held[2] and held[3] == native.native.native_state(plain[3])
+    copied = held[-1].copy()
+    assert type(copied) is State and copied == plain[-1]
+    loaded = pickle.loads(pickle.dumps(held[-1]))
+    assert type(loaded) is State and loaded == plain[-1] and loaded.cards == plain[-1].cards
+    assert python.board_document(held[-1]) == python.board_document(plain[-1])
+    assert python.view(held[-1]) == python.view(plain[-1])
+
+
+def test_setting_a_field_of_a_native_state_drops_its_handle():
+    native = compile(_spec("klondike_draw3"), engine="native")
+    state = _played(native, 2, 5)[-1]
+    piles = state.piles
+    state.moves = 0
+    assert state._pos is None and state.moves == 0 and state.piles == piles
+    # played again from its fields, as any State
+    python = compile(_spec("klondike_draw3"))
+    assert native.legal_moves(state) == python.legal_moves(state)
+    move = native.legal_moves(state)[0]
+    assert native.apply(state, move) == python.apply(state, move)
+
+
+def test_undo_keys_expand_and_the_same_move_objects():
+    python, native = compile(_spec("freecell")), compile(_spec("freecell"), engine="native")
+    held, plain = _played(native, 6, 30), _played(python, 6, 30)
+    for i in range(1, len(held)):
+        undone = native.undo(held[i - 1], held[i])
+        assert type(undone) is NativeState and undone == python.undo(plain[i - 1], plain[i])
+    engine = native.native
+    state = held[-1]
+    assert native.legal_moves(state)[0] is native.legal_moves(held[-1])[0]
+    assert engine.key64(state) == engine.key64(plain[-1])
+    assert engine.key64(state) != engine.key64(held[-2])
+    undone = native.undo(held[-2], held[-1])
+    assert engine.key64(undone, counters=False) == engine.key64(held[-2], counters=False)
+    assert engine.key64(undone) != engine.key64(held[-2])
+    expanded = engine.expand(state)
+    assert [m for m, _, _ in expanded] == python.legal_moves(plain[-1])
+    for move, child, key in expanded:
+        assert child == python.apply(plain[-1], move)
+        assert key == engine.key64(child, counters=False)
+
+
+def test_deal_playouts_play_the_same_games_every_run():
+    native = NativeGame(open_game(GAMES["golf"]))
+    got = native.deal_playouts(5, 11, 300)
+    assert got == native.deal_playouts(5, 11, 300) != native.deal_playouts(5, 12, 300)
+    assert got == native.playouts([native.game.deal(11 + g) for g in range(5)], 11, 300)
+
+
+def test_a_position_the_engine_cannot_hold_is_a_cardz_error():
+    native = NativeGame(open_game(GAMES["freecell"]))
+    state = native.game.deal(1).copy()
+    state.moves = 2**70
+    with pytest.raises(CardzError, match="can't hold"):
+        native.legal_moves(state)
+    state.moves, state.piles = 0, (("x",),) + state.piles[1:]
+    with pytest.raises(CardzError, match="can't hold"):
+        native.legal_moves(state)
+
+
+def test_a_command_imports_only_what_it_needs(tmp_path):
+    """``cardz moves`` builds its own parser alone and plays no planner: neither the other
+    commands nor the planners' search are imported (start time, docs/benchmarks.md)."""
+    board = tmp_path / "board.json"
+    game = open_game("klondike")
+    board.write_text(json.dumps(game.board_document(game.deal(1))))
+    code = ("import sys; from cardz_core.cli.main import main; "
+            f"main(['moves', 'klondike', '--board', {str(board)!r}]); "
+            "print(sorted(m for m in sys.modules if m.startswith('cardz_core.')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    loaded = done.stdout.splitlines()[-1]
+    assert "cardz_core.cli.cmd_moves" in loaded
+    for absent in ("cardz_core.cli.cmd_simulate", "cardz_core.planners.expectimax",
+                   "cardz_core.solver.search", "cardz_core.sim"):
+        assert f"'{absent}" not in loaded, absent

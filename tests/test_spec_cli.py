@@ -37,9 +37,11 @@ def test_check_json(capsys, bad):
     good = DATA / "pocket_patience.cardz"
     assert main(["check", "--json", str(good), str(bad)]) == 1
     rows = json.loads(capsys.readouterr().out)
+    # the file without errors has an info row: the engine it runs on
     assert [(r["file"], r["path"], r["severity"]) for r in rows] == [
-        (str(bad), "/colour", "error"), (str(bad), "/depots/2/type", "error")]
-    assert set(rows[0]) == {"file", "path", "message", "severity"}
+        (str(good), "", "info"), (str(bad), "/colour", "error"), (str(bad), "/depots/2/type", "error")]
+    assert rows[0]["message"].startswith("runs on the ")
+    assert set(rows[1]) == {"file", "path", "message", "severity"}
 
 
 def test_check_lenient_marks_warnings_and_exits_0(capsys, tmp_path):

@@ -256,7 +256,7 @@ def test_views_are_their_own_type_and_moves_on_them_give_views() -> None:
     game = game_of(SMALL)
     state = game.deal(2)
     v = game.view(state)
-    assert type(v) is View and type(state) is State
+    assert type(v) is View and not isinstance(state, View)  # a State, or the native engine's
     for move in game.legal_moves(v):
         o = game.sample_outcome(v, move, random.Random(1))
         assert type(o.view) is View
@@ -264,7 +264,7 @@ def test_views_are_their_own_type_and_moves_on_them_give_views() -> None:
             assert type(game.apply(v, move)) is View and game.apply(v, move) == o.view
     tap = next(m for m in game.legal_moves(v) if m.index < 0)
     assert all(type(o.view) is View for o in game.outcomes(v, tap))
-    assert type(game.apply(state, tap)) is State  # a true state stays one
+    assert not isinstance(game.apply(state, tap), View)  # a true state stays one
     deal = sample_deal(v, random.Random(3))
     assert type(deal) is State and deal.pools is None
     doc = game.board_document(v)

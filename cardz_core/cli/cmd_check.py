@@ -23,7 +23,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     "'FILE: /json/pointer: message'; exits 1 if any file has an error.")
     parser.add_argument("files", nargs="*", metavar="FILE", help=GAME_HELP)
     parser.add_argument("--json", action="store_true",
-                        help='print [{"file", "path", "message", "severity"}] instead')
+                        help='print [{"file", "path", "message", "severity"}] instead, with an '
+                             '"info" row per file without errors: the engine it runs on')
     parser.add_argument("--lenient", action="store_true",
                         help="report unknown properties as warnings instead of errors")
     parser.add_argument("--play", nargs="?", action=_Play, default=None, metavar="N",
@@ -48,6 +49,9 @@ class _Play(argparse.Action):
             namespace.play = int(values)
 
 
+INFO = "info"
+
+
 def _line(problem: Problem) -> str:
     mark = "warning: " if problem.severity != ERROR else ""
     if not problem.path and problem.message == no_game(problem.file):  # as every command says it
@@ -67,6 +71,18 @@ def _played(spec: GameSpec, deals: int, file: str) -> list[Problem]:
         return [attrs.evolve(p, file=file) for p in exc.problems]
 
 
+def _engine_row(spec: GameSpec, name: str) -> list[Problem]:
+    """Which engine the game runs on and, for Python, why; none when it does not compile."""
+    from cardz_core.engines import compile, engine_of
+
+    try:
+        engine, why = engine_of(compile(spec))
+    except CardzError:
+        return []
+    text = "runs on the native engine" if why is None else f"runs on the Python engine: {why}"
+    return [Problem("", text, INFO, name)]
+
+
 def run(args: argparse.Namespace) -> int:
     check_range(args.play, "--play", 1, PLAY_MAX_DEALS)
     args.files = getattr(args, "first_files", []) + args.files
@@ -77,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     for name in args.files:
         named = None if Path(name).exists() else find(name)  # a bundled game by name
         if named is None and not Path(name).exists():
-            problems = [Problem("", no_game(name), file=name)]
+            spec, problems = None, [Problem("", no_game(name), file=name)]
         else:
             spec, problems = load(named.path if named else Path(name), lenient=args.lenient,
                                   file=name)
@@ -85,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
                 problems = problems + _played(spec, args.play, name)
         found.extend(problems)
         failed += any(p.severity == ERROR for p in problems)
+        if args.json and spec is not None:
+            found.extend(_engine_row(spec, name))
     if args.json:
         print_json([p.as_dict() for p in found])
     else:

@@ -16,7 +16,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="List the bundled rule sets: name, family and file, sorted by name.")
     parser.add_argument("--family", metavar="F", help="only games of this family (case-insensitive)")
     parser.add_argument("--json", action="store_true",
-                        help='print [{"name", "family", "aliases", "file"}] instead')
+                        help='print [{"name", "family", "aliases", "file", "engine", "engine_reason"}] '
+                             'instead: the engine each runs on and, for Python, why')
     parser.set_defaults(func=run)
 
 
@@ -25,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     if args.family:
         games = [g for g in games if (g.family or "").lower() == args.family.strip().lower()]
     if args.json:
-        print_json([g.as_dict() for g in games])
+        print_json([{**g.as_dict(), **_engine(g.path)} for g in games])
         return 0
     rows = [(g.name, g.family or "-", _shown(g.path)) for g in games]
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(("name", "family", "file"))]
@@ -33,6 +34,14 @@ def run(args: argparse.Namespace) -> int:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
     print(f"{len(games)} game(s)", file=sys.stderr)
     return 0
+
+
+def _engine(path: Path) -> dict[str, str | None]:
+    from cardz_core.engines import engine_of
+    from cardz_core.rulesets import open_game
+
+    engine, why = engine_of(open_game(path))
+    return {"engine": engine, "engine_reason": why}
 
 
 def _shown(path: Path) -> str:

@@ -19,14 +19,20 @@ from cardz_core.problems import CardzError
 from cardz_core.safe_text import safe_output
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of command ``only`` alone: a command imports what it
+    needs, so that running one imports none of the others."""
     parser = argparse.ArgumentParser(prog="cardz", description="Solitaire card games written as data.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    package = importlib.import_module("cardz_core.cli")
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-        if info.name.startswith("cmd_"):
-            importlib.import_module(f"cardz_core.cli.{info.name}").add_parser(sub)
+    for name in _commands():
+        if only is None or name == only:
+            importlib.import_module(f"cardz_core.cli.cmd_{name}").add_parser(sub)
     return parser
+
+
+def _commands() -> list[str]:
+    package = importlib.import_module("cardz_core.cli")
+    return sorted(i.name[4:] for i in pkgutil.iter_modules(package.__path__) if i.name.startswith("cmd_"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv[0] if argv and argv[0] in _commands() else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -4,25 +4,34 @@ registered by ``cardz_deck``, third parties add theirs the same way."""
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any, Callable
 
 from cardz_core.planners.base import Budget, Planner, planner_allowed
-from cardz_core.planners.expectimax import ExpectimaxPlanner
-from cardz_core.planners.sampling import SamplingPlanner
-from cardz_core.planners.uniform import RandomPlanner
-from cardz_core.planners.usual import UsualPlanner
-from cardz_core.planners.value import ValuePlanner
 from cardz_core.problems import CardzError
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
 
+
+def _on_demand(module: str, cls: str) -> Callable[..., Planner]:
+    """The factory of planner class ``cls`` of ``cardz_core.planners.<module>``, imported when
+    first used: every registry lists the planners, and a command that plays none (``cardz
+    moves``) should not import the search behind them."""
+    def make(game: Game, **options: Any) -> Planner:
+        planner: Planner = getattr(importlib.import_module(f"cardz_core.planners.{module}"), cls)(
+            game, **options)
+        return planner
+    make.__name__ = make.__qualname__ = cls
+    return make
+
+
 BUILTIN_PLANNERS: dict[str, Callable[..., Planner]] = {
-    "random": RandomPlanner,
-    "usual": UsualPlanner,
-    "value": ValuePlanner,
-    "expectimax": ExpectimaxPlanner,
-    "sampling": SamplingPlanner,
+    "random": _on_demand("uniform", "RandomPlanner"),
+    "usual": _on_demand("usual", "UsualPlanner"),
+    "value": _on_demand("value", "ValuePlanner"),
+    "expectimax": _on_demand("expectimax", "ExpectimaxPlanner"),
+    "sampling": _on_demand("sampling", "SamplingPlanner"),
 }
 UNGATED = frozenset({"random"})  # knows nothing of the game, so `planner: false` does not stop it
 DEFAULT_PLANNER = "usual"
