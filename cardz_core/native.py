@@ -87,6 +87,15 @@ def supports(game: Game) -> str | None:
     return _engine(game)[1]
 
 
+def _as_tuple(state: State) -> tuple[Any, ...]:
+    """A position as plain tuples, as ``ExprProbe`` takes it: (piles, came_from, recycles,
+    declared, (redeals, moves, undos, recycles_total, seed_rank, rules_off, auto_moved, status,
+    rng))."""
+    return (state.piles, state.came_from, state.recycles, state.declared,
+            (state.redeals, state.moves, state.undos, state.recycles_total, state.seed_rank,
+             state.rules_off, state.auto_moved, int(state.status), state.rng))
+
+
 class NotNative(CardzError):
     """A position the native engine does not play: a view (unknown cards) or the rules off."""
 

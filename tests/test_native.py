@@ -72,7 +72,8 @@ def _turnabout() -> tuple[GameSpec, Registry]:
     return load_game(TURNABOUT, registry=reg), reg
 
 
-TURNABOUT_WHY = "the reverse step at /redealRules/0 has no native primitive"
+TURNABOUT_WHY = ("the expression at /depots/1/acceptRule/when can't run natively: it calls ringGap, "
+                 "whose overload 0 has no native primitive")
 
 
 def test_supports_refuses_what_it_cannot_run_saying_why():
@@ -99,7 +100,7 @@ def test_a_condition_of_no_native_primitive_keeps_the_game_on_python():
     doc["compiled"]["win"]["native"] = None
     with pytest.raises(ValueError, match='its win condition: the condition "allCardsIn" is '
                                          'not judged natively'):
-        extension().Engine(json.dumps(doc))
+        extension().Engine(json.dumps(doc), Move, NativeState, tuple(Status), game.identity)
 
 
 def _wild_game(declares: str) -> Game:
