@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+import io
 import json
 from pathlib import Path
 
@@ -214,3 +215,15 @@ def test_family_is_its_exact_string_found_in_any_case(monkeypatch, capsys):
     assert [g["name"] for g in json.loads(out)] == ["game 0", "game 1"]
     _code, out, _err = run_cli(capsys, "games", "--family", "spider", "--json")
     assert [g["name"] for g in json.loads(out)] == ["game 2"]
+
+
+# -- 6. a deal played by Cardz's own player keeps no score ------------------------------------------
+def test_a_deal_a_planner_plays_keeps_no_score(capsys, monkeypatch):
+    code, out, _err = run_cli(capsys, "play", "golf", "--seed", "2", "--planner", "usual", "--json")
+    assert code == 0 and json.loads(out)["score"] is None
+    code, out, _err = run_cli(capsys, "play", "golf", "--seed", "2", "--planner", "usual", "--quiet")
+    assert code == 0 and out.rstrip().endswith("no score kept")
+    # played by hand, the same deal shows its score as it goes
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    code, out, _err = run_cli(capsys, "play", "golf", "--seed", "2")
+    assert code == 0 and ", score " in out

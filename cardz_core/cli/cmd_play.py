@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from cardz_core.cli.cmd_hint import add_planner_options, planner_from_args
 from cardz_core.cli.common import add_game_args, check_seed, open_game, print_json
 from cardz_core.engine.documents import card_table
-from cardz_core.engine.state import PLAYING, STATUS_NAMES
+from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
 from cardz_core.limits import PLAY_MAX_MOVES
 from cardz_core.planners import DEFAULT_PLANNER
 from cardz_core.problems import CardzError
@@ -50,8 +50,7 @@ def draw_board(game: Game, v: View) -> str:
     remembered), runs of unknown cards shortened."""
     table = card_table(game)
     width = max(len(n) for n in game.depot_names)
-    lines = [f"{game.spec.name}: move {v.moves}, {STATUS_NAMES[v.status]}"
-             + (f", score {game.score(v)}" if game.spec.scoring is not None else "")]
+    lines = [f"{game.spec.name}: move {v.moves}, {STATUS_NAMES[v.status]}{_score_text(game, v)}"]
     for name, pile in zip(game.depot_names, v.piles):
         parts: list[str] = []
         unknown = 0
@@ -76,15 +75,27 @@ def _result(game: Game, seat: Seat, args: argparse.Namespace, planner: str | Non
         print_json({"result": name, "moves": seat.state.moves, "score": game.score(seat.state),
                     "seed": args.seed, "planner": planner})
     else:
-        print(f"{name} after {seat.state.moves} moves"
-              + (f", score {game.score(seat.state)}" if game.spec.scoring is not None else ""))
+        print(f"{name} after {seat.state.moves} moves{_score_text(game, seat.state)}")
     return 0
+
+
+def _score_text(game: Game, state: State) -> str:
+    """``, score N``; ``, no score kept`` where the deal keeps none (a planner played it, the
+    rules were off, a lost deal that keeps only wins); nothing for a game without scoring."""
+    if game.spec.scoring is None:
+        return ""
+    score = game.score(state)
+    return ", no score kept" if score is None else f", score {score}"
 
 
 def run(args: argparse.Namespace) -> int:
     check_seed(args.seed)
     game = open_game(args.file)
-    seat = Seat(game, game.deal(args.seed))
+    state = game.deal(args.seed)
+    if args.planner:
+        # the reference: a deal where automatic moves were made (Cardz's own player) keeps no score
+        state.auto_moved = True
+    seat = Seat(game, state)
     rng = random.Random(args.seed)
     if args.planner:
         return _watch(game, seat, args, rng)
