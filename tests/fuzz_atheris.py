@@ -25,6 +25,7 @@ def main() -> None:
         sys.exit(f"usage: fuzz_atheris.py TARGET [libFuzzer options] [CORPUS ...]; TARGET is one "
                  f"of {', '.join(fuzzing.TARGETS)}")
     target = fuzzing.TARGETS[sys.argv[1]]
+    fuzzing.warm()
     atheris.Setup([sys.argv[0]] + sys.argv[2:], target)
     atheris.Fuzz()
 
