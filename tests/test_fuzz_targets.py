@@ -2,12 +2,14 @@
 know each input's shape (mutated true documents and games, expressions built from the
 language's own words, argument lists from the parser's own options), on both engine choices;
 every input kept in ``tests/data/fuzz/<target>/`` (each once broke something) run again; and a
-short atheris run per target when atheris is installed. ``CARDZ_LONG=1`` runs many more."""
+short atheris run per target when atheris is installed. ``CARDZ_LONG=1`` runs many more
+(``CARDZ_FUZZ_EXAMPLES`` sets the hypothesis examples per target)."""
 
 from __future__ import annotations
 
 import copy
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -25,7 +27,7 @@ from fuzzing import DOC_GAMES, EXPR_GAME, EXPR_PLACES, TARGETS
 from test_fuzz_games import NUMBERS, mutant
 
 CORPUS = Path(__file__).parent / "data" / "fuzz"
-EXAMPLES = 3000 if LONG else 40
+EXAMPLES = int(os.environ.get("CARDZ_FUZZ_EXAMPLES", "3000" if LONG else "40"))  # per target
 SLOW = 20.0  # seconds one input may take on a loaded machine before it counts as a hang
 ENGINES = ("python", "auto")
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=not LONG,
