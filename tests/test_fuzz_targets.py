@@ -92,7 +92,7 @@ def mutate(draw: Any, doc: Any, times: int) -> Any:
 # -- games -------------------------------------------------------------------------------------
 @FUZZ
 @given(st.one_of(mutant().map(as_bytes), st.binary(max_size=200)))
-def test_game_files(data: bytes, engine: str) -> None:
+def test_game_files(engine: str, data: bytes) -> None:
     run("game", data)
 
 
@@ -129,7 +129,7 @@ def expression(draw: Any) -> bytes:
 
 @FUZZ
 @given(expression())
-def test_expressions(data: bytes, engine: str) -> None:
+def test_expressions(engine: str, data: bytes) -> None:
     run("expression", data)
 
 
@@ -178,7 +178,7 @@ def board(draw: Any) -> bytes:
 
 @FUZZ
 @given(board())
-def test_board_documents(data: bytes, engine: str) -> None:
+def test_board_documents(engine: str, data: bytes) -> None:
     run("board", data)
 
 
@@ -209,7 +209,7 @@ def move(draw: Any) -> bytes:
 
 @FUZZ
 @given(move())
-def test_moves(data: bytes, engine: str) -> None:
+def test_moves(engine: str, data: bytes) -> None:
     run("move", data)
 
 
@@ -225,7 +225,7 @@ def log(draw: Any) -> bytes:
 
 @FUZZ
 @given(log())
-def test_logs(data: bytes, engine: str) -> None:
+def test_logs(engine: str, data: bytes) -> None:
     run("log", data)
 
 
@@ -263,7 +263,7 @@ def argv(draw: Any) -> bytes:
 
 @FUZZ
 @given(argv())
-def test_command_lines(data: bytes, engine: str) -> None:
+def test_command_lines(engine: str, data: bytes) -> None:
     run("cli", data)
 
 
