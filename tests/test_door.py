@@ -30,7 +30,7 @@ ALLOWED = {
     # the deck model plugin found by name
     ("view.py", "registry"): 1,
     # the game's name and whether it keeps a score, shown with the board
-    ("cli/cmd_play.py", "spec"): 3,
+    ("cli/cmd_play.py", "spec"): 2,
     # the planner's registered name, shown in the summary
     ("cli/cmd_simulate.py", "registry"): 1,
     # `cardz eval` compiles the user's expression against the spec, as the loader does
