@@ -119,6 +119,37 @@ def test_counters_at_and_past_their_limit(field, value, ok):
         assert path == f"/counters/{field}" and len(message) < 200
 
 
+@pytest.mark.parametrize("fields,path", [
+    ({"counters": {"moves": 3, "recycles": 1}}, "/counters/recycles"),  # no stock used one
+    ({"counters": {"moves": 3, "recycles": 1}, "recyclesUsed": {"waste": 1}}, "/recyclesUsed/waste"),
+    ({"counters": {"moves": 3, "redeals": 1}}, "/counters/redeals"),  # the game has no redeals
+    ({"counters": {"moves": 2, "undos": 3}}, "/counters/undos"),
+    ({"counters": {"moves": 0, "recycles": 1}, "recyclesUsed": {"stock": 1}}, "/counters/recycles"),
+    ({"seedRank": "K"}, "/seedRank"),
+    ({"declared": {"column-2": "H"}}, "/declared/column-2"),
+], ids=["recycles-unused", "recycles-on-the-waste", "redeals-without-rules", "undos-past-moves",
+        "recycles-past-moves", "seed-rank", "declared"])
+def test_counters_and_memory_the_rules_cannot_give_are_refused_at_the_field(fields, path):
+    assert refusal(load_board, GAME, {**BOARD, **fields})[0] == path
+
+
+def test_counters_the_rules_can_give_load():
+    doc = {**BOARD, "counters": {"moves": 5, "undos": 2, "recycles": 2},
+           "recyclesUsed": {"stock": 2}}
+    state = load_board(GAME, doc)
+    assert (state.recycles_total, state.undos, load_board(GAME, board_document(GAME, state))) == \
+        (2, 2, state)
+    capped = compile(load_game(json.dumps({**TINY, "maxRedeals": 1, "depots": [
+        {**TINY["depots"][0], "draw": {"to": "waste", "recycle": True, "maxRecycles": 1}},
+        *TINY["depots"][1:]], "redealRules": [{"kind": "flipTop", "depot": "stock"}]})))
+    assert load_board(capped, {**doc, "counters": {"moves": 5, "recycles": 1, "redeals": 1},
+                               "recyclesUsed": {"stock": 1}}).redeals == 1
+    assert refusal(load_board, capped, {**doc, "counters": {"moves": 5, "recycles": 2},
+                                        "recyclesUsed": {"stock": 2}})[0] == "/recyclesUsed/stock"
+    assert refusal(load_board, capped, {**doc, "counters": {"moves": 5, "redeals": 2},
+                                        "recyclesUsed": {}})[0] == "/counters/redeals"
+
+
 @pytest.mark.parametrize("rng,ok", [(MAX_SEED, True), (MAX_SEED + 1, False), (-1, False)])
 def test_rng_at_and_past_the_64_bit_state(rng, ok):
     doc = {**BOARD, "rng": rng}

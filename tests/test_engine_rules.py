@@ -140,7 +140,7 @@ def tap_or_first(g, s):
     ("locked", set()),
 ])
 def test_gates(gate, expected):
-    g = game(two(eject=gate))
+    g = game(two({"allowFaceDown": True}, eject=gate))
     s = board(g, {"a": ["~2S", "3H", "4C"]})
     assert moves(g, s) == expected
 

@@ -20,7 +20,7 @@ def test_unknown_without_the_plugin():
     # the unknown function is reported beside the unknown step kind, not once that is fixed
     assert [(p.path, "unknown step kind 'reverse'" in p.message or
              "unknown function `ringGap`" in p.message) for p in problems] == [
-        ("/depots/0/actions/0/do/0/kind", True), ("/depots/1/acceptRule/when", True)]
+        ("/depots/0/actions/0/do/0/kind", True), ("/depots/2/acceptRule/when", True)]
 
 
 def test_plugin_step_and_function_play():

@@ -133,8 +133,7 @@ def test_ranks_that_are_not_read(bad):
 @pytest.mark.parametrize("value,expected", [
     ("Foundation", Pattern("Foundation", None, "/depots/2/autoSend")),
     ("FOUNDATION", Pattern("Foundation", None, "/depots/2/autoSend")),
-    ("foundation", Pattern(None, ("foundation-1", "foundation-2", "foundation-3", "foundation-4"),
-                           "/depots/2/autoSend")),
+    ("foundation", Pattern("Foundation", None, "/depots/2/autoSend")),  # a type, as the reference says
     (["waste"], Pattern(None, ("waste",), "/depots/2/autoSend")),
     ({"ofType": "cell"}, Pattern("Cell", None, "/depots/2/autoSend")),
     ({"names": "waste"}, Pattern(None, ("waste",), "/depots/2/autoSend")),
@@ -143,6 +142,12 @@ def test_ranks_that_are_not_read(bad):
 ])
 def test_patterns(value, expected):
     assert depot(with_depot(2, autoSend=value), "column-1").auto_send == expected
+
+
+def test_a_bare_depot_name_is_refused_saying_to_write_a_list():
+    problems = errors(with_depot(2, autoSend="column"))
+    assert list(problems) == ["/depots/2/autoSend"]
+    assert '["column"]' in problems["/depots/2/autoSend"]
 
 
 def test_single_name_where_a_list_is_expected():

@@ -14,7 +14,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "games", help="list the bundled games",
         description="List the bundled rule sets: name, family and file, sorted by name.")
-    parser.add_argument("--family", metavar="F", help="only games of this family (case-insensitive)")
+    parser.add_argument("--family", metavar="F", help="only games of this family (its exact spelling, else in any case)")
     parser.add_argument("--json", action="store_true",
                         help='print [{"name", "family", "aliases", "file", "engine", "engine_reason"}] '
                              'instead: the engine each runs on and, for Python, why')
@@ -24,7 +24,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     games = bundled()
     if args.family:
-        games = [g for g in games if (g.family or "").lower() == args.family.strip().lower()]
+        # a family is its exact string (the reference); the argument finds it in any case, but
+        # where families differ only in case the exact one is meant
+        want = args.family.strip()
+        games = [g for g in games if g.family == want] or \
+            [g for g in games if (g.family or "").lower() == want.lower()]
     if args.json:
         print_json([{**g.as_dict(), **_engine(g.path)} for g in games])
         return 0

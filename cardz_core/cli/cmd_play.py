@@ -30,7 +30,7 @@ from cardz_core.cli.menu import Entry, menu, pick
 from cardz_core.engine.documents import card_table
 from cardz_core.engine.logs import LogRecorder, replay
 from cardz_core.engine.movetext import did_you_mean
-from cardz_core.engine.state import PLAYING, STATUS_NAMES
+from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
 from cardz_core.limits import MAX_SIM_MAX_MOVES, PLAY_MAX_MOVES
 from cardz_core.planners import DEFAULT_PLANNER
 from cardz_core.problems import CardzError
@@ -83,8 +83,7 @@ def draw_board(game: Game, v: View, shown_moves: int | None = None) -> str:
     table = card_table(game)
     width = max(len(n) for n in game.depot_names)
     count = v.moves if shown_moves is None else shown_moves
-    lines = [f"{game.spec.name}: move {count}, {STATUS_NAMES[v.status]}"
-             + (f", score {game.score(v)}" if game.spec.scoring is not None else "")]
+    lines = [f"{game.spec.name}: move {count}, {STATUS_NAMES[v.status]}{_score_text(game, v)}"]
     for name, pile in zip(game.depot_names, v.piles):
         parts: list[str] = []
         unknown = 0
@@ -112,9 +111,17 @@ def _result(game: Game, seat: Seat, args: argparse.Namespace, planner: str | Non
                     "score": score, "seed": args.seed, "planner": planner})
     else:
         made = f" ({seat.state.moves} made)" if seat.state.moves != shown else ""
-        print(f"{name} after {shown} moves{made}"
-              + (f", score {score}" if score is not None else ""))
+        print(f"{name} after {shown} moves{made}{_score_text(game, seat.state)}")
     return 0
+
+
+def _score_text(game: Game, state: State) -> str:
+    """``, score N``; ``, no score kept`` where the deal keeps none (a planner played it, the
+    rules were off, a lost deal that keeps only wins); nothing for a game without scoring."""
+    if game.spec.scoring is None:
+        return ""
+    score = game.score(state)
+    return ", no score kept" if score is None else f", score {score}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -136,7 +143,11 @@ def run(args: argparse.Namespace) -> int:
 
         args.seed = winnable_deal(game, args.seed).seed
         print(f"deal {args.seed}: the solver has won it", file=sys.stderr)
-    seat = Seat(game, game.deal(args.seed))
+    state = game.deal(args.seed)
+    if args.planner:
+        # the reference: a deal where automatic moves were made (Cardz's own player) keeps no score
+        state.auto_moved = True
+    seat = Seat(game, state)
     recorder = LogRecorder(game, seed=args.seed)
     line = 0
     if args.resume:

@@ -54,9 +54,9 @@ class Accept:
         self.declares_suit = self.has_wild and self.declares == "suit"
         # a single face-up card is decided by the tables alone when nothing else reads it
         self.simple = self.when is None and self.min_count <= 1
-        # whether a face-down bottom card could land here at all (then judged in full)
-        self.may_take_down = not self.none and (self.allow_down or (
-            self.rank_is is None and (self.rel is None or self.has_wild)))
+        # whether a face-down bottom card could land here at all (then judged in full): only
+        # with allowFaceDown, as the reference says, even where no check would read the card
+        self.may_take_down = not self.none and self.allow_down
         # the tables alone judge every card of a group (no `when`, no board-dependent wilds)
         self.fast = self.when is None and not (self.has_wild
                                                and self.declares in ("suit", "transparent"))
@@ -103,17 +103,14 @@ class Accept:
         return any(self._printed(v, card) for v in below[1])  # "set"
 
     def fits_down(self, below: tuple, seed_rank: int) -> bool:
-        """Whether a face-down card may lie on ``below``: it can't be read, so it passes only
-        checks that read nothing, unless ``allowFaceDown`` skips the checks on what it is."""
-        kind = below[0]
-        if kind == "bare":
-            if self.rule.seed_none or (self.seed_from_deal and seed_rank == 0):
-                return False
-            return self.allow_down or (self.rule.seed is None and not self.seed_from_deal
-                                       and self.rank_is is None)
-        if self.allow_down:
-            return True
-        return kind != "suit" and self.rank_is is None and (self.rel is None or kind == "free")
+        """Whether a face-down card may lie on ``below``: only with ``allowFaceDown``, which
+        skips the checks on what it is; what reads no card (``seedNone``, a missing dealt
+        seed) still refuses it on the empty depot."""
+        if not self.allow_down:
+            return False
+        if below[0] == "bare":
+            return not (self.rule.seed_none or (self.seed_from_deal and seed_rank == 0))
+        return True
 
     def after(self, below: tuple, card: Card, declare: int, seed_rank: int) -> tuple:
         """What follows once ``card`` lies on ``below``."""
@@ -207,13 +204,11 @@ class Accept:
         ident = self._ident
         for k, c in enumerate(group):
             if not c & 1:
-                if vouched and k > 0:
-                    if self.rank_is is not None and not self.allow_down:
-                        return f"{name} takes only {RANK_WORDS[self.rank_is]}s"
-                    continue
-                if not self.fits_down(below, seed_rank):
-                    return f"{name} takes no face-down cards here"
-                below = FREE if self.allow_down else DOWN
+                if not self.allow_down:
+                    return f"{name} takes no face-down cards"
+                if k == 0 and not self.fits_down(below, seed_rank):
+                    return f"{name} can't be started"
+                below = FREE
                 continue
             card = ident[c >> 1]
             if vouched and k > 0:

@@ -370,6 +370,7 @@ def _check_rules(game: Ends, state: State, doc: dict[str, Any]) -> None:
         if state.status != judged:
             problems.append(Problem("/status", f"the board says {STATUS_NAMES[state.status]}, "
                                                f"but by the rules it is {STATUS_NAMES[judged]}"))
+    problems += _counter_problems(game, state)
     if "score" in doc:
         score = game.score(state)
         claimed = doc["score"]
@@ -378,6 +379,51 @@ def _check_rules(game: Ends, state: State, doc: dict[str, Any]) -> None:
                                               f"but by the rules it is {shown(score)}"))
     if problems:
         raise CardzError(problems)
+
+
+def _counter_problems(game: Ends, state: State) -> list[Problem]:
+    """The counters and memory a board claims against what play under its rules can leave:
+    recycles only on stocks that recycle, within ``maxRecycles`` and adding up to the
+    ``recycles`` counter; redeals only with ``redealRules``, within ``maxRedeals``; each undo,
+    recycle and redeal a move the count holds; a seed rank only where ``seedFromDeal`` is; a called
+    suit only on a wild card left on top of a depot that calls one."""
+    out = []
+    names = game.depot_names
+    for d, used in enumerate(state.recycles):
+        if not used:
+            continue
+        dr = game.draws[d]
+        path = join("/recyclesUsed", names[d])
+        if dr is None or not dr.recycle:
+            out.append(Problem(path, f"{names[d]} never recycles: its recycles used are 0"))
+        elif dr.max_recycles is not None and used > dr.max_recycles:
+            out.append(Problem(path, f"{names[d]} recycles at most {dr.max_recycles} times, "
+                                     f"not {used}"))
+    if state.recycles_total != sum(state.recycles):
+        out.append(Problem("/counters/recycles", f"the board counts {state.recycles_total} "
+                           f"recycles, but its stocks used {sum(state.recycles)} "
+                           "(recyclesUsed)"))
+    limit = game.compiled.max_redeals if game.redeal_steps else 0
+    if limit is not None and state.redeals > limit:
+        out.append(Problem("/counters/redeals", f"the game allows {limit} redeals, not "
+                                                f"{state.redeals}"))
+    for field, count in (("undos", state.undos), ("recycles", state.recycles_total),
+                         ("redeals", state.redeals)):
+        if count > state.moves:
+            out.append(Problem(f"/counters/{field}", f"{count} {field} but {state.moves} moves: "
+                                                      "each is a move the count holds"))
+    if state.seed_rank and not game.seed_depots:
+        out.append(Problem("/seedRank", "the game has no seedFromDeal depot: no seed rank"))
+    for d, suit in enumerate(state.declared):
+        if suit < 0:
+            continue
+        acc, pile = game.accepts[d], state.piles[d]
+        top = pile[-1] if pile else 0
+        if not (acc.declares_suit and pile and top >= 0 and top & 1
+                and acc.wild(game.identity[top >> 1])):
+            out.append(Problem(join("/declared", names[d]), f"a suit is called only on a wild "
+                               f"card left on top of a depot that calls one, not on {names[d]}"))
+    return out
 
 
 def load_board(game: Any, doc: Any) -> State:

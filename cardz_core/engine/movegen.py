@@ -39,6 +39,8 @@ class MoveGen(Taps):
         self._want_tabs: list[frozenset[int] | None] = []
         self._want_broad_of: dict[int, frozenset[int] | None] = {}
         self._want_broad: list[tuple[int, frozenset[int] | None]] = []
+        # depots with actions: while pressing one acts, its cards are not picked up
+        self.action_depots = tuple(d for d in range(self.n_depots) if self.actions[d])
 
     def legal_moves(self, state: State) -> list[Move]:
         """Every legal move: card moves by source, position, target (each in index order), then
@@ -52,15 +54,27 @@ class MoveGen(Taps):
         check of ``apply`` and the player's next ``legal_moves`` ask about the same one)."""
         if state is self._memo_state:
             return self._memo_moves
-        self._memo_plans = {}
-        moves = self._free_moves(state) if state.rules_off else self._card_moves(state)
+        plans = {}
         for d in self.tappable:
             plan = self._tap_plan(state, d)
             if plan is not None:
-                self._memo_plans[d] = plan
-                moves.append(self.tap_moves[d])
+                plans[d] = plan
+        if state.rules_off:
+            moves = self._free_moves(state)
+        else:
+            moves = self._card_moves(state, acting=[d for d in self.action_depots if d in plans])
+        moves.extend(self.tap_moves[d] for d in plans)
+        self._memo_plans = plans
         self._memo_state, self._memo_moves = state, moves
         return moves
+
+    def acting(self, state: State) -> list[int]:
+        """The depots with actions that a press acts on now (the reference: while an action is
+        available the depot works like a stock, and pressing its cards acts instead of picking
+        them up), so none of their cards may be picked up."""
+        if state is self._memo_state:
+            return [d for d in self.action_depots if d in self._memo_plans]
+        return [d for d in self.action_depots if self._tap_plan(state, d) is not None]
 
     def moves_from(self, state: State, depots: tuple[int, ...]) -> list[Move]:
         """The legal moves whose source is one of ``depots``, in ``legal_moves`` order (card
@@ -69,16 +83,16 @@ class MoveGen(Taps):
             return []
         if state.rules_off:
             return [m for m in self._free_moves(state) if m.src in depots]
-        moves = self._card_moves(state, depots)
+        moves = self._card_moves(state, depots, acting=self.acting(state))
         for d in self.tappable:
             if d in depots and self._tap_plan(state, d) is not None:
                 moves.append(self.tap_moves[d])
         return moves
 
     def _card_moves(self, state: State, only: tuple[int, ...] | None = None,
-                    first: bool = False) -> list[Move]:
+                    first: bool = False, acting: Sequence[int] = ()) -> list[Move]:
         """The card moves of ``state`` (from the ``only`` depots if given; just the first one
-        found if ``first``)."""
+        found if ``first``), none from the ``acting`` depots."""
         piles = state.piles
         accepts = self.accepts
         want, broad = self._wanted(state)
@@ -89,7 +103,7 @@ class MoveGen(Taps):
         made, n, stride = self.made_moves, self.n_depots, self.n_cards + 1
         for s, ej, cache in self.source_info:
             pile = piles[s]
-            if not pile or only is not None and s not in only:
+            if not pile or only is not None and s not in only or acting and s in acting:
                 continue
             picked = cache.get(pile) if cache is not None else None
             if picked is None:
@@ -213,6 +227,8 @@ class MoveGen(Taps):
         if n < acc.min_count or (n > 1 and acc.single):
             return False
         if vouched:
+            if not acc.allow_down and not all(c & 1 for c in group):
+                return False  # face-down cards need allowFaceDown, wherever in the group
             if acc.rank_is is not None:
                 return self._drop_reason(state, piles, s, group, d, vouched, None) is None
         else:
@@ -280,9 +296,8 @@ class MoveGen(Taps):
         why = ej.why(self, piles, i)
         if why is not None:
             return why
-        if ej.unit == "Pile" and i != ej.picks(piles, piles[s])[0]:
-            return (f"the whole of {self.depot_names[s]} moves as one: pick it up at position "
-                    f"{ej.picks(piles, piles[s])[0]}")
+        if s in self.acting(state):
+            return f"pressing {self.depot_names[s]} acts: its cards can't be picked up now"
         if self.draws[d] is not None:
             return f"{self.depot_names[d]} takes no drops: it is tapped"
         if not 0 <= move.declare < 4 and move.declare != -1:
@@ -301,4 +316,4 @@ class MoveGen(Taps):
         """Whether some card move is legal now; stops at the first one found."""
         if state.rules_off:
             return bool(self._free_moves(state))
-        return bool(self._card_moves(state, first=True))
+        return bool(self._card_moves(state, first=True, acting=self.acting(state)))

@@ -82,7 +82,7 @@ class Play(Ends):
     def _plain_draw(self, state: State, d: int) -> State | None:
         """The draw of ``_tap`` (cards one at a time from the stock's top onto ``to``, each
         turned up) without a ``Work``, for a stock that doesn't flip its own top, onto a
-        target without ``landUnder`` or ``landFace: Down``, in a game with nothing that
+        target without ``landUnder``, in a game with nothing that
         settles. None (use ``_play``) when a drawn card is an unknown card to reveal."""
         dr = self.draws[d]
         assert dr is not None  # plain_draw holds only for a depot that draws
@@ -188,7 +188,8 @@ class Play(Ends):
                 cards = w.take_top(d, 1)
                 if not cards:
                     break
-                self._land(w, dr.to, (w.up(cards[0]),), d)
+                # drawn cards land face up, whatever the target's landFace (the reference)
+                w.put(dr.to, (w.up(cards[0]),), d, self.land_under[dr.to])
         elif kind == TAP_RECYCLE:
             dr = self.draws[d]
             assert dr is not None
@@ -268,9 +269,10 @@ class Play(Ends):
             return False
         state = w.state()
         piles = state.piles
+        acting = self.acting(state) if self.action_depots else ()  # as a player's hand can't
         for s, targets in self.auto_send:
             pile = piles[s]
-            if not pile:
+            if not pile or s in acting:
                 continue
             ej = self.ejects[s]
             for i in ej.picks(piles, pile):
@@ -286,7 +288,7 @@ class Play(Ends):
                 continue
             for s in sources:
                 pile = piles[s]
-                if not pile or self.ejects[s].why(self, piles, len(pile) - 1) is not None:
+                if not pile or s in acting or self.ejects[s].why(self, piles, len(pile) - 1):
                     continue
                 group = (pile[-1],)
                 if self._drop_reason(state, piles, s, group, d, True, None) is None:

@@ -130,7 +130,7 @@ class GameTables:
         # draws that ``_plain_draw`` may make without a ``Work``
         self.plain_draw = tuple(
             dr is not None and dr.to != d and not self.settles and not self.auto_flip_top[d]
-            and self.land_face[dr.to] != 0 and not self.land_under[dr.to]
+            and not self.land_under[dr.to]
             for d, dr in enumerate(self.draws))
         # the empty depots a Staged move may park cards on: see ``staged_limit``
         self.cells = tuple(i for i in range(n)

@@ -7,6 +7,7 @@ expanded here, in order, so later stages only ever see real depot names.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from cardz_core.problems import join
@@ -117,19 +118,19 @@ def depot_type(ctx: Ctx, value: Any, ptr: str) -> str | None:
 
 
 def pattern(ctx: Ctx, value: Any, ptr: str) -> Pattern | None:
-    """A depot pattern: ``{"ofType": T}`` or ``{"names": [...]}``, or bare: a type's name, a
-    depot's name (our extension), or a list of names."""
+    """A depot pattern: ``{"ofType": T}`` or ``{"names": [...]}``, or bare: a type's name or a
+    list of names."""
     if isinstance(value, str):
-        # as in expressions: a type's own spelling means the type, a depot's exact name the depot,
-        # and only then is a type matched case-insensitively
+        # the reference: a bare string names a depot type, even where a depot has that name
         found = ctx.registry.canonical("depot_types", value)
-        if value not in ctx.registry.depot_types and (value in ctx.names or value in ctx.groups):
-            return Pattern(None, ctx.groups.get(value, (value,)), ptr)
         if found is not None:
             return Pattern(found, None, ptr)
-        if ctx.names_complete:
-            ctx.error(ptr, f"{value!r} is neither a depot type nor a depot name"
-                           f"{suggest(value, list(ctx.names) + list(ctx.groups) + list(ctx.registry.depot_types))}")
+        if value in ctx.names or value in ctx.groups:
+            ctx.error(ptr, f"{value!r} is a depot's name, but a bare pattern names a depot type: "
+                           f"write [{json.dumps(value)}] for the depot")
+        elif ctx.names_complete:
+            ctx.error(ptr, f"{value!r} is not a depot type"
+                           f"{suggest(value, list(ctx.registry.depot_types))}")
         return None
     if isinstance(value, list):
         names = depot_names(ctx, value, ptr)
