@@ -202,18 +202,13 @@ impl Accept {
         }
     }
 
+    /// `Accept.fits_down`: a face-down card lies here only with `allowFaceDown` (the
+    /// reference), and not on an empty depot that `seedNone` or a missing dealt seed closes.
     fn fits_down(&self, below: Below, seed_rank: i32) -> bool {
-        if below == Below::Bare {
-            if self.seed_none || (self.seed_from_deal && seed_rank == 0) {
-                return false;
-            }
-            return self.allow_down
-                || (self.seed.is_none() && !self.seed_from_deal && self.rank_is.is_none());
+        if !self.allow_down {
+            return false;
         }
-        if self.allow_down {
-            return true;
-        }
-        !matches!(below, Below::Suit(_)) && self.rank_is.is_none() && (self.rel.is_none() || below == Below::Free)
+        below != Below::Bare || !(self.seed_none || (self.seed_from_deal && seed_rank == 0))
     }
 
     /// What follows once the face-up `card` lies on `below`; `declare` the suit it calls (-1 none).
@@ -977,16 +972,11 @@ impl Game {
         let mut below = self.pile_below(acc, pile, s.declared.get(d).copied().unwrap_or(-1), seed_rank);
         for (k, &c) in group.iter().enumerate() {
             if c & 1 == 0 {
-                if vouched && k > 0 {
-                    if acc.rank_is.is_some() && !acc.allow_down {
-                        return Ok(false);
-                    }
-                    continue;
-                }
-                if !acc.fits_down(below, seed_rank) {
+                // a face-down card anywhere in the group needs allowFaceDown
+                if !acc.allow_down || (k == 0 && !acc.fits_down(below, seed_rank)) {
                     return Ok(false);
                 }
-                below = if acc.allow_down { Below::Free } else { Below::Down };
+                below = Below::Free;
                 continue;
             }
             let card = self.card(c);
@@ -1044,6 +1034,9 @@ impl Game {
             return Ok(false);
         }
         if vouched {
+            if !acc.allow_down && group.iter().any(|&c| c & 1 == 0) {
+                return Ok(false); // face-down cards need allowFaceDown, wherever in the group
+            }
             if acc.rank_is.is_some() {
                 return self.drop_ok(s, src, group, d, vouched, None);
             }
@@ -1063,10 +1056,11 @@ impl Game {
 
     /// The card moves of `s` in the Python engine's order: by source, position, target, a
     /// suit-calling wild once per suit. `first`: stop at the first one found (declaring none).
-    fn card_moves(&self, s: &State, first: bool, out: &mut Vec<Move>) -> Result<(), ExprError> {
+    /// None from the `acting` depots (`MoveGen.acting`: pressing them acts now).
+    fn card_moves(&self, s: &State, first: bool, out: &mut Vec<Move>, acting: &[usize]) -> Result<(), ExprError> {
         WANTED.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut wanted) => self.card_moves_with(s, first, out, &mut wanted),
-            Err(_) => self.card_moves_with(s, first, out, &mut Wanted::default()), // never nested now
+            Ok(mut wanted) => self.card_moves_with(s, first, out, &mut wanted, acting),
+            Err(_) => self.card_moves_with(s, first, out, &mut Wanted::default(), acting), // never nested now
         })
     }
 
@@ -1119,9 +1113,13 @@ impl Game {
         words
     }
 
-    fn card_moves_with(&self, s: &State, first: bool, out: &mut Vec<Move>, wt: &mut Wanted) -> Result<(), ExprError> {
+    fn card_moves_with(&self, s: &State, first: bool, out: &mut Vec<Move>, wt: &mut Wanted, acting: &[usize])
+                       -> Result<(), ExprError> {
         let words = self.fill_wanted(s, wt);
         for &src in &self.sources {
+            if acting.contains(&src) {
+                continue;
+            }
             let pile = &s.piles[src];
             let ej = &self.ejects[src];
             let Some((low, face_up_only, one)) = ej.pick_span(&s.piles, pile, &self.ident) else { continue };
@@ -1220,7 +1218,8 @@ impl Game {
         if s.status != PLAYING {
             return Ok(());
         }
-        self.card_moves(s, false, out)?;
+        let acting = self.acting(s)?;
+        self.card_moves(s, false, out, &acting)?;
         for &d in &self.tappable {
             if self.tap_plan(s, d)?.is_some() {
                 out.push((d as i32, -1, -1, -1));
@@ -1276,8 +1275,9 @@ impl Game {
                 (Tap::Draw, Some(dr)) => {
                     for _ in 0..dr.count {
                         let Some(c) = w.take_top(src) else { break };
-                        let mut card = [w.up(c)];
-                        self.land(w, dr.to, &mut card, src);
+                        let card = [w.up(c)];
+                        // drawn cards land face up, whatever the target's landFace (the reference)
+                        w.put(dr.to, &card, src as i32, self.land_under[dr.to]);
                     }
                 }
                 (Tap::Recycle, Some(dr)) => {
@@ -1320,10 +1320,10 @@ impl Game {
         }
         let mut moves = Vec::new();
         if !self.any_land_under {
-            self.card_moves(s, true, &mut moves)?;
+            self.card_moves(s, true, &mut moves, &[])?; // a tap was asked first: none acts
             return Ok(moves.is_empty());
         }
-        self.card_moves(s, false, &mut moves)?;
+        self.card_moves(s, false, &mut moves, &[])?;
         for m in moves {
             if !self.land_under[m.2 as usize] {
                 return Ok(false);
@@ -1398,7 +1398,7 @@ impl Game {
 
     /// Whether `m` is legal in `s`, judged alone as `MoveGen.illegal_reason` judges it (a
     /// tap's `declare` is not read; a card move's target judges the group and the call).
-    fn legal(&self, s: &State, m: Move) -> Result<bool, ExprError> {
+    pub fn legal(&self, s: &State, m: Move) -> Result<bool, ExprError> {
         let (src, index, dst, declare) = m;
         if s.status != PLAYING || src < 0 || src as usize >= self.n {
             return Ok(false);
@@ -1413,9 +1413,9 @@ impl Game {
             return Ok(false);
         }
         let ej = &self.ejects[src];
-        let Some((low, face_up_only, one)) = ej.pick_span(&s.piles, pile, &self.ident) else { return Ok(false) };
-        let pickable = |i: usize| i >= low && (!face_up_only || pile[i] & 1 == 1);
-        if !pickable(index) || (one && (low..index).any(pickable)) {
+        let Some((low, face_up_only, _)) = ej.pick_span(&s.piles, pile, &self.ident) else { return Ok(false) };
+        // a Pile unit moves whole from any position its gate allows (listed at the lowest)
+        if index < low || (face_up_only && pile[index] & 1 == 0) || self.acting(s)?.contains(&src) {
             return Ok(false);
         }
         let dst = dst as usize;
@@ -1785,7 +1785,7 @@ mod tests {
             for g in [&a, &b] {
                 let s = start(piles.iter().map(|p| p.iter().map(|&c| c % (2 * g.ident.len() as i32)).collect()).collect());
                 let mut fresh = Vec::new();
-                g.card_moves_with(&s, false, &mut fresh, &mut Wanted::default()).unwrap();
+                g.card_moves_with(&s, false, &mut fresh, &mut Wanted::default(), &[]).unwrap();
                 assert_eq!(g.legal_moves(&s).unwrap(), fresh, "{:?}", s.piles);
             }
         }

@@ -331,7 +331,8 @@ impl Engine {
         guarded(|| {
             let pos = self.position(state)?;
             let p = pos.get();
-            if !p.listing(&self.game)?.contains(&mv) {
+            // a move not listed may still be legal (a Pile unit picked above its lowest card)
+            if !p.listing(&self.game)?.contains(&mv) && !self.game.legal(&p.state, mv)? {
                 return Ok(None);
             }
             self.hand_out(state.py(), self.after(&p.state, mv)?).map(Some)

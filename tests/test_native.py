@@ -72,7 +72,7 @@ def _turnabout() -> tuple[GameSpec, Registry]:
     return load_game(TURNABOUT, registry=reg), reg
 
 
-TURNABOUT_WHY = ("the expression at /depots/1/acceptRule/when can't run natively: it calls ringGap, "
+TURNABOUT_WHY = ("the expression at /depots/2/acceptRule/when can't run natively: it calls ringGap, "
                  "whose overload 0 has no native primitive")
 
 

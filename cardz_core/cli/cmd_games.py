@@ -44,7 +44,12 @@ def _engine(path: Path) -> dict[str, str | None]:
     from cardz_core.engines import engine_of
     from cardz_core.rulesets import open_game
 
-    engine, why = engine_of(open_game(path))
+    from cardz_core.problems import CardzError
+
+    try:
+        engine, why = engine_of(open_game(path))
+    except CardzError as exc:  # a game that does not load runs on no engine; say why
+        return {"engine": None, "engine_reason": str(exc)}
     return {"engine": engine, "engine_reason": why}
 
 

@@ -167,6 +167,18 @@ impl Game {
         Ok(None)
     }
 
+    /// `MoveGen.acting`: the depots with actions that a press acts on now; none of their cards
+    /// may be picked up, by hand or by an automatic move (the reference).
+    pub(super) fn acting(&self, s: &State) -> Result<Vec<usize>, ExprError> {
+        let mut out = Vec::new();
+        for (d, acts) in self.rules.actions.iter().enumerate() {
+            if !acts.is_empty() && self.tap_plan(s, d)?.is_some() {
+                out.push(d);
+            }
+        }
+        Ok(out)
+    }
+
     /// `Taps._redeal_ready`: redeals left, and a stock it gathers into empty.
     fn redeal_ready(&self, s: &State, d: usize) -> Result<bool, ExprError> {
         let r = &self.rules;
@@ -242,9 +254,10 @@ impl Game {
     /// `Play._auto_move`: make the first automatic move available (autoSend, then autoRefill);
     /// whether there was one.
     fn auto_move(&self, w: &mut Work) -> Result<bool, ExprError> {
-        let found = match self.auto_send_move(&w.s)? {
+        let acting = self.acting(&w.s)?; // as a player's hand can't, no automatic move takes from them
+        let found = match self.auto_send_move(&w.s, &acting)? {
             Some(m) => Some(m),
-            None => self.auto_refill_move(&w.s)?,
+            None => self.auto_refill_move(&w.s, &acting)?,
         };
         Ok(match found {
             Some((src, rest, d, mut group)) => {
@@ -260,9 +273,12 @@ impl Game {
     /// The first autoSend depot that can send: its largest legal group (the lowest position its
     /// gate and unit allow) to the first depot of its pattern that accepts it, as (source,
     /// what stays, target, the group).
-    fn auto_send_move(&self, s: &State) -> Result<Option<(usize, Pile, usize, Pile)>, ExprError> {
+    fn auto_send_move(&self, s: &State, acting: &[usize]) -> Result<Option<(usize, Pile, usize, Pile)>, ExprError> {
         for (src, targets) in &self.rules.auto_send {
             let src = *src;
+            if acting.contains(&src) {
+                continue;
+            }
             let pile = &s.piles[src];
             let ej = &self.ejects[src];
             let Some((low, face_up_only, one)) = ej.pick_span(&s.piles, pile, &self.ident) else { continue };
@@ -288,7 +304,7 @@ impl Game {
 
     /// The first empty autoRefill depot that takes the top card of the first depot in its
     /// pattern whose gate releases it.
-    fn auto_refill_move(&self, s: &State) -> Result<Option<(usize, Pile, usize, Pile)>, ExprError> {
+    fn auto_refill_move(&self, s: &State, acting: &[usize]) -> Result<Option<(usize, Pile, usize, Pile)>, ExprError> {
         for (d, sources) in &self.rules.auto_refill {
             let d = *d;
             if !s.piles[d].is_empty() {
@@ -297,7 +313,7 @@ impl Game {
             for &src in sources {
                 let pile = &s.piles[src];
                 let Some(&top) = pile.last() else { continue };
-                if !self.releases_top(s, src, top) {
+                if acting.contains(&src) || !self.releases_top(s, src, top) {
                     continue;
                 }
                 if self.drop_ok(s, src, &[top], d, true, None)? {
