@@ -1573,7 +1573,7 @@ mod tests {
             "accepts": [{{"rejects_all": true, "build": null, "suit": "Any"}}, {accept1}],
             "ejects": [{{"gate": "TopOnly", "covered_by": []}}, {{"gate": "Locked", "covered_by": []}}],
             "land_face": [-1, -1], "land_under": [false, false], "auto_flip_top": [false, false],
-            "staged": false, "win": {win}, "loss": {STALEMATE} {extra}}},
+            "staged": false, "win": {win}, "loss": {STALEMATE}, "redeal_when": null {extra}}},
             "plan": {{"sources": [0], "drop_targets": [1], "down_targets": [], "tappable": [{tappable}],
             "flip_uncovered": [], "cells": [], "tableaus": [], "max_cascade": 10000}}}}"#
         )

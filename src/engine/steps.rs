@@ -417,10 +417,9 @@ mod tests {
                        {"gate": "Any", "covered_by": []}, {"gate": "Any", "covered_by": []}],
             "draws": [null, null, null, null], "land_face": [-1, -1, -1, -1],
             "land_under": [false, false, false, false], "auto_flip_top": [false, false, false, false],
-            "staged": false},
+            "staged": false, "win": null, "loss": null, "redeal_when": null},
             "plan": {"sources": [], "drop_targets": [], "down_targets": [], "tappable": [],
-            "flip_uncovered": [], "cells": [], "tableaus": [], "win_empties": null,
-            "loss_stalemate": false, "max_cascade": 10000}}"#;
+            "flip_uncovered": [], "cells": [], "tableaus": [], "max_cascade": 10000}}"#;
         Game::from_json(doc).unwrap()
     }
 
