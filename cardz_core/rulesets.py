@@ -97,7 +97,11 @@ def find(name: str, folder: Path | None = None) -> Ruleset | None:
 def game_file(path_or_name: str | os.PathLike[str]) -> Path:
     """``path_or_name`` when it is a file, else the file of the bundled game it names."""
     path = Path(path_or_name)
-    if path.is_file():
+    try:
+        is_file = path.is_file()
+    except OSError:  # a name no file can have (too long for the file system): not a file
+        is_file = False
+    if is_file:
         return path
     found = find(str(path_or_name))
     if found is not None:

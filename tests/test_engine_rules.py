@@ -529,12 +529,15 @@ def test_auto_refill_while_empty():
 
 def test_cascade_limit_at_and_past(monkeypatch):
     import cardz_core.engine.play as game_module
+    import cardz_core.limits as limits
 
+    # both engines read the limit when the game is compiled (the native one from its plan)
+    monkeypatch.setattr(game_module, "MAX_CASCADE", 3)
+    monkeypatch.setattr(limits, "MAX_CASCADE", 3)
     g = game([STOCK, {"name": "src", "type": "Reserve", "acceptRule": "none"},
               {"name": "x", "type": "Tableau", "acceptRule": "any", "ejectRule": "locked"},
               {"name": "y", "type": "Foundation", "acceptRule": "none", "ejectRule": "locked",
                "triggers": [{"when": "!empty(x)", "do": [{"kind": "move", "from": "x", "to": "@self"}]}]}])
-    monkeypatch.setattr(game_module, "MAX_CASCADE", 3)
     at = g.apply(board(g, {"src": ["AS"], "x": ["2S", "3S"]}), mv(g, "src", 0, "x"))
     assert pile(g, at, "y") == ["AS", "3S", "2S"]  # three trigger runs: at the limit
     # a fourth run would be past it: the cascade ends after the third, and the move stands

@@ -28,6 +28,7 @@ IMPORT_SITES = {
     "cardz_core/__init__.py",  # the lazy exports: names from the module's own table
     "cardz_core/cli/main.py",  # the cmd_* modules of the cli package
     "cardz_core/native.py",  # cardz_core._native, the native extension
+    "cardz_core/planners/__init__.py",  # the builtin planners' modules, named in its own table
     "cardz_core/registry.py",  # builtin plugins, and module names the caller passes in code
     "cardz_core/sim/job.py",  # a job's factory, set by the simulation's own code
     "cardz_core/spec/__init__.py",  # cardz_core.expr

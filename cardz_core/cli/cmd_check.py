@@ -52,6 +52,15 @@ class _Play(argparse.Action):
 INFO = "info"
 
 
+def _exists(name: str) -> bool:
+    """Whether a file or folder of that name exists (a name too long for the file system names
+    none)."""
+    try:
+        return Path(name).exists()
+    except OSError:
+        return False
+
+
 def _line(problem: Problem) -> str:
     mark = "warning: " if problem.severity != ERROR else ""
     if not problem.path and problem.message == no_game(problem.file):  # as every command says it
@@ -91,8 +100,9 @@ def run(args: argparse.Namespace) -> int:
     found: list[Problem] = []
     failed = 0
     for name in args.files:
-        named = None if Path(name).exists() else find(name)  # a bundled game by name
-        if named is None and not Path(name).exists():
+        exists = _exists(name)
+        named = None if exists else find(name)  # a bundled game by name
+        if named is None and not exists:
             spec, problems = None, [Problem("", no_game(name), file=name)]
         else:
             spec, problems = load(named.path if named else Path(name), lenient=args.lenient,

@@ -120,15 +120,6 @@ def _variant_names(files: list[str]) -> list[str]:
     return names
 
 
-def engine_of(game: Any) -> str:
-    """Which engine plays ``game``: its ``engine`` attribute where it has one, else read from
-    the module its class comes from."""
-    named = getattr(game, "engine", None)
-    if isinstance(named, str):
-        return named
-    return "native" if type(game).__module__ == "cardz_core.native" else "python"
-
-
 def _planner_options(game: Any, name: str, force: bool, options: dict[str, Any]
                      ) -> dict[str, Any]:
     """The options planner ``name`` plays with: its search budget where it has one (defaults
@@ -156,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
     from cardz_core.sim.seeds import deal_seed
     from cardz_core.sim.summary import Tally
     from cardz_core.sim.variants import opening_difference
+    from cardz_core.engines import engine_of
     from cardz_core.spec import load_game
 
     check_seed(args.seed)
@@ -183,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
         variants.append(Variant(text=text, file=given, name=name))
         games.append(game)
         about.append({"name": name, "game": spec.name, "file": given,
-                      "sha256": hashlib.sha256(data).hexdigest(), "engine": engine_of(game)})
+                      "sha256": hashlib.sha256(data).hexdigest(), "engine": engine_of(game)[0]})
     options = {} if args.nodes is None else {"nodes": args.nodes}
     planners = _planner_names(args.planner, games, args.force, options)
     first, count = (0, args.games) if args.deal is None else (args.deal, 1)
