@@ -14,8 +14,8 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardz_core.engine.logs import LogRecorder
-from cardz_core.engine.state import WON, State
+from cardz_core.engine.logs import LogRecorder, winning_log
+from cardz_core.engine.state import State
 from cardz_core.limits import MAX_SEED, SOLVE_DEFAULT_SECONDS
 from cardz_core.problems import CardzError
 
@@ -68,20 +68,10 @@ def winnable_deal(game: Any, seed: int = 0, *, tries: int = WINNABLE_TRIES,
         timed_out = timed_out or result.stopped_by == "seconds"
         if result.result == "won":
             return WinnableDeal(deal_seed, state, list(result.line),
-                                _log(game, state, deal_seed, result.line), tried, timed_out)
+                                winning_log(game, state, result.line,
+                                            LogRecorder(game, seed=deal_seed)), tried, timed_out)
     lost = sum(r == "lost" for _, r in tried)
     raise CardzError(f"the solver won none of {tries} deal(s) tried from seed {seed} "
                      f"({lost} proved lost, {tries - lost} undecided within {max_states:,} "
                      "positions each): allow more tries or positions, or the game may be "
                      "(nearly) unwinnable")
-
-
-def _log(game: Any, state: State, seed: int, line: list[Any]) -> dict[str, Any]:
-    recorder = LogRecorder(game, seed=seed)
-    for move in line:
-        after = game.apply(state, move)
-        recorder.record(state, move, after)
-        state = after
-    if game.status(state) != WON:
-        raise CardzError("internal error: the solver's line does not win; please report it")
-    return recorder.document(state)

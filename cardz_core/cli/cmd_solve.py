@@ -14,8 +14,7 @@ from typing import Any
 
 from cardz_core.cli.common import (add_game_args, check_output, check_range, check_seconds,
                                    check_seed, open_game, print_json, read_document)
-from cardz_core.engine.logs import LogRecorder
-from cardz_core.engine.state import WON
+from cardz_core.engine.logs import LogRecorder, winning_log
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
 from cardz_core.msdeal import deal_ms
 from cardz_core.planners.solver import solve
@@ -85,14 +84,3 @@ def run(args: argparse.Namespace) -> int:
     for text in doc.get("moves", []):
         print(text)
     return 0
-
-
-def winning_log(game: Any, state: Any, line: list[Any], recorder: LogRecorder) -> dict[str, Any]:
-    """The winning line as a cardz-log/1, checked to end on a won board."""
-    for move in line:
-        after = game.apply(state, move)
-        recorder.record(state, move, after)
-        state = after
-    if game.status(state) != WON:
-        raise CardzError("internal error: the solver's line does not win; please report it")
-    return recorder.document(state)

@@ -15,7 +15,7 @@ from typing import Any
 from cardz_core.cards import card_id_of, is_face_up, parse_card
 from cardz_core.engine.documents import board_document, card_table, load_board, shown
 from cardz_core.engine.movetext import move_text, parse_move
-from cardz_core.engine.state import STATUS_NAMES, State
+from cardz_core.engine.state import STATUS_NAMES, WON, State
 from cardz_core.limits import MAX_LOG_STEPS, MAX_SEED
 from cardz_core.problems import CardzError, pointer
 
@@ -182,3 +182,16 @@ def _normalise(cards: Any) -> list[str] | None:
             return None
         out.append(str(card))
     return out
+
+
+def winning_log(game: Any, state: State, line: list[Any], recorder: LogRecorder) -> dict[str, Any]:
+    """A solver's winning ``line`` from ``state`` recorded by ``recorder``
+    as a cardz-log/1, checked to end on a won board."""
+    for move in line:
+        after = game.apply(state, move)
+        recorder.record(state, move, after)
+        state = after
+    if game.status(state) != WON:
+        raise CardzError("internal error: the solver's line does not win; please report it")
+    doc: dict[str, Any] = recorder.document(state)
+    return doc
