@@ -95,7 +95,12 @@ def test_a_refused_move_is_a_409_with_the_reason_the_cli_gives(client):
      "/game: no game 'no-such' on this server (GET /api/games lists them)"),
     ("/api/sessions", {"seed": 1}, 400, "/game: 'game' is missing"),
     ("/api/sessions", {"game": "klondike", "colour": "red"}, 400,
-     "/colour: unknown field 'colour' in this request (it takes board, game, log, ms, seed)"),
+     "/colour: unknown field 'colour' in this request (it takes board, game, log, ms, seed, "
+     "winnable)"),
+    ("/api/sessions", {"game": "freecell", "ms": 1, "winnable": True}, 400,
+     "/winnable: 'winnable' is true or false, and goes with a seed"),
+    ("/api/sessions", {"game": "klondike", "winnable": "yes"}, 400,
+     "/winnable: 'winnable' is true or false, and goes with a seed"),
     ("/api/sessions", {"game": "klondike", "ms": 1}, 400,
      "/ms: ms 1: Microsoft deals need one 52-card deck and 8 Tableau depots; 'Klondike' has 52 "
      "cards and 7 Tableau depots"),
@@ -111,6 +116,13 @@ def test_bad_requests_are_4xx_with_a_message_never_a_traceback(client, path, bod
     if message is not None:
         assert value["error"] == message
     assert "Traceback" not in value["error"] and value["error"]
+
+
+def test_a_winnable_deal_is_the_one_cardz_deal_winnable_gives(client):
+    from cardz_core.winnable import winnable_deal
+
+    s = client.start("freecell", seed=5, winnable=True)
+    assert s["opening"] == {"seed": winnable_deal(open_game("freecell"), 5).seed}
 
 
 def test_a_bad_board_is_refused_as_the_cli_refuses_it(client):

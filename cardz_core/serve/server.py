@@ -124,11 +124,11 @@ class App:
                 "reports": [{"id": r.id, "name": r.name} for r in self.catalogue.reports]}
 
     def create(self, body: dict[str, Any]) -> dict[str, Any]:
-        _fields(body, {"game", "seed", "ms", "board", "log"}, required={"game"})
+        _fields(body, {"game", "seed", "winnable", "ms", "board", "log"}, required={"game"})
         entry = self.catalogue.game(body["game"])
         game, lock = self.catalogue.compiled.get(entry)
         log = body.get("log")
-        start = {k: v for k, v in body.items() if k in ("seed", "ms", "board")}
+        start = {k: v for k, v in body.items() if k in ("seed", "winnable", "ms", "board")}
         with lock:
             opening = Session.opening(game, {} if log is not None else start)
             session = Session("", entry, game, opening, lock)
@@ -142,7 +142,7 @@ class App:
         the move too, without playing it)."""
         extra: dict[str, Any] = {}
         if action == "new":
-            _fields(body, {"seed", "ms", "board", "log"})
+            _fields(body, {"seed", "winnable", "ms", "board", "log"})
             if "log" in body:
                 if len(body) > 1:
                     raise CardzError("give a log alone: it says where its game starts")

@@ -188,9 +188,13 @@ class Session:
     # -- starting ------------------------------------------------------------------------------
     @staticmethod
     def opening(game: Game, request: dict[str, Any]) -> Opening:
-        """The opening a new-game request asks for: ``seed`` (default 1, as `cardz play`),
-        ``ms`` (a Microsoft FreeCell deal) or ``board`` (a board document)."""
+        """The opening a new-game request asks for: ``seed`` (default 1, as `cardz play`; with
+        ``winnable: true``, the first deal from that seed the solver wins), ``ms`` (a Microsoft
+        FreeCell deal) or ``board`` (a board document)."""
         given = [k for k in ("seed", "ms", "board") if k in request]
+        winnable = request.get("winnable", False)
+        if not isinstance(winnable, bool) or (winnable and ("ms" in request or "board" in request)):
+            raise CardzError("'winnable' is true or false, and goes with a seed", "/winnable")
         if len(given) > 1:
             raise CardzError(f"give one of seed, ms and board, not {' and '.join(given)}")
         if "board" in request:
@@ -206,6 +210,12 @@ class Session:
             except CardzError as exc:
                 raise CardzError(f"ms {ms}: {exc.problems[0].message}", "/ms") from None
         seed = whole_number(request.get("seed", 1), "seed", 0, MAX_SEED)
+        if winnable:
+            # the first deal from this seed's order the solver wins (`cardz deal --winnable`)
+            from cardz_core.winnable import winnable_deal
+
+            won = winnable_deal(game, seed)
+            return Opening(won.state, seed=won.seed)
         return Opening(game.deal(seed), seed=seed)
 
     def new_game(self, opening: Opening) -> None:

@@ -488,7 +488,9 @@ async function init() {
   select.addEventListener("change", () => start(currentGame(), { seed: $("seed").value || "1" }));
   $("deal-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    start(currentGame(), { seed: $("seed").value });
+    const opening = { seed: $("seed").value };
+    if ($("winnable").checked) opening.winnable = true;
+    start(currentGame(), opening);
   });
   $("ms-form").addEventListener("submit", (e) => {
     e.preventDefault();
