@@ -39,13 +39,19 @@ DEALS = 200 if LONG else 3
 MAX_MOVES = 400
 
 
+def reference(path: Path) -> Game:
+    """The game on the Python engine, the reference the native engine is compared with (the
+    default engine, ``auto``, would compare the native engine with itself)."""
+    return compile(load_game(path, file=str(path)), engine="python")
+
+
 def test_every_bundled_game_is_supported():
     assert SUPPORTED == sorted(GAMES)
 
 
 @pytest.mark.parametrize("name", SUPPORTED)
 def test_random_play_agrees_with_the_python_engine(name: str):
-    game = open_game(GAMES[name])
+    game = reference(GAMES[name])
     native = NativeGame(game)
     for seed in range(DEALS):
         state, rng = game.deal(seed), random.Random(seed)
@@ -95,7 +101,7 @@ def test_every_builtin_condition_names_its_native_primitive():
 
 
 def test_a_condition_of_no_native_primitive_keeps_the_game_on_python():
-    game = open_game(GAMES["freecell"])
+    game = reference(GAMES["freecell"])
     doc = plan_document(game)
     doc["compiled"]["win"]["native"] = None
     with pytest.raises(ValueError, match='its win condition: the condition "allCardsIn" is '
@@ -153,7 +159,7 @@ def _score(native: NativeGame, state: State) -> int | None | str:
 
 
 def test_an_illegal_move_gives_the_python_engines_reason():
-    game = open_game(GAMES["klondike"])
+    game = reference(GAMES["klondike"])
     native, state = NativeGame(game), game.deal(1)
     bad = Move(0, 0, 1)  # from the stock, which is locked
     with pytest.raises(IllegalMove) as err:
@@ -165,7 +171,7 @@ def test_an_illegal_move_gives_the_python_engines_reason():
 
 
 def test_views_and_rules_off_are_refused():
-    game = open_game(GAMES["klondike"])
+    game = reference(GAMES["klondike"])
     native, state = NativeGame(game), game.deal(2)
     with pytest.raises(CardzError, match="not views"):
         native.legal_moves(game.view(state))
@@ -189,7 +195,7 @@ def _python_playout(game: Game, state: State, rng: int, max_moves: int) -> tuple
 
 @pytest.mark.parametrize("name", ["freecell", "klondike_draw3", "golf"])
 def test_playouts_play_as_the_python_engine_would(name: str):
-    game = open_game(GAMES[name])
+    game = reference(GAMES[name])
     native = NativeGame(game)
     states = [game.deal(s) for s in range(4)]
     got = native.playouts(states, 7, 250)
@@ -203,7 +209,7 @@ def test_playouts_play_as_the_python_engine_would(name: str):
 
 
 def test_a_bad_position_is_an_error_not_a_crash():
-    game = open_game(GAMES["freecell"])
+    game = reference(GAMES["freecell"])
     native, state = NativeGame(game), game.deal(3)
     broken = state.copy()
     broken.piles = state.piles[:-1]
@@ -350,14 +356,14 @@ def test_undo_keys_expand_and_the_same_move_objects():
 
 
 def test_deal_playouts_play_the_same_games_every_run():
-    native = NativeGame(open_game(GAMES["golf"]))
+    native = NativeGame(reference(GAMES["golf"]))
     got = native.deal_playouts(5, 11, 300)
     assert got == native.deal_playouts(5, 11, 300) != native.deal_playouts(5, 12, 300)
     assert got == native.playouts([native.game.deal(11 + g) for g in range(5)], 11, 300)
 
 
 def test_a_position_the_engine_cannot_hold_is_a_cardz_error():
-    native = NativeGame(open_game(GAMES["freecell"]))
+    native = NativeGame(reference(GAMES["freecell"]))
     state = native.game.deal(1).copy()
     state.moves = 2**70
     with pytest.raises(CardzError, match="can't hold"):
