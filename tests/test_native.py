@@ -116,7 +116,7 @@ def _wild_game(declares: str) -> Game:
                            "wildRank": "Eight", "wildDeclares": declares}}
     return compile(load_game({"name": "wilds", "depots": [
         {"name": "stock", "type": "Stock", "acceptRule": "none", "ejectRule": "locked"}, cols],
-        "decks": [{"jokers": 2}]}))
+        "decks": [{"jokers": 2}]}), engine="python")
 
 
 @pytest.mark.parametrize("declares", ["none", "free", "transparent", "suit"])

@@ -79,7 +79,9 @@ def test_bundled_games_that_settle_agree_move_for_move(name: str):
 
 def _game(depots: list[dict[str, Any]], registry: Registry | None = None, **doc: Any) -> Game:
     doc.setdefault("name", "test")
-    return compile(load_game({**doc, "depots": depots}, registry=registry), registry)
+    # the Python engine: the reference each native engine built from it is compared with
+    return compile(load_game({**doc, "depots": depots}, registry=registry), registry,
+                   engine="python")
 
 
 STOCK = {"name": "stock", "type": "Stock", "acceptRule": "none", "ejectRule": "locked"}
