@@ -80,6 +80,14 @@ class Page:
         box = locator.bounding_box()
         return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
+    def drag(self, source: Any, target: Any, steps: int) -> None:
+        """Press on ``source``, move to ``target`` in ``steps`` steps, let go (a mouse drag)."""
+        start, end = self.centre(source), self.centre(target)
+        self.page.mouse.move(*start)
+        self.page.mouse.down()
+        self.page.mouse.move(end[0], end[1], steps=steps)
+        self.page.mouse.up()
+
     def colours(self) -> int:
         """Distinct colours in a screenshot of the board (1 for a blank picture)."""
         shot = base64.b64encode(self.page.locator("#board").screenshot()).decode()
@@ -145,12 +153,8 @@ def test_drag_a_card_click_a_card_and_undo(tab):
     move = next(m for m in doc["legal"] if "from" in m and m["to"].startswith("cell"))
     top = len(doc["board"]["depots"][move["from"]]) - 1
     assert move["index"] == top
-    start = t.centre(t.card(move["from"], top))
-    end = t.centre(t.page.locator(f'#board .depot[data-depot="{move["to"]}"]'))
-    t.page.mouse.move(*start)
-    t.page.mouse.down()
-    t.page.mouse.move(end[0], end[1], steps=8)
-    t.page.mouse.up()
+    target = t.page.locator(f'#board .depot[data-depot="{move["to"]}"]')
+    t.drag(t.card(move["from"], top), target, 8)
     t.wait_moves(1)
     after = t.doc()
     assert after["last"] == move["text"]
@@ -173,12 +177,7 @@ def test_drag_a_card_click_a_card_and_undo(tab):
 
 def test_a_refused_drop_shows_the_reason(tab):
     t = tab("game=klondike&seed=3")
-    start = t.centre(t.card("column-1", 0))
-    end = t.centre(t.card("column-2", 1))
-    t.page.mouse.move(*start)
-    t.page.mouse.down()
-    t.page.mouse.move(end[0], end[1], steps=6)
-    t.page.mouse.up()
+    t.drag(t.card("column-1", 0), t.card("column-2", 1), 6)
     t.page.wait_for_function("document.getElementById('message').textContent !== ''")
     assert t.page.text_content("#message") == \
         "column-1@0>column-2 is not legal: 10C can't go on 4H on column-2"
@@ -375,12 +374,7 @@ def test_a_drop_that_calls_a_suit_asks_which(browser, tmp_path):
                 dialog.accept("H")
 
             t.page.on("dialog", answer)
-            start = t.centre(t.card("a", 0))
-            end = t.centre(t.card("b", 0))
-            t.page.mouse.move(*start)
-            t.page.mouse.down()
-            t.page.mouse.move(end[0], end[1], steps=6)
-            t.page.mouse.up()
+            t.drag(t.card("a", 0), t.card("b", 0), 6)
             t.wait_moves(1)
             assert asked == ["Call a suit: C, D, H, S"]
             assert t.doc()["last"] == "a@0>b=H"
