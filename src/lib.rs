@@ -4,6 +4,7 @@
 
 pub mod engine;
 pub mod expr;
+pub mod solver;
 
 #[cfg(feature = "python")]
 mod expr_probe;

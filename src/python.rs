@@ -33,7 +33,7 @@ const MOVE_CACHE_LIMIT: usize = 1 << 16;
 static CARDZ_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 /// `CardzError(message, path)`, the error the Python engine raises.
-fn cardz_error(message: String, ptr: String) -> PyErr {
+pub(crate) fn cardz_error(message: String, ptr: String) -> PyErr {
     Python::attach(|py| match CARDZ_ERROR.import(py, "cardz_core.problems", "CardzError") {
         Ok(cls) => match cls.call1((message, ptr)) {
             Ok(err) => PyErr::from_value(err),
@@ -50,7 +50,7 @@ impl From<ExprError> for PyErr {
     }
 }
 
-fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+pub(crate) fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|panic| {
         let what = panic
             .downcast_ref::<&str>()
@@ -414,5 +414,6 @@ impl Engine {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Engine>()?;
     m.add_class::<Position>()?;
+    m.add_class::<crate::solver::python::Solver>()?;
     m.add_class::<crate::expr_probe::ExprProbe>()
 }

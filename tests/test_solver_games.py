@@ -359,7 +359,7 @@ def test_a_win_found_by_a_noisy_try_is_the_same_every_time(monkeypatch):
         return found
 
     monkeypatch.setattr(solver_module, "search", searched)
-    g = open_game("rulesets/klondike.cardz")
+    g = compile(open_game("rulesets/klondike.cardz").spec, engine="python")  # the Python search's tries
     s = g.deal(26)
     first = solve(g, s, max_states=20_000, timeout=600)
     assert first.result == "won" and g.status(replay(g, s, first.line)) == WON
@@ -372,7 +372,7 @@ def test_a_streamlined_try_wins_a_draw_3_deal_and_never_proves_a_loss():
     within 20,000 positions, where the exact tries do not. Its `lost` is never the answer: on
     the small draw-3 variant it says lost for deals that can be won, and solve still wins them
     (test_agrees_with_plain_exhaustive_search)."""
-    g = open_game("rulesets/klondike_draw3.cardz")
+    g = compile(open_game("rulesets/klondike_draw3.cardz").spec, engine="python")  # the Python tries
     s = g.deal(167)
     an = Analysis(g.spec)
     assert an.lazy_streamline and not an.lazy_stock
@@ -386,7 +386,7 @@ def test_a_streamlined_loss_is_not_reported(monkeypatch):
     import cardz_core.planners.solver as solver_module
     from cardz_core.solver.search import SearchResult, search
 
-    g = make(VARIANTS["klondike-draw-3"])
+    g = compile(load_game(copy.deepcopy(VARIANTS["klondike-draw-3"])), engine="python")  # the Python search's tries
     s = g.deal(0)  # won, but the streamlined search finds no win
     tries = []
 

@@ -9,20 +9,26 @@ ran out. How the search prunes, and why each pruning keeps the answer exact: doc
 from __future__ import annotations
 
 import itertools
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from cardz_core.engine.moves import Move
 from cardz_core.engine.state import WON
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
+from cardz_core.native import NativeEngineGame, _as_tuple, extension, plan_document
 from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import Analysis, analysis_of
+from cardz_core.solver.native_plan import solver_plan
 from cardz_core.solver.oneway import OneWay, search_oneway
 from cardz_core.solver.problem import FACE_DOWN_ORDERINGS, ORDERINGS, GameProblem
 from cardz_core.solver.search import RESULT_UNKNOWN, RESULT_WON, search
 
 PROBE_SHARE = 20  # each short try gets this fraction of the budgets
 PROBE_MIN_STATES = 500  # budgets too small for short tries go whole to the first order
+NATIVE_NOTE = "searched natively (src/solver.rs)"
+PYTHON_NOTE = "searched in Python (cardz_core/solver/search.py)"
 
 
 @dataclass
@@ -57,13 +63,23 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     After the first round comes a streamlined try (lazy stock where it is not exact:
     ``Analysis.lazy_streamline``), which only uses the positions proved lost and counts only if
     it wins. ``states`` counts the positions of all tries together, and never exceeds
-    ``max_states``."""
+    ``max_states``.
+
+    On a game the native engine plays (``NativeEngineGame``) whose rules the analysis
+    understands, the same tries run in Rust (``_solve_native``); the notes say which search
+    ran."""
     check_budget(max_states, timeout)
     an = analysis if analysis is not None else analysis_of(game)
     if an.oneway is None:
         an.oneway = OneWay(an)
     if an.oneway.reason is None and an.oneway.fits(state) is None:
         return _solve_oneway(an, game, state, max_states, timeout)
+    native = _native_solver(game, an)
+    if native is not None and not state.rules_off and state.pools is None:
+        try:
+            return _solve_native(native, an, game, state, max_states, timeout)
+        except LookupError:  # unknown cards: the Python search plays them
+            pass
     start = time.perf_counter()
     spent = 0
     hidden = any(not c & 1 for i, p in enumerate(state.piles) if game.draws[i] is None for c in p)
@@ -92,7 +108,32 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     stopped = None if result != RESULT_UNKNOWN else \
         ("states" if spent >= max_states else "seconds")
     return SolveResult(result, found.line if found is not None else [], spent,
-                       time.perf_counter() - start, stopped, list(an.notes))
+                       time.perf_counter() - start, stopped, [*an.notes, PYTHON_NOTE])
+
+
+def _native_solver(game: Any, an: Analysis) -> Any | None:
+    """The native search of ``game`` (built once, kept on the analysis), or None when the
+    game is not on the native engine or its rules hold a kind the analysis does not know."""
+    if not isinstance(game, NativeEngineGame) or not an.known:
+        return None
+    if an.native is None:
+        ext = extension()
+        assert ext is not None  # a NativeEngineGame exists only with the extension built
+        plan = solver_plan(game, an, share=PROBE_SHARE, min_states=PROBE_MIN_STATES)
+        an.native = ext.Solver(json.dumps(plan_document(game)), json.dumps(plan))
+    return an.native
+
+
+def _solve_native(native: Any, an: Analysis, game: Any, state: Any, max_states: int,
+                  timeout: float) -> SolveResult:
+    """``solve``'s tries in Rust; a won line is replayed on ``game`` before it is reported."""
+    start = time.perf_counter()
+    result, moves, states, stopped, _ = native.solve(_as_tuple(state), max_states, timeout)
+    line = [Move(*m) for m in moves]
+    if result == RESULT_WON and game.status(replay(game, state, line)) != WON:
+        raise AssertionError("the native search's line does not win in the engine")
+    return SolveResult(result, line, states, time.perf_counter() - start, stopped,
+                       [*an.notes, NATIVE_NOTE])
 
 
 def _tries(orders: tuple[Any, ...], streamlined: bool) -> Iterator[tuple[Any, bool, int]]:

@@ -132,6 +132,7 @@ class Analysis:
         self._class_getters = tuple(_getter(list(cl)) for cl in self.classes)
         self._undeclared = (-1,) * self.n
         self.oneway: Any = None  # a solver.oneway.OneWay, made by the solver on first use
+        self.native: Any = None  # the native search (``cardz_core._native.Solver``), likewise
 
     # ---- what the kinds' facts say (compile copied them onto the steps and conditions) -------
     def _understood(self, cond: ConditionData) -> bool:

@@ -1,0 +1,220 @@
+//! The transposition key: a 128-bit hash of the canonical key `Analysis.key` builds (the piles
+//! with the ring of stock configurations at its start, identical cards as one, sinks as size
+//! and top, interchangeable depots' piles sorted, and the counters the key keeps). Why a hash
+//! of 128 bits is enough, and what rests on it: docs/solver.md, "The native search".
+
+use crate::engine::{Code, State};
+use crate::solver::plan::KeyPlan;
+
+/// A position's key: 128 bits as two words (8-byte aligned, so a table entry stays small).
+pub type Key = [u64; 2];
+
+const LANE_A: u64 = 0x9e37_79b9_7f4a_7c15;
+const LANE_B: u64 = 0xc2b2_ae3d_27d4_eb4f;
+const MIX_A: u64 = 0xa076_1d64_78bd_642f;
+const MIX_B: u64 = 0xe703_7ed1_a0b4_28db;
+
+/// The product of `x` and `k` folded to 64 bits: every input bit reaches every output bit.
+#[inline]
+fn fold(x: u64, k: u64) -> u64 {
+    let p = u128::from(x) * u128::from(k);
+    (p as u64) ^ ((p >> 64) as u64)
+}
+
+/// MurmurHash3's finaliser: the last avalanche of a lane.
+#[inline]
+fn fmix(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// Two independent 64-bit lanes over a stream of words.
+#[derive(Clone, Copy)]
+pub struct Hasher {
+    a: u64,
+    b: u64,
+    words: u64,
+}
+
+impl Hasher {
+    pub fn new() -> Hasher {
+        Hasher { a: LANE_A, b: LANE_B, words: 0 }
+    }
+
+    #[inline]
+    pub fn word(&mut self, w: u64) {
+        self.a = fold(self.a ^ w, MIX_A);
+        self.b = fold(self.b ^ w.rotate_left(32), MIX_B);
+        self.words += 1;
+    }
+
+    pub fn finish(self) -> Key {
+        [fmix(self.a ^ self.words), fmix(self.b.wrapping_add(self.words))]
+    }
+}
+
+impl Default for Hasher {
+    fn default() -> Hasher {
+        Hasher::new()
+    }
+}
+
+/// Card codes four to a word (a code is below 2^16: the engine's decks are far smaller).
+fn feed_cards(h: &mut Hasher, cards: impl Iterator<Item = Code>) {
+    let (mut w, mut n) = (0u64, 0);
+    for c in cards {
+        w = w << 16 | u64::from(c as u16);
+        n += 1;
+        if n == 4 {
+            h.word(w);
+            (w, n) = (0, 0);
+        }
+    }
+    if n > 0 {
+        h.word(w);
+    }
+}
+
+/// The key's reader: the plan's part and scratch space reused from key to key.
+pub struct Keyer<'p> {
+    plan: &'p KeyPlan,
+    ring: Vec<Code>,
+    sorted: Vec<Key>,
+}
+
+impl<'p> Keyer<'p> {
+    pub fn new(plan: &'p KeyPlan) -> Keyer<'p> {
+        Keyer { plan, ring: Vec::new(), sorted: Vec::new() }
+    }
+
+    /// Whether the stock and its target are on their ring (`Analysis._ring_start`): the target
+    /// holds whole draws (or the stock is empty), stock cards face-down, target cards face-up.
+    /// Then `self.ring` holds the stock as it is at the ring's start.
+    fn on_ring(&mut self, s: &State) -> bool {
+        let Some((k, w, count)) = self.plan.cycle else { return false };
+        let (stock, waste) = (&s.piles[k], &s.piles[w]);
+        if waste.is_empty() || (!stock.is_empty() && waste.len() % count != 0) {
+            return false;
+        }
+        if stock.iter().any(|c| c & 1 == 1) || waste.iter().any(|c| c & 1 == 0) {
+            return false;
+        }
+        self.ring.clear();
+        self.ring.extend_from_slice(stock);
+        self.ring.extend(waste.iter().rev().map(|c| c ^ 1));
+        true
+    }
+
+    /// One depot's part of the key: its pile as the key keeps it, with its called suit.
+    fn pile(&self, s: &State, d: usize, ring: bool) -> Key {
+        let mut h = Hasher::new();
+        let declared = s.declared.get(d).copied().unwrap_or(-1);
+        let pile: &[Code] = match self.plan.cycle {
+            Some((k, _, _)) if ring && d == k => &self.ring,
+            Some((_, w, _)) if ring && d == w => &[],
+            _ => &s.piles[d],
+        };
+        let map = |c: Code| match &self.plan.code_map {
+            Some(m) => m[c as usize],
+            None => c,
+        };
+        let head = (pile.len() as u64) << 32 | u64::from((declared + 1) as u32);
+        if self.plan.sink[d] {
+            // size and top card only: no rule reads below the top of a sink
+            h.word(head | 1 << 63);
+            h.word(pile.last().map_or(u64::MAX, |&c| map(c) as u64));
+        } else {
+            h.word(head);
+            feed_cards(&mut h, pile.iter().map(|&c| map(c)));
+        }
+        h.finish()
+    }
+
+    pub fn key(&mut self, s: &State) -> Key {
+        let ring = !s.rules_off && self.on_ring(s);
+        let mut h = Hasher::new();
+        for &d in &self.plan.singles {
+            let [a, b] = self.pile(s, d, ring);
+            h.word(a);
+            h.word(b);
+        }
+        let mut sorted = std::mem::take(&mut self.sorted);
+        for class in &self.plan.classes {
+            sorted.clear();
+            sorted.extend(class.iter().map(|&d| self.pile(s, d, ring)));
+            sorted.sort_unstable();
+            h.word(u64::MAX); // a class boundary
+            for [a, b] in sorted.iter().copied() {
+                h.word(a);
+                h.word(b);
+            }
+        }
+        self.sorted = sorted;
+        let n = self.plan.singles.len() + self.plan.classes.iter().map(Vec::len).sum::<usize>();
+        if self.plan.recycles {
+            (0..n).for_each(|d| h.word(s.recycles.get(d).copied().unwrap_or(0) as u64));
+        }
+        if self.plan.redeals {
+            h.word(s.redeals as u64);
+        }
+        if self.plan.moves {
+            [s.moves, s.undos, s.recycles_total].into_iter().for_each(|x| h.word(x as u64));
+        }
+        if self.plan.came_from {
+            (0..n).for_each(|d| h.word(s.came_from.get(d).copied().unwrap_or(-1) as u64));
+        }
+        h.word(s.seed_rank as u64);
+        h.word(u64::from(s.rules_off) << 32 | s.status as u32 as u64);
+        h.word(s.rng);
+        h.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(classes: Vec<Vec<usize>>, singles: Vec<usize>) -> KeyPlan {
+        KeyPlan { singles, classes, sink: vec![false; 3], code_map: None, cycle: None, recycles: false,
+                  redeals: false, moves: false, came_from: false }
+    }
+
+    fn state(piles: Vec<Vec<Code>>) -> State {
+        State { piles, ..State::default() }
+    }
+
+    #[test]
+    fn interchangeable_piles_meet_and_others_do_not() {
+        let p = plan(vec![vec![1, 2]], vec![0]);
+        let mut k = Keyer::new(&p);
+        let a = k.key(&state(vec![vec![3], vec![5, 7], vec![9]]));
+        let b = k.key(&state(vec![vec![3], vec![9], vec![5, 7]]));
+        let c = k.key(&state(vec![vec![9], vec![5, 7], vec![3]]));
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn where_a_card_lies_counts() {
+        let p = plan(vec![], vec![0, 1, 2]);
+        let mut k = Keyer::new(&p);
+        let a = k.key(&state(vec![vec![3, 5], vec![], vec![]]));
+        let b = k.key(&state(vec![vec![3], vec![5], vec![]]));
+        let c = k.key(&state(vec![vec![5, 3], vec![], vec![]]));
+        assert!(a != b && a != c && b != c);
+    }
+
+    #[test]
+    fn the_ring_is_keyed_at_its_start() {
+        let mut p = plan(vec![], vec![0, 1, 2]);
+        p.cycle = Some((0, 1, 1));
+        let mut k = Keyer::new(&p);
+        // stock face-down 2 4, target face-up 7 9 (9 on top): at the start the stock is 2 4 8 6
+        let on = k.key(&state(vec![vec![2, 4], vec![7, 9], vec![]]));
+        let start = k.key(&state(vec![vec![2, 4, 8, 6], vec![], vec![]]));
+        assert_eq!(on, start);
+    }
+}

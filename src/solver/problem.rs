@@ -1,0 +1,305 @@
+//! A game seen as a search problem (`cardz_core/solver/problem.py::GameProblem`): a
+//! position's children with safe moves, tap runs and lazy stock, and the priority that orders
+//! siblings. The engine's own `legal_moves` and `apply_legal` make every move.
+
+use std::collections::HashMap;
+
+use crate::engine::{Game, Move, SplitMix, State};
+use crate::expr::ExprError;
+use crate::solver::key::{Hasher, Key};
+use crate::solver::plan::{Plan, Weights};
+
+/// One child: the moves that reach it (one, or a run of taps and a move, or a take and the
+/// moves onto the card taken) and the position they lead to.
+pub struct Child {
+    pub line: Vec<Move>,
+    pub state: State,
+}
+
+fn is_tap(m: &Move, k: usize) -> bool {
+    m.0 == k as i32 && m.1 == -1
+}
+
+pub struct Problem<'a> {
+    game: &'a Game,
+    plan: &'a Plan,
+    w: Weights,
+    noise: Option<SplitMix>,
+    lazy: bool,
+    /// lazy stock, per position `successors` was asked for: the cards on the ring, the cards
+    /// free to move elsewhere, and whether a line of takes could go on from a stock card
+    ring_cards: Vec<bool>,
+    free: Vec<bool>,
+    chains: HashMap<(usize, usize), bool>,
+    in_home: Vec<bool>,
+}
+
+impl<'a> Problem<'a> {
+    /// `streamline`: lazy stock where it is not exact (a try that can only answer won);
+    /// `noise`: when not 0, the seed of a random amount below the plan's noise added to every
+    /// priority.
+    pub fn new(game: &'a Game, plan: &'a Plan, w: Weights, streamline: bool, noise: u64) -> Problem<'a> {
+        Problem {
+            game,
+            plan,
+            w,
+            noise: (noise != 0).then_some(SplitMix(noise)),
+            lazy: plan.lazy || (streamline && plan.streamline),
+            ring_cards: vec![false; plan.cards],
+            free: vec![false; plan.cards],
+            chains: HashMap::new(),
+            in_home: vec![false; plan.cards],
+        }
+    }
+
+    /// The children of `s` (not over), appended to `out` in the Python search's order.
+    pub fn successors(&mut self, s: &State, out: &mut Vec<Child>) -> Result<(), ExprError> {
+        let moves = self.game.legal_moves(s)?;
+        if let Some(m) = self.safe_move(s, &moves) {
+            out.push(Child { line: vec![m], state: self.game.apply_legal(s, m)? });
+            return Ok(());
+        }
+        let tap = self.plan.tap;
+        if self.lazy {
+            if let Some((k, w)) = tap {
+                self.ring_cards.fill(false);
+                self.free.fill(false);
+                self.chains.clear();
+                for c in s.piles[k].iter().chain(&s.piles[w]) {
+                    self.ring_cards[(c >> 1) as usize] = true;
+                }
+                for (i, p) in s.piles.iter().enumerate() {
+                    if !self.plan.in_win[i] && i != k && i != w {
+                        p.iter().filter(|&&c| c & 1 == 1).for_each(|&c| self.free[(c >> 1) as usize] = true);
+                    }
+                }
+            }
+        }
+        for &m in &moves {
+            if tap.is_some_and(|(k, _)| is_tap(&m, k)) {
+                continue;
+            }
+            self.child(out, vec![m], s, m)?;
+        }
+        if tap.is_some() {
+            self.tap_runs(s, &moves, None, &[], out)?;
+        }
+        Ok(())
+    }
+
+    /// `SafeMoves.find`: a move to a foundation that needs no branching, or None.
+    fn safe_move(&mut self, s: &State, moves: &[Move]) -> Option<Move> {
+        let safe = self.plan.safe.as_ref()?;
+        let mut home_known = false;
+        for &m in moves {
+            let (src, index, dst, declare) = m;
+            if dst < 0 || !safe.in_win[dst as usize] || !safe.source[src as usize] || declare != -1 {
+                continue;
+            }
+            let pile = &s.piles[src as usize];
+            let Some(&top) = pile.last() else { continue };
+            if index as usize != pile.len() - 1 || top & 1 == 0 || (safe.pile_unit[src as usize] && pile.len() != 1) {
+                continue;
+            }
+            if !home_known {
+                self.in_home.fill(false);
+                for &i in &safe.win {
+                    s.piles[i].iter().for_each(|&c| self.in_home[(c >> 1) as usize] = true);
+                }
+                home_known = true;
+            }
+            if !safe.needs[(top >> 1) as usize].iter().all(|&x| self.in_home[x]) {
+                continue;
+            }
+            if s.piles[dst as usize].is_empty() {
+                let Some(seeds) = &safe.seeds else { continue };
+                let empty = safe.win.iter().filter(|&&i| s.piles[i].is_empty()).count();
+                let waiting = seeds.iter().filter(|&&c| !self.in_home[c]).count();
+                if empty < waiting {
+                    continue;
+                }
+            }
+            return Some(m);
+        }
+        None
+    }
+
+    /// The child `m` makes of `s` (`line` ending in `m`), or, for a stock card taken off the
+    /// ring to a depot outside the foundations (lazy stock), the children of the moves onto it
+    /// that may follow.
+    fn child(&mut self, out: &mut Vec<Child>, line: Vec<Move>, s: &State, m: Move) -> Result<(), ExprError> {
+        let taken = self.lazy && m.2 >= 0 && self.plan.tap.is_some_and(|(_, w)| m.0 == w as i32)
+            && !self.plan.in_win[m.2 as usize];
+        if !taken {
+            out.push(Child { line, state: self.game.apply_legal(s, m)? });
+            return Ok(());
+        }
+        let card = s.piles[m.0 as usize].last().map_or(0, |&c| (c >> 1) as usize);
+        if self.may_follow(card, m.2 as usize, false) {
+            let next = self.game.apply_legal(s, m)?;
+            self.followed(out, line, &next, m.2 as usize)?;
+        }
+        Ok(())
+    }
+
+    /// `line` took a stock card to `d`, reaching `s`: each move next onto that card, a card
+    /// from elsewhere ending the line and another stock card continuing it.
+    fn followed(&mut self, out: &mut Vec<Child>, line: Vec<Move>, s: &State, d: usize) -> Result<(), ExprError> {
+        let moves = self.game.legal_moves(s)?;
+        for &m in &moves {
+            if m.2 == d as i32 && m.1 != -1 {
+                let mut more = line.clone();
+                more.push(m);
+                self.child(out, more, s, m)?;
+            }
+        }
+        let top = s.piles[d].last().map_or(0, |&c| (c >> 1) as usize);
+        if self.may_follow(top, d, true) {
+            self.tap_runs(s, &moves, Some(d), &line, out)?;
+        }
+        Ok(())
+    }
+
+    /// Whether a line of lazy-stock moves could go on from `card`, just taken to `d`: a card
+    /// from outside the ring placed on it, or (only this, if `ring_only`) a stock card that
+    /// could itself be followed so (`GameProblem._may_follow`).
+    fn may_follow(&mut self, card: usize, d: usize, ring_only: bool) -> bool {
+        let plan = self.plan;
+        let Some(t) = plan.priority.relation[d] else { return true };
+        for &a in &plan.priority.onto[t][card] {
+            if !ring_only && self.free[a] {
+                return true;
+            }
+            if self.ring_cards[a] {
+                let known = match self.chains.get(&(d, a)) {
+                    Some(&known) => known,
+                    None => {
+                        self.chains.insert((d, a), true); // while asked (builds loop): maybe
+                        let known = self.may_follow(a, d, false);
+                        self.chains.insert((d, a), known);
+                        known
+                    }
+                };
+                if known {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The stock, its target and (when keyed) the stock's recycles, as one word pair.
+    fn config(&self, s: &State, k: usize, w: usize) -> Key {
+        let mut h = Hasher::new();
+        for p in [&s.piles[k], &s.piles[w]] {
+            h.word(p.len() as u64);
+            p.iter().for_each(|&c| h.word(c as u64));
+        }
+        if self.plan.key.recycles {
+            h.word(s.recycles.get(k).copied().unwrap_or(0) as u64);
+        }
+        h.finish()
+    }
+
+    /// Each move from the stock or its target after one or more taps, with those taps and
+    /// `prefix` before them (only the moves onto `onto` when given): `GameProblem._tap_runs`
+    /// over `tap_run`. A tap that changes another pile (automatic moves pending after the deal)
+    /// ends the run, and the position it leads to is kept as an ordinary child.
+    fn tap_runs(&mut self, s: &State, moves: &[Move], onto: Option<usize>, prefix: &[Move], out: &mut Vec<Child>)
+                -> Result<(), ExprError> {
+        let Some((k, w)) = self.plan.tap else { return Ok(()) };
+        let tap: Move = (k as i32, -1, -1, -1);
+        let mut seen = vec![self.config(s, k, w)];
+        let mut taps = prefix.to_vec();
+        let mut here = s.clone();
+        let mut tappable = moves.iter().any(|m| is_tap(m, k));
+        while tappable {
+            let next = self.game.apply_legal(&here, tap)?;
+            taps.push(tap);
+            let config = self.config(&next, k, w);
+            let repeated = seen.contains(&config);
+            seen.push(config);
+            if self.plan.untapped.iter().any(|&i| next.piles[i] != here.piles[i]) {
+                if onto.is_none() {
+                    out.push(Child { line: taps, state: next });
+                }
+                return Ok(());
+            }
+            if repeated {
+                return Ok(());
+            }
+            let after: Vec<Move> = self.game.legal_moves(&next)?.into_iter()
+                .filter(|m| m.0 == k as i32 || m.0 == w as i32).collect();
+            for &m in &after {
+                if m.1 != -1 && onto.is_none_or(|d| m.2 == d as i32) {
+                    let mut line = taps.clone();
+                    line.push(m);
+                    self.child(out, line, &next, m)?;
+                }
+            }
+            tappable = after.iter().any(|m| is_tap(m, k));
+            here = next;
+        }
+        Ok(())
+    }
+
+    /// `GameProblem.priority`: cards home, how deep the next cards for home lie, face-down
+    /// cards, room and order; noise on top when the try has some.
+    pub fn priority(&mut self, s: &State) -> f32 {
+        let p = &self.plan.priority;
+        let piles = &s.piles;
+        let home = self.plan.win.iter().map(|&i| piles[i].len()).sum::<usize>() as f32
+            - p.to_empty.iter().map(|&i| piles[i].len()).sum::<usize>() as f32;
+        let down = p.others.iter().map(|&i| piles[i].iter().filter(|&&c| c & 1 == 0).count()).sum::<usize>() as f32;
+        let empty = p.open.iter().filter(|&&i| piles[i].is_empty()).count() as f32;
+        let n = self.plan.cards;
+        let mut disorder = 0usize;
+        for &(d, t) in &p.fits {
+            let bits = &p.tables[t];
+            for pair in piles[d].windows(2) {
+                let (below, above) = (pair[0], pair[1]);
+                let at = (below >> 1) as usize * n + (above >> 1) as usize;
+                if below & 1 == 1 && bits[at / 64] >> (at % 64) & 1 == 0 {
+                    disorder += 1;
+                }
+            }
+        }
+        let (depth, balance) = if p.steps.is_empty() {
+            (0.0, p.others.iter().map(|&i| piles[i].len() * piles[i].len()).sum::<usize>() as f32)
+        } else {
+            (self.next_depth(s) as f32, 0.0)
+        };
+        let w = &self.w;
+        let value = w.home * home - w.face_down * down + w.empty * empty - w.depth * depth
+            - w.disorder * disorder as f32 - w.balance * balance;
+        match &mut self.noise {
+            Some(rng) => value + self.plan.tries.noise * ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32),
+            None => value,
+        }
+    }
+
+    /// How many cards lie on top of the cards the foundations take next.
+    fn next_depth(&self, s: &State) -> usize {
+        let p = &self.plan.priority;
+        let mut wanted = Vec::with_capacity(p.steps.len());
+        let mut empties = false;
+        for (d, nexts) in &p.steps {
+            match s.piles[*d].last() {
+                Some(&top) if nexts[(top >> 1) as usize] >= 0 => wanted.push(nexts[(top >> 1) as usize]),
+                Some(_) => {}
+                None => empties = true,
+            }
+        }
+        let mut depth = 0;
+        for &i in &p.others {
+            let pile = &s.piles[i];
+            for (pos, &c) in pile.iter().enumerate() {
+                let id = c >> 1;
+                if wanted.contains(&id) || (empties && p.seed_cards[id as usize]) {
+                    depth += pile.len() - 1 - pos;
+                }
+            }
+        }
+        depth
+    }
+}

@@ -1,0 +1,74 @@
+//! The search's Python boundary: `Solver(engine_plan, solver_plan)` holds one game and its
+//! solver plan; `solve(position, max_states, timeout)` runs the tries with the GIL released.
+//! `cardz_core/planners/solver.py` calls it for games on the native engine.
+
+use std::time::Duration;
+
+use pyo3::exceptions::{PyLookupError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::engine::{BadState, Game, Move, State};
+use crate::python::{cardz_error, guarded};
+use crate::solver::plan::Plan;
+use crate::solver::search::{solve, Answer, Stop};
+
+/// A position as `cardz_core/native.py::_as_tuple` gives it: (piles, came_from, recycles,
+/// declared, (redeals, moves, undos, recycles_total, seed_rank, rules_off, auto_moved, status,
+/// rng)).
+type StateIn = (Vec<Vec<i32>>, Vec<i32>, Vec<i64>, Vec<i32>, (i64, i64, i64, i64, i32, bool, bool, i32, u64));
+
+/// What `solve` answers: (result, line, positions recorded, stopped by, the tables' peak bytes).
+type Answered = (&'static str, Vec<Move>, u64, Option<&'static str>, usize);
+
+#[pyclass(frozen, module = "cardz_core._native")]
+pub struct Solver {
+    game: Game,
+    plan: Plan,
+}
+
+#[pymethods]
+impl Solver {
+    /// `engine_plan`: what `Engine` loads (`native.plan_document`, as JSON); `solver_plan`:
+    /// `cardz_core.solver.native_plan.solver_plan`, as JSON. ValueError when either can't be read.
+    #[new]
+    fn new(engine_plan: &str, solver_plan: &str) -> PyResult<Solver> {
+        guarded(|| {
+            let game = Game::from_json(engine_plan).map_err(|why| PyValueError::new_err(why.0))?;
+            let plan = Plan::from_json(solver_plan).map_err(|why| PyValueError::new_err(why.0))?;
+            if plan.depots != game.n_depots() {
+                return Err(PyValueError::new_err("the solver plan is for another game"));
+            }
+            Ok(Solver { game, plan })
+        })
+    }
+
+    /// Search `position` for a win: the tries of `planners/solver.py::solve`, within
+    /// `max_states` positions and `timeout` seconds. LookupError for a view's position.
+    fn solve(&self, py: Python<'_>, position: StateIn, max_states: u64, timeout: f64) -> PyResult<Answered> {
+        guarded(|| {
+            let (piles, came_from, recycles, declared,
+                 (redeals, moves, undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)) = position;
+            let state = State { piles, came_from, recycles, redeals, moves, undos, recycles_total, seed_rank,
+                                declared, rules_off, auto_moved, status, rng };
+            self.game.check_state(&state).map_err(|bad| match bad {
+                BadState::Unknown => PyLookupError::new_err("a position with unknown cards (a view)"),
+                BadState::Shape(why) => cardz_error(why, String::new()),
+            })?;
+            if state.rules_off {
+                return Err(PyLookupError::new_err("the native search plays positions with the rules on"));
+            }
+            let timeout = Duration::try_from_secs_f64(timeout).unwrap_or(Duration::MAX);
+            let found = py.detach(|| solve(&self.game, &self.plan, &state, max_states, timeout))?;
+            let result = match found.answer {
+                Answer::Won => "won",
+                Answer::Lost => "lost",
+                Answer::Unknown => "unknown",
+            };
+            let stopped = found.stopped_by.map(|s| match s {
+                Stop::States => "states",
+                Stop::Seconds => "seconds",
+            });
+            Ok((result, found.line, found.states, stopped, found.table_bytes))
+        })
+    }
+}

@@ -1,0 +1,326 @@
+//! The depth-first search with Tarjan's components and the lost set shared across tries
+//! (`cardz_core/solver/search.py::search`, step for step), and the series of tries of
+//! `cardz_core/planners/solver.py::solve`.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher as StdHasher};
+use std::time::{Duration, Instant};
+
+use crate::engine::{Game, Move, State, LOST, WON};
+use crate::expr::ExprError;
+use crate::solver::key::{Key, Keyer};
+use crate::solver::plan::{Plan, Weights};
+use crate::solver::problem::{Child, Problem};
+
+/// Keys are hashes already: a table needs only their first word.
+#[derive(Default)]
+pub struct KeyHash(u64);
+
+impl StdHasher for KeyHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, w: u64) {
+        self.0 ^= w;
+    }
+
+    fn write_usize(&mut self, _: usize) {} // an array's length: the same for every key
+}
+
+type Build = BuildHasherDefault<KeyHash>;
+pub type KeySet = HashSet<Key, Build>;
+type KeyMap<V> = HashMap<Key, V, Build>;
+
+/// How often the clock is read: before every this many children made (reading it costs about
+/// what making a child does on the smallest games).
+const CLOCK_EVERY: u32 = 16;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Won,
+    Lost,
+    Unknown,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    States,
+    Seconds,
+}
+
+#[derive(Debug)]
+pub struct Found {
+    pub answer: Answer,
+    pub line: Vec<Move>,
+    /// positions recorded (the root included)
+    pub states: u64,
+    pub stopped_by: Option<Stop>,
+    /// the largest the tables grew, in bytes (their allocated capacity)
+    pub table_bytes: usize,
+}
+
+/// An expanded position on the path: its key, the lowest order it reaches, the moves from its
+/// parent and its children not yet searched, best last (None until it is expanded).
+struct Frame {
+    state: State,
+    key: Key,
+    low: u32,
+    moves: Vec<Move>,
+    children: Option<Vec<Ranked>>,
+}
+
+/// A child waiting on the path: the moves to it, the position and its key.
+type Ranked = (Vec<Move>, State, Key);
+
+fn table_bytes<T>(capacity: usize) -> usize {
+    capacity * (std::mem::size_of::<T>() + 1) // one control byte an entry
+}
+
+struct Search<'a, 'p> {
+    problem: Problem<'a>,
+    keyer: &'p mut Keyer<'a>,
+    lost: &'p mut KeySet,
+    /// positions proved lost by this search, when it may not add to `lost` (the streamlined try)
+    local: KeySet,
+    record: bool,
+    seen: KeyMap<f32>,
+    order: KeyMap<u32>,
+    open: Vec<Key>,
+    deadline: Instant,
+    tick: u32,
+    max_states: u64,
+    peak: usize,
+}
+
+enum Halt {
+    Answer(Answer, Vec<Move>, Option<Stop>),
+    Engine(ExprError),
+}
+
+impl From<ExprError> for Halt {
+    fn from(e: ExprError) -> Halt {
+        Halt::Engine(e)
+    }
+}
+
+impl Search<'_, '_> {
+    fn closed(&self, k: &Key) -> bool {
+        self.lost.contains(k) || (!self.record && self.local.contains(k))
+    }
+
+    fn close(&mut self, k: Key) {
+        if self.record {
+            self.lost.insert(k);
+        } else {
+            self.local.insert(k);
+        }
+    }
+
+    fn late(&mut self) -> bool {
+        self.tick += 1;
+        self.tick.is_multiple_of(CLOCK_EVERY) && Instant::now() > self.deadline
+    }
+
+    fn bytes(&self) -> usize {
+        table_bytes::<(Key, f32)>(self.seen.capacity()) + table_bytes::<Key>(self.lost.capacity())
+            + table_bytes::<Key>(self.local.capacity()) + table_bytes::<(Key, u32)>(self.order.capacity())
+    }
+
+    /// The children of the last frame, ranked: those closed, open or lost skipped, a won one
+    /// ending the search. Returns the lowest order the frame reaches through open positions.
+    fn expand(&mut self, path: &[Frame], children: &mut Vec<Child>) -> Result<(Vec<Ranked>, u32), Halt> {
+        let here = self.order.len() as u32;
+        let frame = path.last().expect("a frame");
+        self.order.insert(frame.key, here);
+        self.open.push(frame.key);
+        let mut low = here;
+        children.clear();
+        self.problem.successors(&frame.state, children)?;
+        let mut ranked: Vec<(f32, usize, Vec<Move>, State, Key)> = Vec::with_capacity(children.len());
+        for Child { line, state } in children.drain(..) {
+            if self.late() {
+                return Err(Halt::Answer(Answer::Unknown, Vec::new(), Some(Stop::Seconds)));
+            }
+            let k = self.keyer.key(&state);
+            if self.closed(&k) {
+                continue;
+            }
+            if let Some(&at) = self.order.get(&k) {
+                low = low.min(at);
+                continue;
+            }
+            let rank = match self.seen.get(&k) {
+                Some(&rank) => rank,
+                None => {
+                    if self.seen.len() as u64 >= self.max_states {
+                        return Err(Halt::Answer(Answer::Unknown, Vec::new(), Some(Stop::States)));
+                    }
+                    if state.status == WON {
+                        let mut won: Vec<Move> = path.iter().flat_map(|f| f.moves.iter().copied()).collect();
+                        won.extend(line);
+                        return Err(Halt::Answer(Answer::Won, won, None));
+                    }
+                    if state.status == LOST {
+                        self.seen.insert(k, 0.0);
+                        self.close(k);
+                        continue;
+                    }
+                    let rank = self.problem.priority(&state);
+                    self.seen.insert(k, rank);
+                    rank
+                }
+            };
+            let at = ranked.len();
+            ranked.push((rank, at, line, state, k));
+        }
+        // best last; ties keep the successor order (the earlier is searched first)
+        ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+        Ok((ranked.into_iter().map(|(_, _, line, state, k)| (line, state, k)).collect(), low))
+    }
+
+    fn run(&mut self, root: &State) -> Result<Answer, Halt> {
+        let root_key = self.keyer.key(root);
+        self.seen.insert(root_key, 0.0);
+        if self.closed(&root_key) {
+            return Ok(Answer::Lost);
+        }
+        if root.status == WON {
+            return Err(Halt::Answer(Answer::Won, Vec::new(), None));
+        }
+        if root.status == LOST {
+            self.close(root_key);
+            return Ok(Answer::Lost);
+        }
+        let mut path = vec![Frame { state: root.clone(), key: root_key, low: 0, moves: Vec::new(), children: None }];
+        let mut scratch = Vec::new();
+        while !path.is_empty() {
+            if self.late() {
+                return Err(Halt::Answer(Answer::Unknown, Vec::new(), Some(Stop::Seconds)));
+            }
+            if path.last().is_some_and(|f| f.children.is_none()) {
+                let (children, low) = self.expand(&path, &mut scratch)?;
+                let top = path.last_mut().expect("a frame");
+                top.children = Some(children);
+                top.low = low;
+                self.peak = self.peak.max(self.bytes());
+            }
+            // the next child not expanded meanwhile below a sibling
+            let mut next = None;
+            let top = path.last_mut().expect("a frame");
+            let children = top.children.as_mut().expect("expanded");
+            while let Some((moves, child, k)) = children.pop() {
+                if self.lost.contains(&k) || (!self.record && self.local.contains(&k)) {
+                    continue;
+                }
+                match self.order.get(&k) {
+                    None => {
+                        next = Some((moves, child, k));
+                        break;
+                    }
+                    Some(&at) => top.low = top.low.min(at),
+                }
+            }
+            match next {
+                Some((moves, state, key)) => path.push(Frame { state, key, low: 0, moves, children: None }),
+                None => {
+                    let done = path.pop().expect("a frame");
+                    if Some(&done.low) == self.order.get(&done.key) {
+                        // the first of a component searched to the end: every member is lost
+                        while let Some(k) = self.open.pop() {
+                            self.order.remove(&k);
+                            self.close(k);
+                            if k == done.key {
+                                break;
+                            }
+                        }
+                    } else if let Some(parent) = path.last_mut() {
+                        parent.low = parent.low.min(done.low);
+                    }
+                }
+            }
+        }
+        Ok(Answer::Lost)
+    }
+}
+
+/// One try: search `root` until a won position, exhaustion, or a budget runs out, skipping
+/// the positions of `lost` and adding those it proves lost when `record`.
+#[allow(clippy::too_many_arguments)]
+pub fn search<'a>(problem: Problem<'a>, keyer: &mut Keyer<'a>, root: &State, max_states: u64, deadline: Instant,
+                  lost: &mut KeySet, record: bool) -> Result<Found, ExprError> {
+    let mut s = Search {
+        problem, keyer, lost, local: KeySet::default(), record, seen: KeyMap::default(), order: KeyMap::default(),
+        open: Vec::new(), deadline, tick: 0, max_states: max_states.max(1), peak: 0,
+    };
+    let (answer, line, stopped_by) = match s.run(root) {
+        Ok(answer) => (answer, Vec::new(), None),
+        Err(Halt::Answer(answer, line, stop)) => (answer, line, stop),
+        Err(Halt::Engine(e)) => return Err(e),
+    };
+    let table_bytes = s.peak.max(s.bytes());
+    Ok(Found { answer, line, states: s.seen.len() as u64, stopped_by, table_bytes })
+}
+
+/// (weights, streamlined, noise seed) of try `i`: the orders without noise, the streamlined
+/// try after the first round if there is one, then the orders again and again with new noise.
+fn tries(orders: &[Weights], first: Weights, streamlined: bool) -> impl Iterator<Item = (Weights, bool, u64)> + '_ {
+    (0..).flat_map(move |i: usize| {
+        let extra = (i == orders.len() && streamlined).then_some((first, true, 0));
+        extra.into_iter().chain(std::iter::once((orders[i % orders.len()], false, (i / orders.len()) as u64)))
+    })
+}
+
+/// `planners/solver.py::solve` on the native engine: the series of short tries sharing the
+/// positions proved lost. `states` in the answer adds up every try's and never exceeds
+/// `max_states`.
+pub fn solve(game: &Game, plan: &Plan, root: &State, max_states: u64, timeout: Duration) -> Result<Found, ExprError> {
+    let start = Instant::now();
+    let hidden = root.piles.iter().enumerate().any(|(i, p)| !plan.draws[i] && p.iter().any(|&c| c & 1 == 0));
+    let t = &plan.tries;
+    let mut orders = t.orderings.clone();
+    if hidden {
+        orders.extend_from_slice(&t.face_down);
+    }
+    let (mut size_states, mut size_seconds) = (max_states / t.share, timeout / t.share as u32);
+    if size_states < t.min_states {
+        (size_states, size_seconds) = (max_states, timeout);
+    }
+    let mut keyer = Keyer::new(&plan.key);
+    let mut lost = KeySet::default();
+    let (mut spent, mut peak) = (0u64, 0usize);
+    let mut found: Option<Found> = None;
+    for (weights, streamline, noise) in tries(&orders, t.orderings[0], plan.streamline) {
+        let states = size_states.min(max_states - spent);
+        let seconds = size_seconds.min(timeout.saturating_sub(start.elapsed()));
+        if states < 1 || seconds.is_zero() {
+            break;
+        }
+        let before = lost.len() as u64;
+        let problem = Problem::new(game, plan, weights, streamline, noise);
+        let got = search(problem, &mut keyer, root, states, Instant::now() + seconds, &mut lost, !streamline)?;
+        spent += got.states;
+        peak = peak.max(got.table_bytes);
+        let answered = got.answer == Answer::Won || (got.answer != Answer::Unknown && !streamline);
+        let proved = lost.len() as u64 - before;
+        found = if streamline && !answered { None } else { Some(got) };
+        if answered {
+            break;
+        }
+        if !streamline && 2 * proved < found.as_ref().map_or(0, |f| f.states) {
+            (size_states, size_seconds) = (2 * size_states, 2 * size_seconds);
+        }
+    }
+    let (answer, line) = match found {
+        Some(f) => (f.answer, f.line),
+        None => (Answer::Unknown, Vec::new()),
+    };
+    let stopped_by = (answer == Answer::Unknown).then_some(if spent >= max_states { Stop::States } else { Stop::Seconds });
+    Ok(Found { answer, line, states: spent, stopped_by, table_bytes: peak })
+}
