@@ -385,6 +385,21 @@ pub struct State {
     pub rng: u64,
 }
 
+/// The buffers a board being changed needs besides its position, kept from move to move by a
+/// caller that makes many (`Game::apply_owned`).
+#[derive(Default)]
+pub struct Scratch {
+    left: Vec<bool>,
+    hand: Pile,
+}
+
+impl Scratch {
+    fn keep(&mut self, w: Work) -> State {
+        (self.left, self.hand) = (w.left, w.hand);
+        w.s
+    }
+}
+
 /// The board being changed (`cardz_core.engine.work.Work`), in place: `apply` works on a
 /// copy of the position, a playout on its own position move after move.
 struct Work {
@@ -399,7 +414,12 @@ impl Work {
         Work::own(state.clone())
     }
 
-    fn own(mut s: State) -> Work {
+    fn own(s: State) -> Work {
+        Work::reusing(s, &mut Scratch::default())
+    }
+
+    /// `own` with the scratch's buffers (handed back by `Scratch::keep`).
+    fn reusing(mut s: State, scratch: &mut Scratch) -> Work {
         let n = s.piles.len();
         if s.came_from.is_empty() {
             s.came_from = vec![-1; n];
@@ -407,7 +427,10 @@ impl Work {
         if s.declared.is_empty() {
             s.declared = vec![-1; n];
         }
-        Work { s, left: vec![false; n], flips: 0, hand: Vec::new() }
+        let mut left = std::mem::take(&mut scratch.left);
+        left.clear();
+        left.resize(n, false);
+        Work { s, left, flips: 0, hand: std::mem::take(&mut scratch.hand) }
     }
 
     fn up(&mut self, c: Code) -> Code {
@@ -1214,7 +1237,7 @@ impl Game {
     }
 
     /// `MoveGen.legal_moves` into `out`: card moves, then taps in depot order; none once over.
-    fn list_moves(&self, s: &State, out: &mut Vec<Move>) -> Result<(), ExprError> {
+    pub(crate) fn list_moves(&self, s: &State, out: &mut Vec<Move>) -> Result<(), ExprError> {
         if s.status != PLAYING {
             return Ok(());
         }
@@ -1394,6 +1417,26 @@ impl Game {
         let mut w = Work::new(s);
         self.step(&mut w, m)?;
         Ok(w.s)
+    }
+
+    /// `apply_legal` on `s` itself, in place, with `scratch`'s buffers: a search copies
+    /// positions into buffers it reuses, so that making a child allocates nothing. With
+    /// `by_listing` and a loss that is exactly "no legal move" (`loss_by_listing`), only the
+    /// win is judged: the search meets such a loss as a position without moves.
+    pub fn apply_owned(&self, s: State, m: Move, scratch: &mut Scratch, by_listing: bool) -> Result<State, ExprError> {
+        let mut w = Work::reusing(s, scratch);
+        if by_listing && self.loss_by_listing() {
+            w.flips = 0;
+            self.play(&mut w, m)?;
+            w.s.moves += 1;
+            w.s.status = PLAYING;
+            if self.win.as_ref().map_or(Ok(false), |c| self.holds(c, &w.s))? {
+                w.s.status = WON;
+            }
+        } else {
+            self.step(&mut w, m)?;
+        }
+        Ok(scratch.keep(w))
     }
 
     /// Whether `m` is legal in `s`, judged alone as `MoveGen.illegal_reason` judges it (a

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::engine::{Game, Move, SplitMix, State};
+use crate::engine::{Game, Move, Scratch, SplitMix, State};
 use crate::expr::ExprError;
 use crate::solver::key::{Hasher, Key};
 use crate::solver::plan::{Plan, Weights};
@@ -14,6 +14,23 @@ use crate::solver::plan::{Plan, Weights};
 pub struct Child {
     pub line: Vec<Move>,
     pub state: State,
+}
+
+/// Buffers kept for reuse past this many are dropped (a search's path holds far fewer).
+const POOL_LIMIT: usize = 4096;
+
+impl State {
+    /// `self` made equal to `other`, reusing the allocations `self` holds.
+    fn copy_from(&mut self, other: &State) {
+        self.piles.clone_from(&other.piles);
+        self.came_from.clone_from(&other.came_from);
+        self.recycles.clone_from(&other.recycles);
+        self.declared.clone_from(&other.declared);
+        (self.redeals, self.moves, self.undos, self.recycles_total) =
+            (other.redeals, other.moves, other.undos, other.recycles_total);
+        (self.seed_rank, self.rules_off, self.auto_moved, self.status, self.rng) =
+            (other.seed_rank, other.rules_off, other.auto_moved, other.status, other.rng);
+    }
 }
 
 fn is_tap(m: &Move, k: usize) -> bool {
@@ -32,13 +49,26 @@ pub struct Problem<'a> {
     free: Vec<bool>,
     chains: HashMap<(usize, usize), bool>,
     in_home: Vec<bool>,
+    /// positions, lines and move listings done with, kept for their allocations
+    states: Vec<State>,
+    lines: Vec<Vec<Move>>,
+    listings: Vec<Vec<Move>>,
+    scratch: Scratch,
+}
+
+/// A problem's reusable buffers, handed from try to try.
+#[derive(Default)]
+pub struct Buffers {
+    states: Vec<State>,
+    lines: Vec<Vec<Move>>,
+    listings: Vec<Vec<Move>>,
 }
 
 impl<'a> Problem<'a> {
     /// `streamline`: lazy stock where it is not exact (a try that can only answer won);
     /// `noise`: when not 0, the seed of a random amount below the plan's noise added to every
     /// priority.
-    pub fn new(game: &'a Game, plan: &'a Plan, w: Weights, streamline: bool, noise: u64) -> Problem<'a> {
+    pub fn new(game: &'a Game, plan: &'a Plan, w: Weights, streamline: bool, noise: u64, buffers: Buffers) -> Problem<'a> {
         Problem {
             game,
             plan,
@@ -49,14 +79,58 @@ impl<'a> Problem<'a> {
             free: vec![false; plan.cards],
             chains: HashMap::new(),
             in_home: vec![false; plan.cards],
+            states: buffers.states,
+            lines: buffers.lines,
+            listings: buffers.listings,
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// The buffers, for the next try.
+    pub fn buffers(self) -> Buffers {
+        Buffers { states: self.states, lines: self.lines, listings: self.listings }
+    }
+
+    /// The position after the legal move `m` of `s`, in a reused buffer.
+    fn make(&mut self, s: &State, m: Move) -> Result<State, ExprError> {
+        let mut out = self.states.pop().unwrap_or_default();
+        out.copy_from(s);
+        // a loss by "no legal move" is met as a position without children (lost all the same)
+        self.game.apply_owned(out, m, &mut self.scratch, true)
+    }
+
+    /// A line of `prefix` and then `m`, in a reused buffer.
+    fn line(&mut self, prefix: &[Move], m: Move) -> Vec<Move> {
+        let mut line = self.lines.pop().unwrap_or_default();
+        line.clear();
+        line.extend_from_slice(prefix);
+        line.push(m);
+        line
+    }
+
+    /// The legal moves of `s`, in a reused buffer.
+    fn listing(&mut self, s: &State) -> Result<Vec<Move>, ExprError> {
+        let mut moves = self.listings.pop().unwrap_or_default();
+        moves.clear();
+        self.game.list_moves(s, &mut moves)?;
+        Ok(moves)
+    }
+
+    /// A child done with: its buffers are reused for the next ones.
+    pub fn recycle(&mut self, line: Vec<Move>, state: State) {
+        if self.states.len() < POOL_LIMIT {
+            self.states.push(state);
+            self.lines.push(line);
         }
     }
 
     /// The children of `s` (not over), appended to `out` in the Python search's order.
     pub fn successors(&mut self, s: &State, out: &mut Vec<Child>) -> Result<(), ExprError> {
-        let moves = self.game.legal_moves(s)?;
+        let moves = self.listing(s)?;
         if let Some(m) = self.safe_move(s, &moves) {
-            out.push(Child { line: vec![m], state: self.game.apply_legal(s, m)? });
+            let (line, state) = (self.line(&[], m), self.make(s, m)?);
+            out.push(Child { line, state });
+            self.listings.push(moves);
             return Ok(());
         }
         let tap = self.plan.tap;
@@ -79,11 +153,13 @@ impl<'a> Problem<'a> {
             if tap.is_some_and(|(k, _)| is_tap(&m, k)) {
                 continue;
             }
-            self.child(out, vec![m], s, m)?;
+            let line = self.line(&[], m);
+            self.child(out, line, s, m)?;
         }
         if tap.is_some() {
             self.tap_runs(s, &moves, None, &[], out)?;
         }
+        self.listings.push(moves);
         Ok(())
     }
 
@@ -131,32 +207,35 @@ impl<'a> Problem<'a> {
         let taken = self.lazy && m.2 >= 0 && self.plan.tap.is_some_and(|(_, w)| m.0 == w as i32)
             && !self.plan.in_win[m.2 as usize];
         if !taken {
-            out.push(Child { line, state: self.game.apply_legal(s, m)? });
+            let state = self.make(s, m)?;
+            out.push(Child { line, state });
             return Ok(());
         }
         let card = s.piles[m.0 as usize].last().map_or(0, |&c| (c >> 1) as usize);
         if self.may_follow(card, m.2 as usize, false) {
-            let next = self.game.apply_legal(s, m)?;
-            self.followed(out, line, &next, m.2 as usize)?;
+            let next = self.make(s, m)?;
+            self.followed(out, &line, &next, m.2 as usize)?;
+            self.states.push(next);
         }
+        self.lines.push(line);
         Ok(())
     }
 
     /// `line` took a stock card to `d`, reaching `s`: each move next onto that card, a card
     /// from elsewhere ending the line and another stock card continuing it.
-    fn followed(&mut self, out: &mut Vec<Child>, line: Vec<Move>, s: &State, d: usize) -> Result<(), ExprError> {
-        let moves = self.game.legal_moves(s)?;
+    fn followed(&mut self, out: &mut Vec<Child>, line: &[Move], s: &State, d: usize) -> Result<(), ExprError> {
+        let moves = self.listing(s)?;
         for &m in &moves {
             if m.2 == d as i32 && m.1 != -1 {
-                let mut more = line.clone();
-                more.push(m);
+                let more = self.line(line, m);
                 self.child(out, more, s, m)?;
             }
         }
         let top = s.piles[d].last().map_or(0, |&c| (c >> 1) as usize);
         if self.may_follow(top, d, true) {
-            self.tap_runs(s, &moves, Some(d), &line, out)?;
+            self.tap_runs(s, &moves, Some(d), line, out)?;
         }
+        self.listings.push(moves);
         Ok(())
     }
 
@@ -211,34 +290,41 @@ impl<'a> Problem<'a> {
         let tap: Move = (k as i32, -1, -1, -1);
         let mut seen = vec![self.config(s, k, w)];
         let mut taps = prefix.to_vec();
-        let mut here = s.clone();
+        let mut here: Option<State> = None; // the position before the next tap, when not `s`
         let mut tappable = moves.iter().any(|m| is_tap(m, k));
         while tappable {
-            let next = self.game.apply_legal(&here, tap)?;
+            let before = here.as_ref().unwrap_or(s);
+            let next = self.make(before, tap)?;
             taps.push(tap);
             let config = self.config(&next, k, w);
             let repeated = seen.contains(&config);
             seen.push(config);
-            if self.plan.untapped.iter().any(|&i| next.piles[i] != here.piles[i]) {
+            if self.plan.untapped.iter().any(|&i| next.piles[i] != before.piles[i]) {
                 if onto.is_none() {
                     out.push(Child { line: taps, state: next });
                 }
                 return Ok(());
             }
             if repeated {
-                return Ok(());
+                self.states.push(next);
+                break;
             }
-            let after: Vec<Move> = self.game.legal_moves(&next)?.into_iter()
-                .filter(|m| m.0 == k as i32 || m.0 == w as i32).collect();
+            let mut after = self.listing(&next)?;
+            after.retain(|m| m.0 == k as i32 || m.0 == w as i32);
             for &m in &after {
                 if m.1 != -1 && onto.is_none_or(|d| m.2 == d as i32) {
-                    let mut line = taps.clone();
-                    line.push(m);
+                    let line = self.line(&taps, m);
                     self.child(out, line, &next, m)?;
                 }
             }
             tappable = after.iter().any(|m| is_tap(m, k));
-            here = next;
+            self.listings.push(after);
+            if let Some(old) = here.replace(next) {
+                self.states.push(old);
+            }
+        }
+        if let Some(old) = here {
+            self.states.push(old);
         }
         Ok(())
     }

@@ -10,7 +10,7 @@ use crate::engine::{Game, Move, State, LOST, WON};
 use crate::expr::ExprError;
 use crate::solver::key::{Key, Keyer};
 use crate::solver::plan::{Plan, Weights};
-use crate::solver::problem::{Child, Problem};
+use crate::solver::problem::{Buffers, Child, Problem};
 
 /// Keys are hashes already: a table needs only their first word.
 #[derive(Default)]
@@ -83,16 +83,25 @@ fn table_bytes<T>(capacity: usize) -> usize {
     capacity * (std::mem::size_of::<T>() + 1) // one control byte an entry
 }
 
-struct Search<'a, 'p> {
-    problem: Problem<'a>,
-    keyer: &'p mut Keyer<'a>,
-    lost: &'p mut KeySet,
-    /// positions proved lost by this search, when it may not add to `lost` (the streamlined try)
+/// A try's tables, cleared for the next try (their allocations kept).
+#[derive(Default)]
+pub struct Tables {
+    /// positions proved lost by this try, when it may not add to the lost set (streamlined)
     local: KeySet,
-    record: bool,
+    /// the positions recorded, with their priorities
     seen: KeyMap<f32>,
+    /// Tarjan's bookkeeping: the order of each expanded position whose component is open,
+    /// and those positions in that order
     order: KeyMap<u32>,
     open: Vec<Key>,
+}
+
+struct Search<'a, 'p> {
+    problem: &'p mut Problem<'a>,
+    keyer: &'p mut Keyer<'a>,
+    lost: &'p mut KeySet,
+    record: bool,
+    t: &'p mut Tables,
     deadline: Instant,
     tick: u32,
     max_states: u64,
@@ -112,14 +121,14 @@ impl From<ExprError> for Halt {
 
 impl Search<'_, '_> {
     fn closed(&self, k: &Key) -> bool {
-        self.lost.contains(k) || (!self.record && self.local.contains(k))
+        self.lost.contains(k) || (!self.record && self.t.local.contains(k))
     }
 
     fn close(&mut self, k: Key) {
         if self.record {
             self.lost.insert(k);
         } else {
-            self.local.insert(k);
+            self.t.local.insert(k);
         }
     }
 
@@ -129,37 +138,40 @@ impl Search<'_, '_> {
     }
 
     fn bytes(&self) -> usize {
-        table_bytes::<(Key, f32)>(self.seen.capacity()) + table_bytes::<Key>(self.lost.capacity())
-            + table_bytes::<Key>(self.local.capacity()) + table_bytes::<(Key, u32)>(self.order.capacity())
+        table_bytes::<(Key, f32)>(self.t.seen.capacity()) + table_bytes::<Key>(self.lost.capacity())
+            + table_bytes::<Key>(self.t.local.capacity()) + table_bytes::<(Key, u32)>(self.t.order.capacity())
     }
 
     /// The children of the last frame, ranked: those closed, open or lost skipped, a won one
     /// ending the search. Returns the lowest order the frame reaches through open positions.
     fn expand(&mut self, path: &[Frame], children: &mut Vec<Child>) -> Result<(Vec<Ranked>, u32), Halt> {
-        let here = self.order.len() as u32;
+        let here = self.t.order.len() as u32;
         let frame = path.last().expect("a frame");
-        self.order.insert(frame.key, here);
-        self.open.push(frame.key);
+        self.t.order.insert(frame.key, here);
+        self.t.open.push(frame.key);
         let mut low = here;
         children.clear();
         self.problem.successors(&frame.state, children)?;
-        let mut ranked: Vec<(f32, usize, Vec<Move>, State, Key)> = Vec::with_capacity(children.len());
+        let mut ranks: Vec<(f32, u32)> = Vec::with_capacity(children.len());
+        let mut kept: Vec<Option<Ranked>> = Vec::with_capacity(children.len());
         for Child { line, state } in children.drain(..) {
             if self.late() {
                 return Err(Halt::Answer(Answer::Unknown, Vec::new(), Some(Stop::Seconds)));
             }
             let k = self.keyer.key(&state);
             if self.closed(&k) {
+                self.problem.recycle(line, state);
                 continue;
             }
-            if let Some(&at) = self.order.get(&k) {
+            if let Some(&at) = self.t.order.get(&k) {
                 low = low.min(at);
+                self.problem.recycle(line, state);
                 continue;
             }
-            let rank = match self.seen.get(&k) {
+            let rank = match self.t.seen.get(&k) {
                 Some(&rank) => rank,
                 None => {
-                    if self.seen.len() as u64 >= self.max_states {
+                    if self.t.seen.len() as u64 >= self.max_states {
                         return Err(Halt::Answer(Answer::Unknown, Vec::new(), Some(Stop::States)));
                     }
                     if state.status == WON {
@@ -168,26 +180,27 @@ impl Search<'_, '_> {
                         return Err(Halt::Answer(Answer::Won, won, None));
                     }
                     if state.status == LOST {
-                        self.seen.insert(k, 0.0);
+                        self.t.seen.insert(k, 0.0);
                         self.close(k);
+                        self.problem.recycle(line, state);
                         continue;
                     }
                     let rank = self.problem.priority(&state);
-                    self.seen.insert(k, rank);
+                    self.t.seen.insert(k, rank);
                     rank
                 }
             };
-            let at = ranked.len();
-            ranked.push((rank, at, line, state, k));
+            ranks.push((rank, kept.len() as u32));
+            kept.push(Some((line, state, k)));
         }
         // best last; ties keep the successor order (the earlier is searched first)
-        ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-        Ok((ranked.into_iter().map(|(_, _, line, state, k)| (line, state, k)).collect(), low))
+        ranks.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+        Ok((ranks.iter().filter_map(|&(_, i)| kept[i as usize].take()).collect(), low))
     }
 
     fn run(&mut self, root: &State) -> Result<Answer, Halt> {
         let root_key = self.keyer.key(root);
-        self.seen.insert(root_key, 0.0);
+        self.t.seen.insert(root_key, 0.0);
         if self.closed(&root_key) {
             return Ok(Answer::Lost);
         }
@@ -216,25 +229,30 @@ impl Search<'_, '_> {
             let top = path.last_mut().expect("a frame");
             let children = top.children.as_mut().expect("expanded");
             while let Some((moves, child, k)) = children.pop() {
-                if self.lost.contains(&k) || (!self.record && self.local.contains(&k)) {
+                if self.lost.contains(&k) || (!self.record && self.t.local.contains(&k)) {
+                    self.problem.recycle(moves, child);
                     continue;
                 }
-                match self.order.get(&k) {
+                match self.t.order.get(&k) {
                     None => {
                         next = Some((moves, child, k));
                         break;
                     }
-                    Some(&at) => top.low = top.low.min(at),
+                    Some(&at) => {
+                        top.low = top.low.min(at);
+                        self.problem.recycle(moves, child);
+                    }
                 }
             }
             match next {
                 Some((moves, state, key)) => path.push(Frame { state, key, low: 0, moves, children: None }),
                 None => {
-                    let done = path.pop().expect("a frame");
-                    if Some(&done.low) == self.order.get(&done.key) {
+                    let mut done = path.pop().expect("a frame");
+                    self.problem.recycle(std::mem::take(&mut done.moves), std::mem::take(&mut done.state));
+                    if Some(&done.low) == self.t.order.get(&done.key) {
                         // the first of a component searched to the end: every member is lost
-                        while let Some(k) = self.open.pop() {
-                            self.order.remove(&k);
+                        while let Some(k) = self.t.open.pop() {
+                            self.t.order.remove(&k);
                             self.close(k);
                             if k == done.key {
                                 break;
@@ -253,19 +271,20 @@ impl Search<'_, '_> {
 /// One try: search `root` until a won position, exhaustion, or a budget runs out, skipping
 /// the positions of `lost` and adding those it proves lost when `record`.
 #[allow(clippy::too_many_arguments)]
-pub fn search<'a>(problem: Problem<'a>, keyer: &mut Keyer<'a>, root: &State, max_states: u64, deadline: Instant,
-                  lost: &mut KeySet, record: bool) -> Result<Found, ExprError> {
-    let mut s = Search {
-        problem, keyer, lost, local: KeySet::default(), record, seen: KeyMap::default(), order: KeyMap::default(),
-        open: Vec::new(), deadline, tick: 0, max_states: max_states.max(1), peak: 0,
-    };
+pub fn search<'a>(problem: &mut Problem<'a>, keyer: &mut Keyer<'a>, tables: &mut Tables, root: &State, max_states: u64,
+                  deadline: Instant, lost: &mut KeySet, record: bool) -> Result<Found, ExprError> {
+    tables.local.clear();
+    tables.seen.clear();
+    tables.order.clear();
+    tables.open.clear();
+    let mut s = Search { problem, keyer, lost, record, t: tables, deadline, tick: 0, max_states: max_states.max(1), peak: 0 };
     let (answer, line, stopped_by) = match s.run(root) {
         Ok(answer) => (answer, Vec::new(), None),
         Err(Halt::Answer(answer, line, stop)) => (answer, line, stop),
         Err(Halt::Engine(e)) => return Err(e),
     };
     let table_bytes = s.peak.max(s.bytes());
-    Ok(Found { answer, line, states: s.seen.len() as u64, stopped_by, table_bytes })
+    Ok(Found { answer, line, states: s.t.seen.len() as u64, stopped_by, table_bytes })
 }
 
 /// (weights, streamlined, noise seed) of try `i`: the orders without noise, the streamlined
@@ -294,6 +313,8 @@ pub fn solve(game: &Game, plan: &Plan, root: &State, max_states: u64, timeout: D
     }
     let mut keyer = Keyer::new(&plan.key);
     let mut lost = KeySet::default();
+    let mut buffers = Buffers::default();
+    let mut tables = Tables::default();
     let (mut spent, mut peak) = (0u64, 0usize);
     let mut found: Option<Found> = None;
     for (weights, streamline, noise) in tries(&orders, t.orderings[0], plan.streamline) {
@@ -303,8 +324,9 @@ pub fn solve(game: &Game, plan: &Plan, root: &State, max_states: u64, timeout: D
             break;
         }
         let before = lost.len() as u64;
-        let problem = Problem::new(game, plan, weights, streamline, noise);
-        let got = search(problem, &mut keyer, root, states, Instant::now() + seconds, &mut lost, !streamline)?;
+        let mut problem = Problem::new(game, plan, weights, streamline, noise, std::mem::take(&mut buffers));
+        let got = search(&mut problem, &mut keyer, &mut tables, root, states, Instant::now() + seconds, &mut lost, !streamline)?;
+        buffers = problem.buffers();
         spent += got.states;
         peak = peak.max(got.table_bytes);
         let answered = got.answer == Answer::Won || (got.answer != Answer::Unknown && !streamline);

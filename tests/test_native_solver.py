@@ -1,0 +1,109 @@
+"""The native search (src/solver.rs) against the Python one (cardz_core/solver/search.py).
+
+Below ``PROBE_MIN_STATES`` positions the solver makes a single try without noise, so both
+searches walk the same positions in the same order: the same answer, the same count of
+positions and the same line. With more positions the tries with noise differ (the native ones
+draw their noise from another generator), so there only the verdicts are compared where both
+decide. Every native win replays on the Python engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardz_core.cli.common import open_game
+from cardz_core.engine import WON, compile
+from cardz_core.msdeal import deal_ms
+from cardz_core.native import NativeEngineGame
+from cardz_core.planners.solver import (NATIVE_NOTE, PROBE_MIN_STATES, PYTHON_NOTE, _native_solver,
+                                        replay, solve)
+from cardz_core.solver.analysis import analysis_of
+
+BUNDLED = sorted(Path(__file__).resolve().parent.parent.joinpath("rulesets").glob("*.cardz"))
+SMALL = 200  # positions: one try, no noise (below PROBE_MIN_STATES)
+
+
+def engines(path: Path | str) -> tuple[object, object]:
+    game = open_game(str(path))
+    return game, compile(game.spec, engine="python")
+
+
+def replays_on_python(python_game: object, start: object, line: list) -> bool:
+    """Whether ``line`` wins from the position ``start`` on the Python engine."""
+    plain = python_game.deal(0)  # a plain State of the Python engine, filled from ``start``
+    for name in ("piles", "came_from", "recycles", "redeals", "moves", "undos", "recycles_total",
+                 "seed_rank", "declared", "auto_moved", "status", "rng"):
+        setattr(plain, name, getattr(start, name))
+    return python_game.status(replay(python_game, plain, line)) == WON
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_both_searches_walk_the_same_positions_on_every_bundled_game(path):
+    assert SMALL < PROBE_MIN_STATES
+    native, python = engines(path)
+    if _native_solver(native, analysis_of(native)) is None:
+        pytest.skip("the Python search: a condition or step the analysis does not know")
+    start = native.deal(0)
+    got = solve(native, start, max_states=SMALL, timeout=60)
+    if NATIVE_NOTE not in got.notes:
+        pytest.skip("the one-way model (cardz_core/solver/oneway.py)")
+    assert isinstance(native, NativeEngineGame)
+    want = solve(python, python.deal(0), max_states=SMALL, timeout=60)
+    assert PYTHON_NOTE in want.notes
+    assert (got.result, got.states, got.line) == (want.result, want.states, want.line)
+    assert got.states <= SMALL
+    if got.result == "won":
+        assert replays_on_python(python, start, got.line)
+
+
+@pytest.mark.parametrize("path, deals, budget", [
+    ("rulesets/freecell.cardz", (2, 3, 5), 6_000),
+    ("rulesets/klondike.cardz", (1, 4, 7), 5_000),
+    ("rulesets/klondike_draw3.cardz", (1, 2), 3_000),
+])
+def test_verdicts_agree_with_many_tries(path, deals, budget):
+    native, python = engines(path)
+    for n in deals:
+        start = deal_ms(native, n) if "freecell" in path else native.deal(n)
+        got = solve(native, start, max_states=budget, timeout=60)
+        assert NATIVE_NOTE in got.notes and got.states <= budget
+        want = solve(python, deal_ms(python, n) if "freecell" in path else python.deal(n),
+                     max_states=budget, timeout=120)
+        if "unknown" not in (got.result, want.result):
+            assert got.result == want.result, f"deal {n}"
+        if got.result == "won":
+            assert replays_on_python(python, start, got.line), f"deal {n}"
+
+
+def test_the_native_search_is_deterministic():
+    native, _ = engines("rulesets/klondike.cardz")
+    s = native.deal(26)  # won by a try with noise (the sixth) with tries of 1,000 positions
+    first = solve(native, s, max_states=20_000, timeout=60)
+    assert first.result == "won" and native.status(replay(native, s, first.line)) == WON
+    again = solve(native, s, max_states=20_000, timeout=60)
+    assert (again.line, again.states) == (first.line, first.states)
+
+
+def test_the_state_budget_at_and_past_what_a_proof_needs():
+    native, _ = engines("rulesets/klondike.cardz")
+    s = native.deal(7)  # lost: proved in 235 positions by one try
+    proof = solve(native, s, max_states=PROBE_MIN_STATES - 1, timeout=60)
+    assert (proof.result, proof.states) == ("lost", 235)
+    assert solve(native, s, max_states=235, timeout=60).result == "lost"
+    short = solve(native, s, max_states=234, timeout=60)
+    assert (short.result, short.states, short.stopped_by) == ("unknown", 234, "states")
+    one = solve(native, s, max_states=1, timeout=60)
+    assert (one.result, one.states, one.stopped_by) == ("unknown", 1, "states")
+
+
+def test_the_time_budget():
+    native, _ = engines("rulesets/freecell.cardz")
+    r = solve(native, deal_ms(native, 11982), max_states=1_000_000, timeout=0.05)
+    assert (r.result, r.stopped_by) == ("unknown", "seconds") and r.seconds < 1.0
+
+
+def test_games_on_the_python_engine_keep_the_python_search():
+    _, python = engines("rulesets/freecell.cardz")
+    r = solve(python, deal_ms(python, 2), max_states=20_000, timeout=60)
+    assert r.result == "won" and PYTHON_NOTE in r.notes and NATIVE_NOTE not in r.notes
