@@ -198,7 +198,21 @@ impl Search<'_, '_> {
         Ok((ranks.iter().filter_map(|&(_, i)| kept[i as usize].take()).collect(), low))
     }
 
+    /// Search from `root`; the path's positions go back to the problem's buffers whatever
+    /// the answer.
     fn run(&mut self, root: &State) -> Result<Answer, Halt> {
+        let mut path = Vec::new();
+        let answer = self.walk(root, &mut path);
+        for frame in path {
+            for (line, state, _) in frame.children.into_iter().flatten() {
+                self.problem.recycle(line, state);
+            }
+            self.problem.recycle(frame.moves, frame.state);
+        }
+        answer
+    }
+
+    fn walk(&mut self, root: &State, path: &mut Vec<Frame>) -> Result<Answer, Halt> {
         let root_key = self.keyer.key(root);
         self.t.seen.insert(root_key, 0.0);
         if self.closed(&root_key) {
@@ -211,14 +225,14 @@ impl Search<'_, '_> {
             self.close(root_key);
             return Ok(Answer::Lost);
         }
-        let mut path = vec![Frame { state: root.clone(), key: root_key, low: 0, moves: Vec::new(), children: None }];
+        path.push(Frame { state: root.clone(), key: root_key, low: 0, moves: Vec::new(), children: None });
         let mut scratch = Vec::new();
         while !path.is_empty() {
             if self.late() {
                 return Err(Halt::Answer(Answer::Unknown, Vec::new(), Some(Stop::Seconds)));
             }
             if path.last().is_some_and(|f| f.children.is_none()) {
-                let (children, low) = self.expand(&path, &mut scratch)?;
+                let (children, low) = self.expand(path, &mut scratch)?;
                 let top = path.last_mut().expect("a frame");
                 top.children = Some(children);
                 top.low = low;
