@@ -1426,17 +1426,25 @@ impl Game {
     pub fn apply_owned(&self, s: State, m: Move, scratch: &mut Scratch, by_listing: bool) -> Result<State, ExprError> {
         let mut w = Work::reusing(s, scratch);
         if by_listing && self.loss_by_listing() {
-            w.flips = 0;
-            self.play(&mut w, m)?;
-            w.s.moves += 1;
-            w.s.status = PLAYING;
-            if self.win.as_ref().map_or(Ok(false), |c| self.holds(c, &w.s))? {
-                w.s.status = WON;
-            }
+            self.step_to_win(&mut w, m)?;
         } else {
             self.step(&mut w, m)?;
         }
         Ok(scratch.keep(w))
+    }
+
+    /// `step` with only the win judged (WON or PLAYING), for callers that judge a loss by
+    /// "no legal move" from the next listing (`loss_by_listing`): whether it won.
+    fn step_to_win(&self, w: &mut Work, m: Move) -> Result<bool, ExprError> {
+        w.flips = 0;
+        self.play(w, m)?;
+        w.s.moves += 1;
+        w.s.status = PLAYING;
+        let won = self.win.as_ref().map_or(Ok(false), |c| self.holds(c, &w.s))?;
+        if won {
+            w.s.status = WON;
+        }
+        Ok(won)
     }
 
     /// Whether `m` is legal in `s`, judged alone as `MoveGen.illegal_reason` judges it (a
@@ -1512,13 +1520,7 @@ impl Game {
             moves.clear();
             if by_listing && made < max_moves {
                 // `step` with its stalemate judged by the next listing
-                w.flips = 0;
-                self.play(&mut w, m)?;
-                w.s.moves += 1;
-                w.s.status = PLAYING;
-                if self.win.as_ref().map_or(Ok(false), |c| self.holds(c, &w.s))? {
-                    w.s.status = WON;
-                } else {
+                if !self.step_to_win(&mut w, m)? {
                     self.list_moves(&w.s, &mut moves)?;
                     if moves.is_empty() {
                         w.s.status = LOST;

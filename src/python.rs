@@ -23,7 +23,7 @@ use crate::expr::ExprError;
 
 /// A position as Python hands it over: (piles, came_from, recycles, declared, (redeals, moves,
 /// undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)).
-type StateIn = (Vec<Vec<i32>>, Vec<i32>, Vec<i64>, Vec<i32>, (i64, i64, i64, i64, i32, bool, bool, i32, u64));
+pub(crate) type StateIn = (Vec<Vec<i32>>, Vec<i32>, Vec<i64>, Vec<i32>, (i64, i64, i64, i64, i32, bool, bool, i32, u64));
 
 /// The distinct moves an engine keeps as Python objects, each built once and handed out again
 /// by every listing; past it, moves are built afresh (correct, slower). A game's distinct moves
@@ -33,7 +33,7 @@ const MOVE_CACHE_LIMIT: usize = 1 << 16;
 static CARDZ_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 /// `CardzError(message, path)`, the error the Python engine raises.
-pub(crate) fn cardz_error(message: String, ptr: String) -> PyErr {
+fn cardz_error(message: String, ptr: String) -> PyErr {
     Python::attach(|py| match CARDZ_ERROR.import(py, "cardz_core.problems", "CardzError") {
         Ok(cls) => match cls.call1((message, ptr)) {
             Ok(err) => PyErr::from_value(err),
@@ -180,17 +180,23 @@ fn not_native() -> PyErr {
                             or positions with the rules off")
 }
 
+/// The position `s` of `game`, checked: LookupError for unknown cards, CardzError for one
+/// that does not fit the game.
+pub(crate) fn state_of(game: &Game, s: StateIn) -> PyResult<State> {
+    let (piles, came_from, recycles, declared,
+         (redeals, moves, undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)) = s;
+    let state = State { piles, came_from, recycles, redeals, moves, undos, recycles_total, seed_rank,
+                        declared, rules_off, auto_moved, status, rng };
+    game.check_state(&state).map_err(|bad| match bad {
+        BadState::Unknown => PyLookupError::new_err("a position with unknown cards (a view)"),
+        BadState::Shape(why) => cardz_error(why, String::new()),
+    })?;
+    Ok(state)
+}
+
 impl Engine {
     fn state(&self, s: StateIn) -> PyResult<State> {
-        let (piles, came_from, recycles, declared,
-             (redeals, moves, undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)) = s;
-        let state = State { piles, came_from, recycles, redeals, moves, undos, recycles_total, seed_rank,
-                            declared, rules_off, auto_moved, status, rng };
-        self.game.check_state(&state).map_err(|bad| match bad {
-            BadState::Unknown => PyLookupError::new_err("a position with unknown cards (a view)"),
-            BadState::Shape(why) => cardz_error(why, String::new()),
-        })?;
-        Ok(state)
+        state_of(&self.game, s)
     }
 
     /// The handle a live `NativeState` holds, or None for any other `State` (its handle

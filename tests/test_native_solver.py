@@ -101,6 +101,8 @@ def test_the_time_budget():
     native, _ = engines("rulesets/freecell.cardz")
     r = solve(native, deal_ms(native, 11982), max_states=1_000_000, timeout=0.05)
     assert (r.result, r.stopped_by) == ("unknown", "seconds") and r.seconds < 1.0
+    endless = solve(native, deal_ms(native, 2), max_states=20_000, timeout=float("inf"))
+    assert endless.result == "won" and NATIVE_NOTE in endless.notes
 
 
 def test_games_on_the_python_engine_keep_the_python_search():

@@ -7,18 +7,16 @@ use std::time::Duration;
 use pyo3::exceptions::{PyLookupError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::engine::{BadState, Game, Move, State};
-use crate::python::{cardz_error, guarded};
+use crate::engine::{Game, Move};
+use crate::python::{guarded, state_of, StateIn};
 use crate::solver::plan::Plan;
 use crate::solver::search::{solve, Answer, Stop};
 
-/// A position as `cardz_core/native.py::_as_tuple` gives it: (piles, came_from, recycles,
-/// declared, (redeals, moves, undos, recycles_total, seed_rank, rules_off, auto_moved, status,
-/// rng)).
-type StateIn = (Vec<Vec<i32>>, Vec<i32>, Vec<i64>, Vec<i32>, (i64, i64, i64, i64, i32, bool, bool, i32, u64));
-
 /// What `solve` answers: (result, line, positions recorded, stopped by, the tables' peak bytes).
 type Answered = (&'static str, Vec<Move>, u64, Option<&'static str>, usize);
+
+/// Longer than any search runs (about 136 years), and still a deadline the clock can hold.
+const FOREVER: Duration = Duration::from_secs(u32::MAX as u64);
 
 #[pyclass(frozen, module = "cardz_core._native")]
 pub struct Solver {
@@ -42,22 +40,16 @@ impl Solver {
         })
     }
 
-    /// Search `position` for a win: the tries of `planners/solver.py::solve`, within
+    /// Search `position` (as `cardz_core/native.py::_as_tuple` gives it) for a win: the tries of `planners/solver.py::solve`, within
     /// `max_states` positions and `timeout` seconds. LookupError for a view's position.
     fn solve(&self, py: Python<'_>, position: StateIn, max_states: u64, timeout: f64) -> PyResult<Answered> {
         guarded(|| {
-            let (piles, came_from, recycles, declared,
-                 (redeals, moves, undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)) = position;
-            let state = State { piles, came_from, recycles, redeals, moves, undos, recycles_total, seed_rank,
-                                declared, rules_off, auto_moved, status, rng };
-            self.game.check_state(&state).map_err(|bad| match bad {
-                BadState::Unknown => PyLookupError::new_err("a position with unknown cards (a view)"),
-                BadState::Shape(why) => cardz_error(why, String::new()),
-            })?;
+            let state = state_of(&self.game, position)?;
             if state.rules_off {
                 return Err(PyLookupError::new_err("the native search plays positions with the rules on"));
             }
-            let timeout = Duration::try_from_secs_f64(timeout).unwrap_or(Duration::MAX);
+            // a timeout past any run (an infinite one included) is a deadline that never comes
+            let timeout = Duration::try_from_secs_f64(timeout).unwrap_or(FOREVER).min(FOREVER);
             let found = py.detach(|| solve(&self.game, &self.plan, &state, max_states, timeout))?;
             let result = match found.answer {
                 Answer::Won => "won",
