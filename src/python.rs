@@ -159,8 +159,8 @@ struct Host {
 }
 
 #[pyclass(frozen, module = "cardz_core._native")]
-struct Engine {
-    game: Game,
+pub(crate) struct Engine {
+    pub(crate) game: Game,
     host: Host,
     moves: Mutex<HashMap<Move, Py<PyAny>>>,
 }

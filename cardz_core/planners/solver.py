@@ -17,7 +17,7 @@ from typing import Any, Iterator
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import WON
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
-from cardz_core.native import NativeEngineGame, _as_tuple, extension, plan_document
+from cardz_core.native import NativeEngineGame, _as_tuple, extension
 from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import Analysis, analysis_of
 from cardz_core.solver.native_plan import solver_plan
@@ -120,7 +120,7 @@ def _native_solver(game: Any, an: Analysis) -> Any | None:
         ext = extension()
         assert ext is not None  # a NativeEngineGame exists only with the extension built
         plan = solver_plan(game, an, share=PROBE_SHARE, min_states=PROBE_MIN_STATES)
-        an.native = ext.Solver(json.dumps(plan_document(game)), json.dumps(plan))
+        an.native = ext.Solver(game.native.engine, json.dumps(plan))
     return an.native
 
 

@@ -1,5 +1,5 @@
-//! The search's Python boundary: `Solver(engine_plan, solver_plan)` holds one game and its
-//! solver plan; `solve(position, max_states, timeout)` runs the tries with the GIL released.
+//! The search's Python boundary: `Solver(engine, solver_plan)` holds one game's native engine
+//! and its solver plan; `solve(position, max_states, timeout)` runs the tries with the GIL released.
 //! `cardz_core/planners/solver.py` calls it for games on the native engine.
 
 use std::time::Duration;
@@ -7,8 +7,8 @@ use std::time::Duration;
 use pyo3::exceptions::{PyLookupError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::engine::{Game, Move};
-use crate::python::{guarded, state_of, StateIn};
+use crate::engine::Move;
+use crate::python::{guarded, state_of, Engine, StateIn};
 use crate::solver::plan::Plan;
 use crate::solver::search::{solve, Answer, Stop};
 
@@ -20,23 +20,22 @@ const FOREVER: Duration = Duration::from_secs(u32::MAX as u64);
 
 #[pyclass(frozen, module = "cardz_core._native")]
 pub struct Solver {
-    game: Game,
+    engine: Py<Engine>,
     plan: Plan,
 }
 
 #[pymethods]
 impl Solver {
-    /// `engine_plan`: what `Engine` loads (`native.plan_document`, as JSON); `solver_plan`:
-    /// `cardz_core.solver.native_plan.solver_plan`, as JSON. ValueError when either can't be read.
+    /// `engine`: the game's native `Engine`, whose game the search plays; `solver_plan`:
+    /// `cardz_core.solver.native_plan.solver_plan`, as JSON. ValueError when it can't be read.
     #[new]
-    fn new(engine_plan: &str, solver_plan: &str) -> PyResult<Solver> {
+    fn new(engine: Py<Engine>, solver_plan: &str) -> PyResult<Solver> {
         guarded(|| {
-            let game = Game::from_json(engine_plan).map_err(|why| PyValueError::new_err(why.0))?;
             let plan = Plan::from_json(solver_plan).map_err(|why| PyValueError::new_err(why.0))?;
-            if plan.depots != game.n_depots() {
+            if plan.depots != engine.get().game.n_depots() {
                 return Err(PyValueError::new_err("the solver plan is for another game"));
             }
-            Ok(Solver { game, plan })
+            Ok(Solver { engine, plan })
         })
     }
 
@@ -44,13 +43,14 @@ impl Solver {
     /// `max_states` positions and `timeout` seconds. LookupError for a view's position.
     fn solve(&self, py: Python<'_>, position: StateIn, max_states: u64, timeout: f64) -> PyResult<Answered> {
         guarded(|| {
-            let state = state_of(&self.game, position)?;
+            let game = &self.engine.get().game;
+            let state = state_of(game, position)?;
             if state.rules_off {
                 return Err(PyLookupError::new_err("the native search plays positions with the rules on"));
             }
             // a timeout past any run (an infinite one included) is a deadline that never comes
             let timeout = Duration::try_from_secs_f64(timeout).unwrap_or(FOREVER).min(FOREVER);
-            let found = py.detach(|| solve(&self.game, &self.plan, &state, max_states, timeout))?;
+            let found = py.detach(|| solve(game, &self.plan, &state, max_states, timeout))?;
             let result = match found.answer {
                 Answer::Won => "won",
                 Answer::Lost => "lost",
