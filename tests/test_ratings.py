@@ -255,3 +255,17 @@ def test_games_shows_the_figures_without_compiling(capsys: pytest.CaptureFixture
 
 def _no_compiling(*_args: Any, **_kw: Any) -> Any:
     raise AssertionError("cardz games compiled a game")
+
+
+def test_games_says_when_a_table_is_out_of_date(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    rows = [{"seed": 0, "result": "lost", "states": 5}]
+    (tmp_path / "freecell.json").write_text(json.dumps(table_document(
+        "FreeCell", "freecell.cardz", "sha256:" + "0" * 64, {"max_states": 5, "timeout": 1},
+        rows)), encoding="utf-8")
+    monkeypatch.setattr(ratings, "RATINGS_DIR", tmp_path)
+    code, out, _ = run_cli(capsys, "games", "--family", "FreeCell")
+    assert code == 0
+    assert "table out of date" in next(x for x in out.splitlines() if x.startswith("FreeCell "))
+    code, out, _ = run_cli(capsys, "games", "--json", "--family", "FreeCell")
+    assert next(r for r in json.loads(out) if r["name"] == "FreeCell")["winnability"] is None

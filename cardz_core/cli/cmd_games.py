@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from cardz_core.cli.common import print_json
-from cardz_core.ratings import LEVELS, file_hash, table_for
+from cardz_core.ratings import LEVELS, Found, file_hash, table_for
 from cardz_core.rulesets import Ruleset, bundled
 
 
@@ -40,10 +40,10 @@ def run(args: argparse.Namespace) -> int:
         games = [g for g in games if g.family == want] or \
             [g for g in games if (g.family or "").lower() == want.lower()]
     if args.json:
-        print_json([{**g.as_dict(), **_engine(g.path), **_rated(g)} for g in games])
+        print_json([{**g.as_dict(), **_engine(g.path), **_figures(_table(g))} for g in games])
         return 0
     head = ("name", "family", "file", "winnable (95% interval)", "levels")
-    rows = [(g.name, g.family or "-", _shown(g.path), *_rated_text(_rated(g))) for g in games]
+    rows = [(g.name, g.family or "-", _shown(g.path), *_figures_text(_table(g))) for g in games]
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(head)]
     for row in [head] + rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
@@ -51,28 +51,29 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rated(game: Ruleset) -> dict[str, Any]:
-    """The figures of the game's table of rated deals, found by the file's hash: its
-    winnability with the solver's budget per deal, and its deals per level."""
-    table = table_for(game.name, file_hash(game.path)).table
-    if table is None:
+def _table(game: Ruleset) -> Found:
+    """The game's table of rated deals, found by the file's hash."""
+    return table_for(game.name, file_hash(game.path))
+
+
+def _figures(found: Found) -> dict[str, Any]:
+    """The table's winnability, with the solver's budget per deal, and its deals per level."""
+    if found.table is None:
         return {"winnability": None, "levels": None}
-    made = table.doc["made"]
-    return {"winnability": {**table.doc["winnability"],
-                            "budget": {"states": made["max_states"], "seconds": made["timeout"]}},
-            "levels": table.doc["levels"]}
+    doc = found.table.doc
+    budget = {"states": doc["made"]["max_states"], "seconds": doc["made"]["timeout"]}
+    return {"winnability": {**doc["winnability"], "budget": budget}, "levels": doc["levels"]}
 
 
-def _rated_text(rated: dict[str, Any]) -> tuple[str, str]:
+def _figures_text(found: Found) -> tuple[str, str]:
     """The two text columns: ``92.0% (88.1-94.9) of 200``, the interval running from the low end
     with the undecided deals lost to the high end with them won; and ``all`` when every level
     has rated deals."""
-    w = rated["winnability"]
-    if w is None:
-        return "no table", "-"
+    if found.table is None:  # one made for another version of the file is not used
+        return "table out of date" if found.note else "no table", "-"
+    w, levels = found.table.doc["winnability"], found.table.doc["levels"]
     if not w["deals"]:
         return "no deals rated", "-"
-    levels = rated["levels"]
     return (f"{100 * w['rate']:.1f}% ({100 * w['low'][0]:.1f}-{100 * w['high'][1]:.1f}) "
             f"of {w['deals']}",
             "all" if all(levels[lv] for lv in LEVELS) else
