@@ -195,7 +195,9 @@ class Table:
 
 
 @cache
-def _load(path: Path) -> Table:
+def _load(path: Path, _stamp: tuple[int, int]) -> Table:
+    """The table at ``path``, read once per version of the file (``_stamp``: its modification
+    time and size), so a table rebuilt while a process runs is read again."""
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -208,7 +210,10 @@ def _load(path: Path) -> Table:
 def shipped_tables(folder: Path | None = None) -> list[Table]:
     """Every table in ``folder`` (the shipped ones, ``RATINGS_DIR``, by default), by file name."""
     folder = RATINGS_DIR if folder is None else folder
-    return [_load(p) for p in sorted(folder.glob("*.json"))] if folder.is_dir() else []
+    if not folder.is_dir():
+        return []
+    paths = sorted(folder.glob("*.json"))
+    return [_load(p, (st.st_mtime_ns, st.st_size)) for p in paths for st in [p.stat()]]
 
 
 @dataclass(frozen=True)

@@ -106,10 +106,16 @@ def test_a_built_table_matches_its_game_and_its_deals(tiny: Path,
 
 def test_the_builder_keeps_what_is_done(tiny: Path, tiny_table: ratings.Table,
                                         capsys: pytest.CaptureFixture[str]) -> None:
-    _builder().main([str(tiny), "--seeds", "0-25", "--max-states", str(TINY_STATES),
-                     "--out-dir", str(tiny_table.path.parent)])
+    _builder().main([str(tiny), "--seeds", "0-27", "--max-states", str(TINY_STATES),
+                     "--out-dir", str(tiny_table.path.parent), "--jobs", "2"])
     err = capsys.readouterr().err
-    assert "24 deal(s) kept, 2 to rate" in err and "seed 25" in err and "seed 3 " not in err
+    assert "24 deal(s) kept, 4 to rate" in err and "seed 27" in err and "seed 3 " not in err
+    doc = json.loads(tiny_table.path.read_text(encoding="utf-8"))
+    assert [r["seed"] for r in doc["deals"]] == list(range(28))
+    game = open_game(str(tiny))  # rows rated by the workers are the same as here
+    assert doc["deals"][25] == {**ratings.rate_deal(game, 25, max_states=TINY_STATES,
+                                                    timeout=10).row,
+                                **{k: v for k, v in doc["deals"][25].items() if k == "level"}}
     _builder().main([str(tiny), "--seeds", "0-3", "--max-states", "999",
                      "--out-dir", str(tiny_table.path.parent)])
     assert "other settings; starting over" in capsys.readouterr().err
