@@ -99,7 +99,7 @@ def test_a_built_table_matches_its_game_and_its_deals(tiny: Path,
     w = doc["winnability"]
     assert (w["won"], w["lost"], w["unknown"]) == tuple(
         sum(r["result"] == k for r in doc["deals"]) for k in ("won", "lost", "unknown"))
-    assert w["low"][0] <= w["rate"] <= w["high"][1]
+    assert w["low"][0] <= w["rate"] <= w["high"][1] and (w["first"], w["last"]) == (0, 23)
     assert sum(doc["levels"].values()) == w["won"] >= 4
     assert len({r["wins"] for r in doc["deals"] if r["result"] == "won"}) > 1
 
