@@ -1,6 +1,6 @@
 """Rated deals: how hard each deal of a game is, and the tables of rated seeds shipped as data.
 
-**The measure** of a deal the solver wins (docs/winnability.md, "Difficulty"): ``PLAYOUTS``
+**The measure** of a deal the solver wins (docs/winnability.md, "Rated deals and difficulty levels"): ``PLAYOUTS``
 playouts of a fair player, the ``usual`` planner that plays a uniformly random legal move
 instead of its own choice with probability ``SLIP`` (each playout seeded from the deal's seed
 and its number), and the solver's effort, the positions it recorded to its first win, on a log
