@@ -6,12 +6,11 @@
 For each game and each seed it runs ``cardz_core.ratings.rate_deal``: the solver's verdict within
 ``--max-states`` positions (``--timeout`` seconds is only a safety), and for a won deal the fair
 playouts and the difficulty measure; then it assigns the levels and the game's winnability over
-the rated deals (docs/winnability.md, "Rated deals and difficulty levels"). The table is rewritten after every deal, so
-the run can be stopped at any time and started again with the same command: it keeps the deals
-already rated when the game file and the settings are unchanged (``--fresh`` starts over).
-``--time-box`` starts no new deal after S seconds per game, so a long range can be built in
-pieces.
-Progress goes to stderr, one line a deal.
+the rated deals (docs/winnability.md, "Rated deals and difficulty levels"). The table is
+rewritten after every deal, so the run can be stopped at any time and started again with the
+same command: it keeps the deals already rated when the game file and the settings are
+unchanged (``--fresh`` starts over). ``--time-box`` starts no new deal after S seconds per
+game, so a long range can be built in pieces. Progress goes to stderr, one line a deal.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Rated deals: how hard each deal of a game is, and the tables of rated seeds shipped as data.
 
-**The measure** of a deal the solver wins (docs/winnability.md, "Rated deals and difficulty levels"): ``PLAYOUTS``
-playouts of a fair player, the ``usual`` planner that plays a uniformly random legal move
-instead of its own choice with probability ``SLIP`` (each playout seeded from the deal's seed
-and its number), and the solver's effort, the positions it recorded to its first win, on a log
-scale of its budget::
+**The measure** of a deal the solver wins (docs/winnability.md, "Rated deals and difficulty
+levels"): ``PLAYOUTS`` playouts of a fair player, the ``usual`` planner that plays a uniformly
+random legal move instead of its own choice with probability ``SLIP`` (each playout seeded from
+the deal's seed and its number), and the solver's effort, the positions it recorded to its first
+win, on a log scale of its budget::
 
     measure = (playouts - wins + effort) / (playouts + 1),  effort = ln(1 + positions) / ln(1 + budget)
 
