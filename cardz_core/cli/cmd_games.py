@@ -52,8 +52,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _table(game: Ruleset) -> Found:
-    """The game's table of rated deals, found by the file's hash."""
-    return table_for(game.name, file_hash(game.path))
+    """The game's table of rated deals, found by the file's hash (none for a file that cannot be
+    read: it is listed all the same, as a file with rule problems is)."""
+    try:
+        return table_for(game.name, file_hash(game.path))
+    except OSError:
+        return Found(None)
 
 
 def _figures(found: Found) -> dict[str, Any]:
