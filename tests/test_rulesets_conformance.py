@@ -159,7 +159,7 @@ def test_cardz_games_lists_every_file(capsys):
         g for g in listed if g["name"] == "Klondike").items()
     assert main(["games", "--family", "spider"]) == 0
     table = capsys.readouterr().out.splitlines()
-    assert table[0].split() == ["name", "family", "file"]
+    assert table[0].split()[:3] == ["name", "family", "file"]
     assert any(line.startswith("Spider (one suit)") for line in table)
     assert not any("Klondike" in line for line in table)
 

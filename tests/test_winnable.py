@@ -1,5 +1,5 @@
 """Winnable deals: deterministic from the seed, won by the solver, the solution kept and
-replayable; `cardz deal --winnable` and `--difficulty` refused until rated deals ship."""
+replayable; `cardz deal --winnable` and its refusals (difficulty levels: test_ratings.py)."""
 
 from __future__ import annotations
 
@@ -59,7 +59,6 @@ def test_cli_winnable_with_its_solution(capsys: pytest.CaptureFixture[str], tmp_
 
 
 @pytest.mark.parametrize("argv, code, said", [
-    (["--difficulty", "easy", "--winnable"], 1, "rated deals are not shipped yet"),
     (["--winnable", "--ms", "3"], 2, "not allowed with argument --ms"),
     (["--seed", "3", "--solution", "x.json"], 2, "--solution: it goes with --winnable"),
     ([], 2, "one of the arguments --seed --ms --winnable is required"),

@@ -1,4 +1,5 @@
-"""`cardz deal FILE --seed N | --ms N | --winnable [--seed S]`: the opening board of a deal."""
+"""`cardz deal FILE --seed N | --ms N | --winnable [--seed S] [--difficulty LEVEL]`: the opening
+board of a deal."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from cardz_core.cli.common import (UsageError, add_game_args, check_output, chec
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_MAX_STATES
 from cardz_core.msdeal import ms_board_document
 from cardz_core.problems import CardzError
-from cardz_core.winnable import WINNABLE_MAX_TRIES, WINNABLE_STATES, WINNABLE_TRIES, winnable_deal
-
-DIFFICULTIES = ("easy", "medium", "hard", "expert")
+from cardz_core.ratings import LEVELS, game_table
+from cardz_core.winnable import (WINNABLE_MAX_TRIES, WINNABLE_STATES, WINNABLE_TRIES, rated_deal,
+                                 winnable_deal)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -42,8 +43,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=float, default=SOLVE_DEFAULT_SECONDS, metavar="S",
                    help=f"with --winnable, a safety: seconds per deal "
                         f"(default {SOLVE_DEFAULT_SECONDS:g})")
-    p.add_argument("--difficulty", choices=DIFFICULTIES,
-                   help="refused for now: it needs the tables of rated deals")
+    p.add_argument("--difficulty", choices=LEVELS,
+                   help="with --winnable, a deal of this level: from the game's table of rated "
+                        "deals at once when it has one (cardz games lists them), else rated on "
+                        "the spot, much more slowly (docs/winnability.md)")
     p.add_argument("--json", action="store_true",
                    help="print JSON (the board document is always JSON; accepted for uniformity)")
     p.set_defaults(func=run)
@@ -51,13 +54,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_seed(args.seed)
-    if args.difficulty:
-        raise CardzError(f"--difficulty {args.difficulty}: rated deals are not shipped yet; "
-                         "--winnable alone gives a deal the solver has won")
     if args.winnable:
         return _winnable(args)
-    if args.solution:
-        raise UsageError("argument --solution: it goes with --winnable")
+    for flag in ("solution", "difficulty"):
+        if getattr(args, flag):
+            raise UsageError(f"argument --{flag}: it goes with --winnable")
     if args.seed is None and args.ms is None:
         raise UsageError("one of the arguments --seed --ms --winnable is required")
     game = open_game(args.file)
@@ -82,8 +83,19 @@ def _winnable(args: argparse.Namespace) -> int:
         raise UsageError(f"argument --timeout: must be more than 0 seconds, not {args.timeout}")
     check_output(args.solution, "--solution")
     game = open_game(args.file)
-    found = winnable_deal(game, args.seed or 0, tries=args.tries, max_states=args.max_states,
-                          timeout=args.timeout)
+    seed = args.seed or 0
+    if args.difficulty:
+        table = game_table(game)
+        if table.note:
+            print(f"note: {table.note}; rating deals here instead (slower)", file=sys.stderr)
+        if table.table is not None and not args.solution:  # the table answers at once
+            deal_seed, row = rated_deal(table.table, args.difficulty, seed)
+            print_json(game.board_document(game.deal(deal_seed)))
+            print(f"seed {deal_seed}: rated {args.difficulty} (measure {row['measure']:.3f}); "
+                  f"the solver wins it in {row['moves']} moves", file=sys.stderr)
+            return 0
+    found = winnable_deal(game, seed, tries=args.tries, max_states=args.max_states,
+                          timeout=args.timeout, difficulty=args.difficulty)
     if args.solution:
         try:
             Path(args.solution).write_text(json.dumps(found.log, indent=1) + "\n",
@@ -93,8 +105,12 @@ def _winnable(args: argparse.Namespace) -> int:
                 from None
     print_json(game.board_document(found.state))
     note = f"seed {found.seed}: the solver wins it in {len(found.line)} moves"
+    if found.level is not None:
+        note = f"seed {found.seed}: rated {found.level} (measure {found.measure:.3f}" + \
+            (", among the deals rated here" if found.rated_from == "spot" else "") + \
+            f"); the solver wins it in {len(found.line)} moves"
     if len(found.tried) > 1:
-        note += f" (deal {len(found.tried)} tried from seed {args.seed or 0})"
+        note += f" (deal {len(found.tried)} tried from seed {seed})"
     if found.timed_out:
         note += "; a deal before it ran out of seconds, so a faster machine may choose another"
     print(note, file=sys.stderr)

@@ -1,4 +1,6 @@
-"""`cardz games`: list the bundled rule sets (name, family, file)."""
+"""`cardz games`: list the bundled rule sets (name, family, file) with their winnability and
+whether difficulty levels are offered, both read from the shipped tables of rated deals
+(``cardz_core.ratings``) by each file's hash, without compiling the games."""
 
 from __future__ import annotations
 
@@ -6,18 +8,26 @@ import argparse
 import sys
 from pathlib import Path
 
+from typing import Any
+
 from cardz_core.cli.common import print_json
-from cardz_core.rulesets import bundled
+from cardz_core.ratings import LEVELS, Found, file_hash, table_for
+from cardz_core.rulesets import Ruleset, bundled
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "games", help="list the bundled games",
-        description="List the bundled rule sets: name, family and file, sorted by name.")
+        description="List the bundled rule sets, sorted by name: name, family, file, and the "
+                    "share of deals the solver wins (with its 95%% interval, counting the "
+                    "deals it left undecided as lost and then as won, over the deals rated) "
+                    "and whether deal --winnable --difficulty has rated deals of every level. "
+                    "A game without a table of rated deals says so.")
     parser.add_argument("--family", metavar="F", help="only games of this family (its exact spelling, else in any case)")
     parser.add_argument("--json", action="store_true",
-                        help='print [{"name", "family", "aliases", "file", "engine", "engine_reason"}] '
-                             'instead: the engine each runs on and, for Python, why')
+                        help='print [{"name", "family", "aliases", "file", "engine", "engine_reason", '
+                             '"winnability", "levels"}] instead: the engine each runs on and, for '
+                             'Python, why; the rated deals\' figures, or null without a table')
     parser.set_defaults(func=run)
 
 
@@ -30,22 +40,58 @@ def run(args: argparse.Namespace) -> int:
         games = [g for g in games if g.family == want] or \
             [g for g in games if (g.family or "").lower() == want.lower()]
     if args.json:
-        print_json([{**g.as_dict(), **_engine(g.path)} for g in games])
+        print_json([{**g.as_dict(), **_engine(g.path), **_figures(_table(g))} for g in games])
         return 0
-    rows = [(g.name, g.family or "-", _shown(g.path)) for g in games]
-    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(("name", "family", "file"))]
-    for row in [("name", "family", "file")] + rows:
+    head = ("name", "family", "file", "winnable (95% interval)", "levels")
+    rows = [(g.name, g.family or "-", _shown(g.path), *_figures_text(_table(g))) for g in games]
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(head)]
+    for row in [head] + rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
     print(f"{len(games)} game(s)", file=sys.stderr)
     return 0
 
 
+def _table(game: Ruleset) -> Found:
+    """The game's table of rated deals, found by the file's hash (none for a file that cannot be
+    read: it is listed all the same, as a file with rule problems is)."""
+    try:
+        return table_for(game.name, file_hash(game.path))
+    except OSError:
+        return Found(None)
+
+
+def _figures(found: Found) -> dict[str, Any]:
+    """The table's winnability, with the solver's budget per deal, and its deals per level."""
+    if found.table is None:
+        return {"winnability": None, "levels": None}
+    doc = found.table.doc
+    budget = {"states": doc["made"]["max_states"], "seconds": doc["made"]["timeout"]}
+    return {"winnability": {**doc["winnability"], "budget": budget}, "levels": doc["levels"]}
+
+
+def _figures_text(found: Found) -> tuple[str, str]:
+    """The two text columns: ``92.0% (88.1-94.9) of 200``, the interval running from the low end
+    with the undecided deals lost to the high end with them won; and ``all`` when every level
+    has rated deals."""
+    if found.table is None:  # one made for another version of the file is not used
+        return "table out of date" if found.note else "no table", "-"
+    w, levels = found.table.doc["winnability"], found.table.doc["levels"]
+    if not w["deals"]:
+        return "no deals rated", "-"
+    return (f"{100 * w['rate']:.1f}% ({100 * w['low'][0]:.1f}-{100 * w['high'][1]:.1f}) "
+            f"of {w['deals']}",
+            "all" if all(levels[lv] for lv in LEVELS) else
+            ", ".join(lv for lv in LEVELS if levels[lv]) or "-")
+
+
 def _engine(path: Path) -> dict[str, str | None]:
-    from cardz_core.engines import engine_of
+    from cardz_core.engines import chosen, engine_of
     from cardz_core.rulesets import open_game
 
     from cardz_core.problems import CardzError
 
+    if chosen() == "python":  # every game, so nothing needs compiling to say it
+        return {"engine": "python", "engine_reason": "CARDZ_ENGINE=python asks for it"}
     try:
         engine, why = engine_of(open_game(path))
     except CardzError as exc:  # a game that does not load runs on no engine; say why

@@ -1,0 +1,162 @@
+"""Build the shipped tables of rated deals (``cardz_core/ratings_data/GAME.json``).
+
+    nice -n 10 python3 benchmarks/build_ratings.py GAME... [--seeds A-B] [--jobs N]
+        [--max-states K] [--timeout S] [--playouts K] [--time-box S] [--fresh] [--out-dir DIR]
+
+For each game and each seed it runs ``cardz_core.ratings.rate_deal``: the solver's verdict within
+``--max-states`` positions (``--timeout`` seconds is only a safety), and for a won deal the fair
+playouts and the difficulty measure; then it assigns the levels and the game's winnability over
+the rated deals (docs/winnability.md, "Rated deals and difficulty levels"). The table is
+rewritten after every deal, so the run can be stopped at any time and started again with the
+same command: it keeps the deals already rated when the game file and the settings are
+unchanged (``--fresh`` starts over). ``--time-box`` starts no new deal after S seconds per
+game, so a long range can be built in pieces. Progress goes to stderr, one line a deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
+from typing import Any, Iterator
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_winnability import span  # noqa: E402
+
+from cardz_core import __version__  # noqa: E402
+from cardz_core.cli.common import open_game  # noqa: E402
+from cardz_core.engine.logs import game_hash  # noqa: E402
+from cardz_core.engines import engine_of  # noqa: E402
+from cardz_core.ratings import (PLAYOUT_MOVES, PLAYOUT_PLANNER, PLAYOUTS,  # noqa: E402
+                                RATINGS_DIR, SLIP, rate_deal, table_document)
+from cardz_core.rulesets import game_file  # noqa: E402
+
+# the settings a row depends on: a table made with others is not resumed
+RESULT_SETTINGS = ("max_states", "playouts", "slip", "planner", "playout_moves")
+
+_worker: dict[str, Any] = {}
+
+
+def _start_worker(name: str) -> None:
+    _worker["game"] = open_game(name)
+
+
+def _rate(seed: int, max_states: int, timeout: float, playouts: int) -> dict[str, Any]:
+    return rate_deal(_worker["game"], seed, max_states=max_states, timeout=timeout,
+                     playouts=playouts).row
+
+
+def _write(path: Path, doc: dict[str, Any]) -> None:
+    """Replace the table in one step, so a stopped run never leaves half a file. One deal a
+    line: the tables are shipped, so they should stay small and read well in a diff."""
+    head = json.dumps({k: v for k, v in doc.items() if k != "deals"}, indent=1)
+    deals = ",\n".join(json.dumps(r, separators=(",", ":")) for r in doc["deals"])
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(f'{head[:-2]},\n "deals": [\n{deals}\n]}}\n', encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _results(path: str, todo: list[int], args: argparse.Namespace,
+             started: float) -> Iterator[dict[str, Any]]:
+    """The rows of the seeds ``todo``, in this process or in ``--jobs`` workers (then in the
+    order they finish), starting no deal once the time box is spent."""
+    seeds = iter(todo)
+
+    def more() -> int | None:
+        boxed = args.time_box is not None and time.perf_counter() - started > args.time_box
+        return None if boxed else next(seeds, None)
+
+    settings = (args.max_states, args.timeout, args.playouts)
+    if args.jobs == 1:
+        _start_worker(path)
+        while (seed := more()) is not None:
+            yield _rate(seed, *settings)
+        return
+    with ProcessPoolExecutor(args.jobs, initializer=_start_worker, initargs=(path,)) as pool:
+        pending: set[Future[dict[str, Any]]] = set()
+        while True:
+            while len(pending) < args.jobs and (seed := more()) is not None:
+                pending.add(pool.submit(_rate, seed, *settings))
+            if not pending:
+                return
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                yield fut.result()
+
+
+def build(name: str, args: argparse.Namespace) -> None:
+    path = game_file(name)
+    game = open_game(str(path))
+    out = args.out_dir / (path.stem + ".json")
+    made = {"max_states": args.max_states, "timeout": args.timeout, "playouts": args.playouts,
+            "slip": SLIP, "planner": PLAYOUT_PLANNER, "playout_moves": PLAYOUT_MOVES,
+            "engine": engine_of(game)[0], "cardz": __version__}
+    rows: dict[int, dict[str, Any]] = {}
+    if out.exists() and not args.fresh:
+        old = json.loads(out.read_text(encoding="utf-8"))
+        same = old.get("hash") == game_hash(game.spec) and \
+            all(old["made"].get(k) == made[k] for k in RESULT_SETTINGS)
+        if same:
+            rows = {r["seed"]: r for r in old["deals"]}
+        else:
+            print(f"{path.stem}: the table was made for another game file or other settings; "
+                  "starting over", file=sys.stderr)
+    todo = [s for s in args.seeds if s not in rows]
+    print(f"{path.stem}: {len(rows)} deal(s) kept, {len(todo)} to rate", file=sys.stderr)
+
+    def save() -> None:
+        _write(out, table_document(game.spec.name, path.name, game_hash(game.spec), made,
+                                   list(rows.values())))
+
+    started = time.perf_counter()
+    for row in _results(str(path), todo, args, started):
+        rows[row["seed"]] = row
+        save()
+        extra = f", {row['wins']}/{args.playouts} playouts won" \
+            if row.get("wins") is not None else ""
+        print(f"{path.stem}: seed {row['seed']} {row['result']} "
+              f"({row['states']:,} positions{extra}) [{len(rows)}/{len(args.seeds)}]",
+              file=sys.stderr, flush=True)
+    if not todo:
+        save()  # levels and winnability as the current code computes them
+    print(f"{path.stem}: done, {len(rows)} deal(s) in {out} "
+          f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("games", nargs="+", metavar="GAME", help="game files or bundled names")
+    p.add_argument("--seeds", type=span, default=span("0-199"),
+                   help="deal seeds A-B, or a list such as 3,5,8-10 (default 0-199)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--max-states", type=int, default=100_000,
+                   help="the solver's positions per deal (default 100000)")
+    p.add_argument("--timeout", type=float, default=120.0,
+                   help="a safety: the solver's seconds per deal (default 120)")
+    p.add_argument("--playouts", type=int, default=PLAYOUTS,
+                   help=f"fair playouts per won deal (default {PLAYOUTS})")
+    p.add_argument("--time-box", type=float, default=None,
+                   help="start no new deal of a game after S seconds")
+    p.add_argument("--fresh", action="store_true", help="rate every deal again")
+    p.add_argument("--out-dir", type=Path, default=RATINGS_DIR,
+                   help="where the tables go (default the shipped folder)")
+    args = p.parse_args(argv)
+    if args.jobs < 1 or args.max_states < 1 or args.playouts < 0 or not args.timeout > 0:
+        p.error("--jobs and --max-states must be at least 1, --playouts at least 0, "
+                "--timeout more than 0")
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    for name in args.games:
+        build(name, args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

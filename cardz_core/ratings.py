@@ -1,0 +1,266 @@
+"""Rated deals: how hard each deal of a game is, and the tables of rated seeds shipped as data.
+
+**The measure** of a deal the solver wins (docs/winnability.md, "Rated deals and difficulty
+levels"): ``PLAYOUTS`` playouts of a fair player, the ``usual`` planner that plays a uniformly
+random legal move instead of its own choice with probability ``SLIP`` (each playout seeded from
+the deal's seed and its number), and the solver's effort, the positions it recorded to its first
+win, on a log scale of its budget::
+
+    measure = (playouts - wins + effort) / (playouts + 1),  effort = ln(1 + positions) / ln(1 + budget)
+
+so it lies in [0, 1], higher is harder: the player's wins decide, and the solver's effort orders
+deals the player won equally often. Both parts are counted, not timed, so a deal's measure is the
+same on every machine (unless the solver's safety in seconds cut it short: ``stoppedBy``).
+
+**The levels** split a game's rated won deals into quarters by measure (ties broken by seed):
+the first quarter ``easy``, then ``medium``, ``hard`` and ``expert``.
+
+**A table** (``cardz-ratings/1``, one JSON file per bundled game in ``ratings_data/``, named
+like the game's file) names the game file by its hash (``cardz_core.engine.logs.game_hash``): a
+game whose file changed has no table, whatever its name. ``benchmarks/build_ratings.py`` makes
+them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cardz_core.engine.logs import HASH_PREFIX
+from cardz_core.problems import CardzError
+
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
+    from cardz_core.engine.moves import Move
+    from cardz_core.view import View
+
+RATINGS_FORMAT = "cardz-ratings/1"
+RATINGS_DIR = Path(__file__).resolve().parent / "ratings_data"
+LEVELS = ("easy", "medium", "hard", "expert")
+PLAYOUTS = 4  # fair playouts per won deal
+SLIP = 0.1  # the playout player's chance of a random legal move instead of its choice
+PLAYOUT_MOVES = 500  # move cap of one playout; past it the playout counts as not won
+PLAYOUT_PLANNER = "usual"
+
+
+def file_hash(path: Path) -> str:
+    """The hash a log or table names a game file by, read from the file alone (no compiling):
+    the same as ``game_hash`` of the loaded game, whose text is the file's UTF-8 text."""
+    return HASH_PREFIX + hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def effort(states: int, budget: int) -> float:
+    """The solver's positions on a log scale of its budget, 0 to 1."""
+    return min(1.0, math.log1p(states) / math.log1p(budget))
+
+
+def measure(wins: int, playouts: int, states: int, budget: int) -> float:
+    """The difficulty measure (module docstring): 0 easiest, 1 hardest."""
+    return round((playouts - wins + effort(states, budget)) / (playouts + 1), 6)
+
+
+class SlippingPlanner:
+    """The playout player: ``usual``'s choice, except that with probability ``SLIP`` it plays a
+    uniformly random legal move. It sees the player's view only, like every fair planner."""
+
+    name = "usual-slipping"
+
+    def __init__(self, game: Game) -> None:
+        from cardz_core.planners import make_planner
+
+        self.inner = make_planner(game, PLAYOUT_PLANNER)
+
+    def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
+        if rng.random() < SLIP:
+            moves = game.legal_moves(view)
+            if moves:
+                return moves[rng.randrange(len(moves))]
+        return self.inner.choose(game, view, rng)
+
+
+def playout_seed(seed: int, k: int) -> int:
+    """The random seed of playout ``k`` of the deal of ``seed``, stable across versions."""
+    return int.from_bytes(hashlib.sha256(f"cardz-rating:{seed}:{k}".encode("ascii")).digest()[:8],
+                          "big")
+
+
+def playout_wins(game: Game, seed: int, playouts: int = PLAYOUTS) -> int | None:
+    """How many of ``playouts`` fair playouts of the deal of ``seed`` win; None when the game
+    offers no planner (``planner: false``), so that only the solver's effort rates it."""
+    from cardz_core.sim.play import WON_TEXT, foundation_flags, play_deal
+    from cardz_core.view import Seat
+
+    foundations = foundation_flags(game)
+    wins = 0
+    for k in range(playouts):
+        try:
+            planner = SlippingPlanner(game)  # a new one each time: usual remembers positions
+        except CardzError:
+            return None
+        row = play_deal(game, Seat, planner, random.Random(playout_seed(seed, k)),
+                        game.deal(seed), PLAYOUT_MOVES, foundations)
+        wins += row["result"] == WON_TEXT
+    return wins
+
+
+@dataclass(frozen=True)
+class Rated:
+    """A table row (``rate_deal``) and, for a won deal, the solver's winning line."""
+
+    row: dict[str, Any]
+    line: list[Any]
+
+
+def rate_deal(game: Game, seed: int, *, max_states: int, timeout: float,
+              playouts: int = PLAYOUTS) -> Rated:
+    """One table row: the solver's verdict on the deal of ``seed`` (``won``, ``lost`` or
+    ``unknown``) and the positions it recorded; for a won deal also the winning line's length,
+    the playouts won and the measure. A won line is replayed to a won board first."""
+    from cardz_core.engine.state import WON
+    from cardz_core.planners.solver import replay, solve
+
+    state = game.deal(seed)
+    found = solve(game, state, max_states=max_states, timeout=timeout)
+    row: dict[str, Any] = {"seed": seed, "result": found.result, "states": found.states}
+    if found.stopped_by == "seconds":
+        row["stoppedBy"] = "seconds"  # the one answer a faster machine might change
+    if found.result != "won":
+        return Rated(row, [])
+    if game.status(replay(game, state, found.line)) != WON:
+        raise AssertionError(f"seed {seed}: the solver's line does not win in the engine")
+    wins = playout_wins(game, seed, playouts)
+    row["moves"] = len(found.line)
+    row["wins"] = wins
+    row["measure"] = measure(wins or 0, playouts if wins is not None else 0,
+                             found.states, max_states)
+    return Rated(row, list(found.line))
+
+
+def assign_levels(rows: list[dict[str, Any]]) -> None:
+    """Give every won row its ``level``: the won rows in order of measure (then seed), cut into
+    four quarters, each of n/4 deals rounded down or up (the deal of rank r, from 0, is in
+    quarter floor(4r/n))."""
+    won = sorted((r for r in rows if r["result"] == "won"), key=lambda r: (r["measure"], r["seed"]))
+    for rank, row in enumerate(won):
+        row["level"] = LEVELS[rank * len(LEVELS) // len(won)]
+
+
+def winnability(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Won, lost and unknown over the rated deals (seeds ``first`` to ``last``), with the won
+    share's 95% Wilson interval counting the unknown deals as lost (a lower bound) and as won
+    (an upper bound)."""
+    from cardz_core.sim.stats import wilson_interval
+
+    n = len(rows)
+    won = sum(r["result"] == "won" for r in rows)
+    lost = sum(r["result"] == "lost" for r in rows)
+    unknown = n - won - lost
+    low, high = wilson_interval(won, n), wilson_interval(won + unknown, n)
+    seeds = [r["seed"] for r in rows]
+    return {"deals": n, "first": min(seeds, default=None), "last": max(seeds, default=None),
+            "won": won, "lost": lost, "unknown": unknown,
+            "rate": round(won / n, 4) if n else None,
+            "low": [round(x, 4) for x in low] if low else None,
+            "high": [round(x, 4) for x in high] if high else None}
+
+
+def table_document(name: str, file: str, hash_: str, made: dict[str, Any],
+                   rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """A whole table, its rows sorted by seed and their levels assigned."""
+    rows = sorted(rows, key=lambda r: r["seed"])
+    assign_levels(rows)
+    return {"format": RATINGS_FORMAT, "game": name, "file": file, "hash": hash_, "made": made,
+            "winnability": winnability(rows),
+            "levels": {lv: sum(r.get("level") == lv for r in rows) for lv in LEVELS},
+            "deals": rows}
+
+
+@dataclass(frozen=True)
+class Table:
+    """A loaded table: where it came from and its document."""
+
+    path: Path
+    doc: dict[str, Any]
+
+    @property
+    def hash(self) -> str:
+        return str(self.doc["hash"])
+
+    def of_level(self, level: str) -> list[dict[str, Any]]:
+        """The rows of ``level``, in seed order."""
+        return [r for r in self.doc["deals"] if r.get("level") == level]
+
+
+@cache
+def _load(path: Path, _stamp: tuple[int, int]) -> Table:
+    """The table at ``path``, read once per version of the file (``_stamp``: its modification
+    time and size), so a table rebuilt while a process runs is read again."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CardzError(f"{path}: a ratings table that cannot be read: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("format") != RATINGS_FORMAT:
+        raise CardzError(f"{path}: not a {RATINGS_FORMAT} table")
+    return Table(path, doc)
+
+
+def shipped_tables(folder: Path | None = None) -> list[Table]:
+    """Every table in ``folder`` (the shipped ones, ``RATINGS_DIR``, by default), by file name."""
+    folder = RATINGS_DIR if folder is None else folder
+    if not folder.is_dir():
+        return []
+    paths = sorted(folder.glob("*.json"))
+    return [_load(p, (st.st_mtime_ns, st.st_size)) for p in paths for st in [p.stat()]]
+
+
+@dataclass(frozen=True)
+class Found:
+    """The table for a game file, or None with the reason: ``note`` is set when a table exists
+    for a game of that file name or game name but for another version of its file (stale)."""
+
+    table: Table | None
+    note: str | None = None
+
+
+def table_for(name: str, hash_: str, folder: Path | None = None) -> Found:
+    """The table whose hash is ``hash_``; failing that, a note when a table is kept for a game
+    of the same ``name`` (a changed game file: its seeds are stale)."""
+    tables = shipped_tables(folder)
+    for t in tables:
+        if t.hash == hash_:
+            return Found(t)
+    for t in tables:
+        if t.doc.get("game") == name:
+            return Found(None, f"the rated deals of {t.doc.get('game')} ({t.path.name}) were "
+                               "made for another version of the game file; they are not used")
+    return Found(None)
+
+
+def game_table(game: Game, folder: Path | None = None) -> Found:
+    """``table_for`` a compiled game."""
+    from cardz_core.engine.logs import game_hash
+
+    return table_for(game.spec.name, game_hash(game.spec), folder)
+
+
+def check_level(level: str) -> str:
+    if level not in LEVELS:
+        raise CardzError(f"no difficulty level {level!r}: the levels are {', '.join(LEVELS)}")
+    return level
+
+
+def pick(table: Table, level: str, seed: int) -> dict[str, Any]:
+    """The row of ``level`` that ``seed`` picks: the level's rows in seed order, the one at
+    ``seed`` modulo their number. CardzError when no rated deal has that level."""
+    rows = table.of_level(check_level(level))
+    if not rows:
+        w = table.doc["winnability"]
+        raise CardzError(f"no rated deal of {table.doc['game']} is {level}: of {w['deals']} "
+                         f"deal(s) rated, {w['won']} won (the four levels need at least four)")
+    return rows[seed % len(rows)]

@@ -1,0 +1,277 @@
+"""Rated deals: the measure, the levels' shares, the shipped tables (their game hash, their
+figures), `cardz deal --winnable --difficulty` from a table and on the spot, stale tables, and
+`cardz games` reading the figures."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardz_core import ratings
+from cardz_core.cli.common import open_game
+from cardz_core.engine.logs import game_hash, replay
+from cardz_core.engine.state import WON
+from cardz_core.planners.solver import solve
+from cardz_core.problems import CardzError
+from cardz_core.ratings import (LEVELS, assign_levels, file_hash, game_table, measure,
+                                shipped_tables, table_document)
+from cardz_core.rulesets import RULESETS_DIR
+from cardz_core.winnable import SPOT_RATED, winnable_deal
+from conftest import run_cli
+from test_solver_games import game_doc
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY_STATES = 2000  # the tiny game's deals are decided in a few dozen positions
+TINY_SEEDS = "0-23"
+
+
+def _builder() -> Any:
+    """benchmarks/build_ratings.py as a module, loaded once (its workers find it by name)."""
+    if "build_ratings" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("build_ratings",
+                                                      ROOT / "benchmarks" / "build_ratings.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["build_ratings"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["build_ratings"]
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    """A small Klondike-like game (two suits of six, a stock): most deals won, some lost, and
+    the playouts win some deals and not others."""
+    doc = game_doc(ranks=("Ace", "Two", "Three", "Four", "Five", "Six"), cells=0, columns=3,
+                   stock={"to": "waste", "count": 1, "recycle": True}, face_down=1, face_up=1)
+    path = tmp_path / "tiny.cardz"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def tiny_table(tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ratings.Table:
+    """The tiny game's table, built by the builder into a folder that stands for the shipped
+    one."""
+    folder = tmp_path / "ratings"
+    assert _builder().main([str(tiny), "--seeds", TINY_SEEDS, "--max-states", str(TINY_STATES),
+                            "--out-dir", str(folder)]) == 0
+    monkeypatch.setattr(ratings, "RATINGS_DIR", folder)
+    [table] = shipped_tables()
+    return table
+
+
+def test_the_measure_puts_the_player_first_and_the_solver_second() -> None:
+    assert measure(4, 4, 0, 1000) == 0.0
+    assert measure(0, 4, 1000, 1000) == 1.0
+    # one playout won fewer always weighs more than any solver effort
+    assert measure(3, 4, 999, 1000) < measure(2, 4, 0, 1000)
+    assert measure(2, 4, 10, 1000) < measure(2, 4, 500, 1000)
+    assert measure(0, 0, 31, 1000) == pytest.approx(ratings.effort(31, 1000), abs=1e-6)
+
+
+@pytest.mark.parametrize("n", [1, 3, 4, 5, 10, 97, 200])
+def test_the_levels_are_quarters_in_order_of_measure(n: int) -> None:
+    rows: list[dict[str, Any]] = [{"seed": s, "result": "won", "measure": (s * 37 % n) / n}
+                                  for s in range(n)] + [{"seed": n, "result": "lost"}]
+    assign_levels(rows)
+    won = sorted(rows[:-1], key=lambda r: (r["measure"], r["seed"]))
+    levels = [LEVELS.index(r["level"]) for r in won]
+    assert levels == sorted(levels)  # never a harder level for a lower measure
+    for lv in LEVELS:
+        assert sum(r["level"] == lv for r in won) in (n // 4, -(-n // 4))
+    assert "level" not in rows[-1]
+
+
+def test_a_built_table_matches_its_game_and_its_deals(tiny: Path,
+                                                       tiny_table: ratings.Table) -> None:
+    doc = tiny_table.doc
+    game = open_game(str(tiny))
+    assert doc["hash"] == file_hash(tiny) == game_hash(game.spec)
+    assert [r["seed"] for r in doc["deals"]] == list(range(24))
+    for row in doc["deals"][:6]:  # the table's verdicts are the solver's, the same again
+        found = solve(game, game.deal(row["seed"]), max_states=TINY_STATES)
+        assert (found.result, found.states) == (row["result"], row["states"])
+    w = doc["winnability"]
+    assert (w["won"], w["lost"], w["unknown"]) == tuple(
+        sum(r["result"] == k for r in doc["deals"]) for k in ("won", "lost", "unknown"))
+    assert w["low"][0] <= w["rate"] <= w["high"][1] and (w["first"], w["last"]) == (0, 23)
+    assert sum(doc["levels"].values()) == w["won"] >= 4
+    assert len({r["wins"] for r in doc["deals"] if r["result"] == "won"}) > 1
+
+
+def test_the_builder_keeps_what_is_done(tiny: Path, tiny_table: ratings.Table,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    _builder().main([str(tiny), "--seeds", "0-27", "--max-states", str(TINY_STATES),
+                     "--out-dir", str(tiny_table.path.parent), "--jobs", "2"])
+    err = capsys.readouterr().err
+    assert "24 deal(s) kept, 4 to rate" in err and "seed 27" in err and "seed 3 " not in err
+    doc = json.loads(tiny_table.path.read_text(encoding="utf-8"))
+    assert [r["seed"] for r in doc["deals"]] == list(range(28))
+    game = open_game(str(tiny))  # rows rated by the workers are the same as here
+    assert doc["deals"][25] == {**ratings.rate_deal(game, 25, max_states=TINY_STATES,
+                                                    timeout=10).row,
+                                **{k: v for k, v in doc["deals"][25].items() if k == "level"}}
+    _builder().main([str(tiny), "--seeds", "0-3", "--max-states", "999",
+                     "--out-dir", str(tiny_table.path.parent)])
+    assert "other settings; starting over" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_difficulty_from_the_table_is_that_level_and_won(level: str, tiny: Path,
+                                                         tiny_table: ratings.Table,
+                                                         tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    game = open_game(str(tiny))
+    of_level = tiny_table.of_level(level)
+    solution = tmp_path / "s.json"
+    for seed in (0, 1, 7):
+        found = winnable_deal(game, seed, difficulty=level)
+        row = of_level[seed % len(of_level)]
+        assert (found.seed, found.level, found.measure, found.rated_from) == \
+            (row["seed"], level, row["measure"], "table")
+        assert replay(game, found.log)[-1].status == WON
+        # the command line answers the same, at once, and with the solution when asked
+        code, out, err = run_cli(capsys, "deal", str(tiny), "--winnable", "--difficulty", level,
+                                 "--seed", str(seed))
+        assert code == 0 and json.loads(out) == game.board_document(game.deal(row["seed"]))
+        assert f"seed {row['seed']}: rated {level}" in err
+        code, out, _ = run_cli(capsys, "deal", str(tiny), "--winnable", "--difficulty", level,
+                               "--seed", str(seed), "--solution", str(solution))
+        assert code == 0 and json.loads(out) == game.board_document(found.state)
+        assert replay(game, json.loads(solution.read_text(encoding="utf-8")))[-1].status == WON
+
+
+def test_a_level_no_rated_deal_has_is_refused(tiny: Path, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    game = open_game(str(tiny))
+    rows = [ratings.rate_deal(game, s, max_states=TINY_STATES, timeout=10).row for s in (0, 3)]
+    folder = tmp_path / "few"
+    folder.mkdir()
+    (folder / "tiny.json").write_text(json.dumps(table_document(
+        "Tiny", "tiny.cardz", game_hash(game.spec), {"max_states": TINY_STATES, "timeout": 10},
+        rows)), encoding="utf-8")
+    monkeypatch.setattr(ratings, "RATINGS_DIR", folder)
+    code, _, err = run_cli(capsys, "deal", str(tiny), "--winnable", "--difficulty", "expert")
+    assert code == 1 and "no rated deal of Tiny is expert: of 2 deal(s) rated, 2 won" in err
+
+
+def test_a_stale_table_is_ignored_with_a_note(tiny: Path, tiny_table: ratings.Table,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    tiny.write_text(tiny.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # a new version
+    game = open_game(str(tiny))
+    found = game_table(game)
+    assert found.table is None and "made for another version of the game file" in str(found.note)
+    code, out, err = run_cli(capsys, "deal", str(tiny), "--winnable", "--difficulty", "hard",
+                             "--max-states", str(TINY_STATES))
+    assert code == 0
+    assert "note: the rated deals of Tiny (tiny.json) were made for another version" in err
+    assert "among the deals rated here" in err
+    spot = winnable_deal(game, 0, max_states=TINY_STATES, difficulty="hard")
+    assert spot.rated_from == "spot" and spot.level == "hard" and spot.note
+    assert json.loads(out) == game.board_document(spot.state)
+    assert replay(game, spot.log)[-1].status == WON
+
+
+def test_on_the_spot_the_levels_split_the_deals_rated_there(tiny: Path) -> None:
+    game = open_game(str(tiny))
+    picks = {lv: winnable_deal(game, 5, max_states=TINY_STATES, difficulty=lv) for lv in LEVELS}
+    assert {p.rated_from for p in picks.values()} == {"spot"}
+    assert len({p.seed for p in picks.values()}) == 4
+    measures = [picks[lv].measure for lv in LEVELS]
+    assert measures == sorted(measures)
+    assert sum(r == "won" for _, r in picks["expert"].tried) <= SPOT_RATED
+    with pytest.raises(CardzError, match="no expert deal found from seed 5"):
+        winnable_deal(game, 5, max_states=TINY_STATES, difficulty="expert", tries=3)
+
+
+def test_bad_difficulty_arguments_get_the_usual_refusal(capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    with pytest.raises(SystemExit) as exc:  # the parser's own refusal, as for any bad choice
+        run_cli(capsys, "deal", "golf", "--winnable", "--difficulty", "impossible")
+    assert exc.value.code == 2
+    assert "argument --difficulty: invalid choice: 'impossible'" in capsys.readouterr().err
+    code, _, err = run_cli(capsys, "deal", "golf", "--seed", "3", "--difficulty", "easy")
+    assert code == 2 and "argument --difficulty: it goes with --winnable" in err
+
+
+def test_a_bad_level_in_the_api() -> None:
+    with pytest.raises(CardzError, match="no difficulty level 'Easy'"):
+        winnable_deal(open_game("golf"), 0, difficulty="Easy")
+
+
+SHIPPED = shipped_tables()
+
+
+def test_tables_are_shipped() -> None:
+    assert {t.path.stem for t in SHIPPED} >= {"freecell"}
+
+
+@pytest.mark.parametrize("table", SHIPPED, ids=[t.path.stem for t in SHIPPED])
+def test_a_shipped_table_matches_its_game_and_its_levels(table: ratings.Table) -> None:
+    doc = table.doc
+    path = RULESETS_DIR / doc["file"]
+    assert table.path.stem == path.stem and doc["hash"] == file_hash(path)
+    assert doc["game"] == json.loads(path.read_text(encoding="utf-8"))["name"]
+    won = sorted((r for r in doc["deals"] if r["result"] == "won"),
+                 key=lambda r: (r["measure"], r["seed"]))
+    assert len(won) >= 4 and doc["winnability"]["won"] == len(won)
+    levels = [LEVELS.index(r["level"]) for r in won]
+    assert levels == sorted(levels)
+    assert all(doc["levels"][lv] in (len(won) // 4, -(-len(won) // 4)) for lv in LEVELS)
+    assert [r["seed"] for r in doc["deals"]] == list(range(len(doc["deals"])))
+
+
+def test_a_shipped_level_is_won_by_the_solver(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    game = open_game("freecell")
+    solution = tmp_path / "s.json"
+    code, out, err = run_cli(capsys, "deal", "freecell", "--winnable", "--difficulty", "hard",
+                             "--seed", "3", "--solution", str(solution))
+    assert code == 0
+    [table] = [t for t in SHIPPED if t.path.stem == "freecell"]
+    row = table.of_level("hard")[3 % len(table.of_level("hard"))]
+    assert json.loads(out) == game.board_document(game.deal(row["seed"]))
+    assert replay(game, json.loads(solution.read_text(encoding="utf-8")))[-1].status == WON
+
+
+def test_games_shows_the_figures_without_compiling(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, _ = run_cli(capsys, "games")
+    assert code == 0
+    line = next(x for x in out.splitlines() if x.startswith("FreeCell "))
+    w = next(t for t in SHIPPED if t.path.stem == "freecell").doc["winnability"]
+    assert f"of {w['deals']}" in line and line.rstrip().endswith("all")
+    assert "no table" in next(x for x in out.splitlines() if x.startswith("Accordion "))
+    monkeypatch.setenv("CARDZ_ENGINE", "python")
+    monkeypatch.setattr("cardz_core.rulesets.open_game", _no_compiling)
+    code, out, _ = run_cli(capsys, "games", "--json")
+    rows = {r["name"]: r for r in json.loads(out)}
+    assert rows["FreeCell"]["winnability"]["deals"] == w["deals"]
+    assert rows["FreeCell"]["winnability"]["budget"]["states"] > 0
+    assert set(rows["FreeCell"]["levels"]) == set(LEVELS)
+    assert rows["Accordion"]["winnability"] is None and rows["Accordion"]["levels"] is None
+
+
+def _no_compiling(*_args: Any, **_kw: Any) -> Any:
+    raise AssertionError("cardz games compiled a game")
+
+
+def test_games_says_when_a_table_is_out_of_date(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    rows = [{"seed": 0, "result": "lost", "states": 5}]
+    (tmp_path / "freecell.json").write_text(json.dumps(table_document(
+        "FreeCell", "freecell.cardz", "sha256:" + "0" * 64, {"max_states": 5, "timeout": 1},
+        rows)), encoding="utf-8")
+    monkeypatch.setattr(ratings, "RATINGS_DIR", tmp_path)
+    code, out, _ = run_cli(capsys, "games", "--family", "FreeCell")
+    assert code == 0
+    assert "table out of date" in next(x for x in out.splitlines() if x.startswith("FreeCell "))
+    code, out, _ = run_cli(capsys, "games", "--json", "--family", "FreeCell")
+    assert next(r for r in json.loads(out) if r["name"] == "FreeCell")["winnability"] is None
