@@ -28,6 +28,7 @@ from typing import Any, Callable, Sequence, TypeVar
 from cardz_core import limits
 from cardz_core.engine.game import Game
 from cardz_core.engine.moves import IllegalMove, Move
+from cardz_core.engine.rng import seed_state
 from cardz_core.compiled.game import CompiledGame
 from cardz_core.engine.state import State, Status
 from cardz_core.engine.work import Reveal
@@ -296,9 +297,12 @@ class NativeEngineGame(Game):
         self.native = native
         engine = native.engine
         self._list, self._apply, self._undo = engine.legal_moves, engine.apply, engine.undo
-        self._held = engine.native_state
+        self._held, self._deal = engine.native_state, engine.deal
 
     def deal(self, seed: int) -> State:
+        dealt = self._deal(seed_state(seed))  # None: a deal step has no native primitive
+        if dealt is not None:
+            return dealt
         state = super().deal(seed)
         try:
             return self._held(state)

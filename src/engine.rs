@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::expr::{ExprError, ExprId, Exprs, Scope};
 use settle::{Rules, Tap};
 
+mod deal;
 mod settle;
 mod steps;
 
@@ -547,6 +548,8 @@ pub struct Game {
     // what settles a move and the taps that run steps (`settle.rs`)
     rules: Rules,
     exprs: Exprs,
+    // the pack groups the deal shuffles (`deal.rs`), None when the Python engine deals
+    pack_groups: Option<Vec<(usize, Vec<Code>)>>,
 }
 
 /// A win, loss or redeal condition as the native primitive its kind names
@@ -845,6 +848,7 @@ impl Game {
             score,
             rules,
             exprs,
+            pack_groups: deal::pack_groups(c).filter(|groups| groups.iter().all(|&(d, _)| d < n)),
         };
         game.check_shape()?;
         Ok(game)

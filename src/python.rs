@@ -325,6 +325,15 @@ impl Engine {
         })
     }
 
+    /// The opening deal for `seed` (the generator's state: the seed modulo 2**64) as a new
+    /// NativeState; None when the game's deal steps are not all native (the Python engine deals).
+    fn deal<'py>(&self, py: Python<'py>, seed: u64) -> PyResult<Option<Bound<'py, PyAny>>> {
+        guarded(|| match self.game.deal(seed)? {
+            Some(s) => self.hand_out(py, Position::new(s)).map(Some),
+            None => Ok(None),
+        })
+    }
+
     /// The position after `mv` with everything that follows, judged, as a new NativeState;
     /// None when `mv` is not legal.
     fn apply<'py>(&self, state: &Bound<'py, PyAny>, mv: Move) -> PyResult<Option<Bound<'py, PyAny>>> {

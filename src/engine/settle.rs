@@ -40,6 +40,8 @@ pub(super) struct Rules {
     triggers: Vec<Trigger>,
     actions: Vec<Vec<Action>>,
     redeal: Vec<Step>,
+    // the deal steps, None when one has no native primitive (the Python engine deals)
+    pub(super) deal: Option<Vec<Step>>,
     max_redeals: Option<i64>,
     redeal_when: Option<Cond>,
     // from the plan: the stocks a redeal is tapped from, and those it gathers into
@@ -117,6 +119,7 @@ impl Rules {
             actions.push(mine);
         }
         let redeal = load.steps(c.get("redeal"))?;
+        let deal = load.steps(c.get("deal")).ok();
         let auto_send = per_depot_lists(c, "auto_send", n)?;
         let auto_refill = per_depot_lists(c, "auto_refill", n)?;
         let flip_uncovered = plan.get("flip_uncovered").and_then(Value::as_array).is_some_and(|a| !a.is_empty());
@@ -127,6 +130,7 @@ impl Rules {
             triggers,
             actions,
             redeal,
+            deal,
             max_redeals: opt_int(c, "max_redeals"),
             redeal_when: judged(c, "redeal_when", load.exprs)?,
             redeal_stocks: depot_set(plan, "redeal_stocks", n)?,

@@ -224,10 +224,7 @@ impl Work {
     pub(super) fn shuffle(&mut self, d: usize) {
         let mut cards = self.s.piles[d].clone();
         let mut rng = SplitMix(self.s.rng);
-        for i in (1..cards.len()).rev() {
-            let j = rng.below(i as u64 + 1) as usize;
-            cards.swap(i, j);
-        }
+        super::deal::shuffle(&mut cards, &mut rng);
         self.s.rng = rng.0;
         self.set_pile(d, cards);
     }
