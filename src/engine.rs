@@ -550,6 +550,9 @@ pub struct Game {
     exprs: Exprs,
     // the pack groups the deal shuffles (`deal.rs`), None when the Python engine deals
     pack_groups: Option<Vec<(usize, Vec<Code>)>>,
+    // per source, a bit per drop target (as `Wanted`'s words) it may drop on at all: not
+    // itself, allowed by `accept_from`, and not refused for every board by the accept `when`
+    open_from: Vec<u64>,
 }
 
 /// A win, loss or redeal condition as the native primitive its kind names
@@ -824,7 +827,7 @@ impl Game {
         let score = scoring(c.get("scoring"), &mut exprs)?;
         game_tables(&mut accepts, &ident)?;
         let rules = Rules::from_json(c, plan, n, &ident, &mut exprs)?;
-        let game = Game {
+        let mut game = Game {
             id: GAMES_LOADED.fetch_add(1, Ordering::Relaxed),
             n,
             ident,
@@ -849,8 +852,10 @@ impl Game {
             rules,
             exprs,
             pack_groups: deal::pack_groups(c).filter(|groups| groups.iter().all(|&(d, _)| d < n)),
+            open_from: Vec::new(),
         };
         game.check_shape()?;
+        game.open_from = game.open_masks();
         Ok(game)
     }
 
@@ -886,6 +891,27 @@ impl Game {
             return unsupported("a depot index out of range");
         }
         Ok(())
+    }
+
+    /// `open_from`: per source, the drop targets a move from it may reach on some board.
+    fn open_masks(&self) -> Vec<u64> {
+        let words = self.words();
+        let mut masks = vec![0; self.n * words];
+        for src in 0..self.n {
+            for (k, &d) in self.drop_targets.iter().enumerate() {
+                let acc = &self.accepts[d];
+                let refused = acc.when.is_some_and(|id| self.exprs.decided(id, d as i32, src as i32) == Some(false));
+                if d != src && acc.takes_from(src) && !refused {
+                    masks[src * words + k / 64] |= 1 << (k % 64);
+                }
+            }
+        }
+        masks
+    }
+
+    /// The words of a drop-target bit set (`Wanted`, `open_from`).
+    fn words(&self) -> usize {
+        self.drop_targets.len().div_ceil(64).max(1)
     }
 
     pub fn n_depots(&self) -> usize {
@@ -1086,7 +1112,7 @@ impl Game {
 
     /// `_wanted`: bring `wt` up to date for `s`; the words per card.
     fn fill_wanted(&self, s: &State, wt: &mut Wanted) -> usize {
-        let words = self.drop_targets.len().div_ceil(64).max(1);
+        let words = self.words();
         let size = self.ident.len() * words;
         if wt.game != self.id || wt.want.len() != size || wt.keys.len() != self.drop_targets.len() {
             *wt = Wanted { game: self.id, want: vec![0; size], broad: vec![0; words],
@@ -1138,14 +1164,11 @@ impl Game {
                     let id = (bottom >> 1) as usize;
                     for word in 0..words {
                         let listed = wt.want[id * words + word];
-                        let mut m = listed | wt.broad[word];
+                        let mut m = (listed | wt.broad[word]) & self.open_from[src * words + word];
                         while m != 0 {
                             let b = m.trailing_zeros();
                             m &= m - 1;
                             let d = self.drop_targets[word * 64 + b as usize];
-                            if d == src || !self.accepts[d].takes_from(src) {
-                                continue;
-                            }
                             if (listed >> b & 1 == 0 && !self.wants(s, d, bottom))
                                 || !self.group_ok(s, src, group, d, vouched)?
                             {
@@ -1398,6 +1421,34 @@ impl Game {
         let mut w = Work::new(s);
         self.step(&mut w, m)?;
         Ok(w.s)
+    }
+
+    /// `apply_legal` with the new position's legal moves when its judgement reads them anyway
+    /// (a plain `noLegalMoves` loss, as a playout judges it): one listing serves the judgement
+    /// and the next move. A listing that meets an expression's error is dropped and the
+    /// position judged as `apply_legal` does, so an error comes where it would have.
+    pub fn apply_listing(&self, s: &State, m: Move) -> Result<(State, Option<Vec<Move>>), ExprError> {
+        if !self.loss_by_listing() {
+            return Ok((self.apply_legal(s, m)?, None));
+        }
+        let mut w = Work::new(s);
+        w.flips = 0;
+        self.play(&mut w, m)?;
+        w.s.moves += 1;
+        w.s.status = PLAYING;
+        if self.win.as_ref().map_or(Ok(false), |c| self.holds(c, &w.s))? {
+            w.s.status = WON;
+            return Ok((w.s, Some(Vec::new()))); // a finished game lists no move
+        }
+        let mut moves = Vec::new();
+        if self.list_moves(&w.s, &mut moves).is_err() {
+            w.s.status = self.judge(&w.s)?;
+            return Ok((w.s, None));
+        }
+        if moves.is_empty() {
+            w.s.status = LOST;
+        }
+        Ok((w.s, Some(moves)))
     }
 
     /// Whether `m` is legal in `s`, judged alone as `MoveGen.illegal_reason` judges it (a

@@ -13,6 +13,7 @@
 
 mod arith;
 mod eval;
+mod fold;
 mod parse;
 mod tables;
 
@@ -127,6 +128,13 @@ impl Exprs {
             &mut heap
         };
         get(&p.root, &mut Cx { t, s, scope: *scope, vars }).map_err(fail)
+    }
+
+    /// Program `id` read as a condition with `depot` and `source` bound, when that decides it
+    /// whatever the board holds (`fold.rs`); None when the board decides.
+    pub fn decided(&self, id: ExprId, depot: i32, source: i32) -> Option<bool> {
+        let (t, p) = (self.tables.as_ref()?, self.programs.get(id)?);
+        fold::decide(&p.root, t, depot, source)
     }
 
     /// The program's value as a depot index (-1 none), for a step's `depot` field.
@@ -277,6 +285,26 @@ mod tests {
         let s = state(&[&[], &[], &[]]);
         let root = json!(["let", 0, ["counter", "moves"], ["arith", ["*", "%"], [["var", 0], ["var", 0], ["const", -5]], false]]);
         assert_eq!(run(root, &s, &Scope::default()).unwrap(), "Int(-1)"); // 49 % -5 in Python
+    }
+
+    #[test]
+    fn a_condition_of_the_depot_and_source_alone_is_decided_before_the_board() {
+        let mut e = exprs();
+        let near = json!(["call", "k", 0, [["bind", "depot"], ["bind", "source"]]]); // row-1, row-2 on the grid
+        let ace = json!(["cmp", "==", "maybe", ["prop", "rank", ["bind", "card"]], ["const", 1]]);
+        let past = json!(["cmp", "==", "plain", ["arith", ["+"], [["counter", "moves"], ["const", 1]], false], ["const", 3]]);
+        let mut decided = |root: Value, depot: i32, source: i32| {
+            let id = load(&mut e, root, 0).expect("loads");
+            e.decided(id, depot, source)
+        };
+        assert_eq!(decided(json!(["and", [near, ace]]), 0, 2), Some(false)); // pile is on no grid
+        assert_eq!(decided(json!(["and", [near, ace]]), 0, 1), None); // the card decides
+        assert_eq!(decided(json!(["or", [ace, near]]), 1, 0), Some(true));
+        assert_eq!(decided(json!(["not", near]), 1, 0), Some(false));
+        // an operand that may fail before the deciding one is left to the board, which raises
+        assert_eq!(decided(json!(["and", [past, near]]), 0, 2), None);
+        assert_eq!(decided(json!(["and", [near, past]]), 0, 2), Some(false));
+        assert_eq!(decided(json!(["and", [ace, near]]), 0, 2), Some(false));
     }
 
     #[test]

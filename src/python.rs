@@ -344,7 +344,11 @@ impl Engine {
             if !p.listing(&self.game)?.contains(&mv) && !self.game.legal(&p.state, mv)? {
                 return Ok(None);
             }
-            self.hand_out(state.py(), self.after(&p.state, mv)?).map(Some)
+            // the new position comes with its listing when its judgement made one
+            let (mut out, listing) = self.game.apply_listing(&p.state, mv)?;
+            out.moves = p.state.moves + 1;
+            let pos = Position { state: out, listing: listing.map(Ok).map_or_else(OnceLock::new, OnceLock::from) };
+            self.hand_out(state.py(), pos).map(Some)
         })
     }
 
