@@ -14,7 +14,6 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardz_core.engine.logs import LogRecorder, winning_log
 from cardz_core.engine.state import State
 from cardz_core.limits import MAX_SEED, SOLVE_DEFAULT_SECONDS
 from cardz_core.problems import CardzError
@@ -52,6 +51,7 @@ def winnable_deal(game: Any, seed: int = 0, *, tries: int = WINNABLE_TRIES,
     """The first deal in ``seed``'s order that the solver wins within ``max_states`` positions
     (and ``timeout`` seconds) per deal, trying at most ``tries`` deals. Raises CardzError saying
     what was tried when none is won."""
+    from cardz_core.engine.logs import LogRecorder, winning_log
     from cardz_core.planners.solver import solve
 
     if not 0 <= seed <= MAX_SEED:
