@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::Value;
 
-use crate::expr::{ExprError, ExprId, Exprs, Scope};
+use crate::expr::{ExprError, ExprId, Exprs, Known, Scope};
 use settle::{Rules, Tap};
 
 mod deal;
@@ -250,8 +250,14 @@ impl Accept {
             .map(|(top, card)| !self.is_dynamic(top) && self.fits(self.after(Below::Bare, top, -1, 0), card, 0))
             .collect();
         self.on_down = ident.iter().map(|&card| self.fits(Below::Down, card, 0)).collect();
-        let n = ident.len();
+        self.empty_wanted = ident.iter().enumerate().filter(|(_, &c)| self.seed_ok(c, 0)).map(|(i, _)| i as u32).collect();
+        self.invert(ident.len());
+    }
+
+    /// `wanted` and `down_wanted`: `on_top` and `on_down` inverted, for the move listing.
+    fn invert(&mut self, n: usize) {
         let ids = |row: &[bool]| (0..row.len() as u32).filter(|&c| row[c as usize]).collect::<Vec<u32>>();
+        self.wanted.clear();
         self.wanted_at = vec![0];
         for top in 0..n {
             let row = ids(&self.on_top[top * n..(top + 1) * n]);
@@ -259,7 +265,30 @@ impl Accept {
             self.wanted_at.push(self.wanted.len());
         }
         self.down_wanted = ids(&self.on_down);
-        self.empty_wanted = ident.iter().enumerate().filter(|(_, &c)| self.seed_ok(c, 0)).map(|(i, _)| i as u32).collect();
+    }
+
+    /// `on_top` without the pairs of face-up cards that the `when` of depot `d` refuses for
+    /// every board (`card.rank == top.rank`, `card.value + top.value == 13`): only real
+    /// candidates are listed for the full test.
+    fn prune_by_when(&mut self, d: usize, exprs: &Exprs, n: usize) {
+        let Some(decider) = self.when.and_then(|id| exprs.decider(id, Known { source: false, cards: true })) else {
+            return;
+        };
+        let mut pruned = false;
+        for top in 0..n {
+            for card in 0..n {
+                let at = top * n + card;
+                let (top_code, card_code) = ((top as Code) << 1 | 1, (card as Code) << 1 | 1);
+                let scope = Scope { card: Some(card_code), top: Some(top_code), depot: d as i32, ..Scope::default() };
+                if self.on_top[at] && decider.decide(&scope) == Some(false) {
+                    self.on_top[at] = false;
+                    pruned = true;
+                }
+            }
+        }
+        if pruned {
+            self.invert(n);
+        }
     }
 
     fn takes_from(&self, src: usize) -> bool {
@@ -780,12 +809,13 @@ fn scoring(v: Option<&Value>, exprs: &mut Exprs) -> Result<Scoring, Unsupported>
 }
 
 /// Every accept table filled in, for the game's cards (checked first, so that the tables index).
-fn game_tables(accepts: &mut [Accept], ident: &[Card]) -> Result<(), Unsupported> {
+fn game_tables(accepts: &mut [Accept], ident: &[Card], exprs: &Exprs) -> Result<(), Unsupported> {
     if ident.iter().any(|c| c.rank < 0 || c.rank > 13 || c.suit < -1 || c.suit > 3) {
         return unsupported("a card of no known rank or suit");
     }
-    for a in accepts {
+    for (d, a) in accepts.iter_mut().enumerate() {
         a.fill_tables(ident);
+        a.prune_by_when(d, exprs, ident.len());
     }
     Ok(())
 }
@@ -825,7 +855,7 @@ impl Game {
         let win = judged(c, "win", &mut exprs)?;
         let loss = judged(c, "loss", &mut exprs)?;
         let score = scoring(c.get("scoring"), &mut exprs)?;
-        game_tables(&mut accepts, &ident)?;
+        game_tables(&mut accepts, &ident, &exprs)?;
         let rules = Rules::from_json(c, plan, n, &ident, &mut exprs)?;
         let mut game = Game {
             id: GAMES_LOADED.fetch_add(1, Ordering::Relaxed),
@@ -897,10 +927,12 @@ impl Game {
     fn open_masks(&self) -> Vec<u64> {
         let words = self.words();
         let mut masks = vec![0; self.n * words];
-        for src in 0..self.n {
-            for (k, &d) in self.drop_targets.iter().enumerate() {
-                let acc = &self.accepts[d];
-                let refused = acc.when.is_some_and(|id| self.exprs.decided(id, d as i32, src as i32) == Some(false));
+        for (k, &d) in self.drop_targets.iter().enumerate() {
+            let acc = &self.accepts[d];
+            let decider = acc.when.and_then(|id| self.exprs.decider(id, Known { source: true, cards: false }));
+            for src in 0..self.n {
+                let scope = Scope { depot: d as i32, source: src as i32, ..Scope::default() };
+                let refused = decider.as_ref().is_some_and(|dc| dc.decide(&scope) == Some(false));
                 if d != src && acc.takes_from(src) && !refused {
                     masks[src * words + k / 64] |= 1 << (k % 64);
                 }
@@ -1827,6 +1859,26 @@ mod tests {
         }
         assert_eq!((made, status), (count, t.status));
         assert_eq!(t.moves, count as i64);
+    }
+
+    #[test]
+    fn cards_an_accept_when_refuses_for_every_board_are_never_candidates() {
+        // the foundation takes any card whose rank is its top's: the Aces on an Ace, not the Two
+        let rank = |b: &str| format!(r#"["prop", "rank", ["bind", "{b}"]]"#);
+        let when = format!(r#"{{"$": "ExprRef", "ptr": "/when", "program": {{"program": {{"format": 1, "slots": 0,
+            "root": ["cmp", "==", "maybe", {}, {}]}}}}}}"#, rank("card"), rank("top"));
+        let accept = format!(r#"{{"build": null, "suit": "Any", "when": {when}}}"#);
+        let expr = r#", "expr": {"cards": [[1, 0, 0, 1, false], [1, 0, 0, 1, false], [2, 0, 0, 2, false]],
+            "depot_index": {}, "groups": {}, "types": {}, "group_of": [null, null], "copy_index": [0, 0],
+            "covered_by": [[], []], "grid": [null, null], "functions": {}}}"#;
+        let mut doc = doc_with("1, 1, 2", &accept, "null", NO_DRAWS, "");
+        doc.truncate(doc.len() - 1);
+        let g = Game::from_json(&(doc + expr)).unwrap();
+        let acc = &g.accepts[1];
+        assert_eq!(&acc.wanted[acc.wanted_at[0]..acc.wanted_at[1]], &[0, 1]);
+        assert_eq!(&acc.wanted[acc.wanted_at[2]..acc.wanted_at[3]], &[2]);
+        assert_eq!(g.legal_moves(&start(vec![vec![3], vec![1]])), Ok(vec![(0, 0, 1, -1)]));
+        assert_eq!(g.legal_moves(&start(vec![vec![5], vec![1]])), Ok(vec![]));
     }
 
     #[test]

@@ -22,6 +22,7 @@ use serde_json::Value;
 use crate::engine::{Code, State, Unsupported};
 
 pub use eval::{Seq, Val};
+pub use fold::{Decider, Known};
 use eval::{Cx, Fault};
 use parse::Node;
 use tables::Tables;
@@ -130,11 +131,10 @@ impl Exprs {
         get(&p.root, &mut Cx { t, s, scope: *scope, vars }).map_err(fail)
     }
 
-    /// Program `id` read as a condition with `depot` and `source` bound, when that decides it
-    /// whatever the board holds (`fold.rs`); None when the board decides.
-    pub fn decided(&self, id: ExprId, depot: i32, source: i32) -> Option<bool> {
-        let (t, p) = (self.tables.as_ref()?, self.programs.get(id)?);
-        fold::decide(&p.root, t, depot, source)
+    /// Program `id` read as a condition before the board is known, with the `known` bindings
+    /// (`fold.rs`); None when no such binding can decide it.
+    pub fn decider(&self, id: ExprId, known: Known) -> Option<Decider<'_>> {
+        Decider::new(&self.programs.get(id)?.root, self.tables.as_ref()?, known)
     }
 
     /// The program's value as a depot index (-1 none), for a step's `depot` field.
@@ -295,7 +295,8 @@ mod tests {
         let past = json!(["cmp", "==", "plain", ["arith", ["+"], [["counter", "moves"], ["const", 1]], false], ["const", 3]]);
         let mut decided = |root: Value, depot: i32, source: i32| {
             let id = load(&mut e, root, 0).expect("loads");
-            e.decided(id, depot, source)
+            let known = Known { source: true, cards: false };
+            e.decider(id, known).and_then(|d| d.decide(&Scope { depot, source, ..Scope::default() }))
         };
         assert_eq!(decided(json!(["and", [near, ace]]), 0, 2), Some(false)); // pile is on no grid
         assert_eq!(decided(json!(["and", [near, ace]]), 0, 1), None); // the card decides

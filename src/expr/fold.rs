@@ -1,12 +1,13 @@
-//! What a program gives before the board is known: with `depot` and `source` bound and the
-//! game's tables, a condition may already be decided (`index(source) == index(depot) + 1`,
-//! `adjacent(depot, source)`), whatever the piles hold. The engine asks once per source and
-//! target at load, and never lists a move its accept rule's `when` refuses for every board.
+//! What a condition gives before the board is known. With some bindings known (`depot` and
+//! `source`, or `depot`, `card` and `top`) and the game's tables, a condition may already be
+//! decided whatever the piles hold: `index(source) == index(depot) + 1` for a source and a
+//! target, `card.rank == top.rank` for two cards. The engine asks at load, and never tries a
+//! move that the accept rule's `when` refuses for every board.
 //!
-//! A subtree is *fixed* when it reads nothing of the board (no pile, card, counter or slot):
-//! its value is worked out by `eval` itself on an empty position, so it means exactly what it
-//! means while playing. `&&`, `||` and `!` over fixed and unfixed parts are decided as the
-//! evaluator would run them, left to right; an unfixed operand that could fail (a number past
+//! A subtree is *fixed* when it reads nothing but known bindings, constants and the depot
+//! tables: its value is worked out by `eval` itself on an empty position, so it means exactly
+//! what it means while playing. `&&`, `||` and `!` over fixed and unfixed parts are decided as
+//! the evaluator runs them, left to right; an unfixed operand that could fail (a number past
 //! the limit, a depot name no depot has) before the deciding one leaves the whole undecided,
 //! so no error the evaluator would raise is skipped.
 
@@ -15,6 +16,32 @@ use super::parse::{Binding, Node, Prim};
 use super::tables::Tables;
 use super::Scope;
 use crate::engine::State;
+
+/// The bindings known when deciding: `depot` always; `source`; `card` and `top`.
+#[derive(Clone, Copy, Debug)]
+pub struct Known {
+    pub source: bool,
+    pub cards: bool,
+}
+
+/// A condition's decision, worked out once per program and asked for many bindings.
+#[derive(Debug)]
+pub struct Decider<'a> {
+    part: Part<'a>,
+    t: &'a Tables,
+}
+
+#[derive(Debug)]
+enum Part<'a> {
+    /// worked out by the evaluator
+    Fixed(&'a Node),
+    /// `&&` (false) or `||` (true) stopped by an operand of that value: the operands, each
+    /// with whether it may fail
+    Junction(bool, Vec<(Part<'a>, bool)>),
+    Not(Box<Part<'a>>),
+    /// the board decides
+    Board,
+}
 
 /// The nodes directly beneath `n`.
 fn kids(n: &Node) -> Vec<&Node> {
@@ -29,10 +56,15 @@ fn kids(n: &Node) -> Vec<&Node> {
     }
 }
 
-/// Whether `n` reads nothing of the board: constants, `depot`, `source`, the depot tables.
-fn fixed(n: &Node) -> bool {
+/// Whether `n` reads nothing but the known bindings, constants and the depot tables.
+fn fixed(n: &Node, known: Known) -> bool {
     let own = match n {
-        Node::Bind(b) => matches!(b, Binding::Depot | Binding::Source),
+        Node::Bind(b) => match b {
+            Binding::Depot => true,
+            Binding::Source => known.source,
+            Binding::Card | Binding::Top => known.cards,
+            Binding::Pile => false,
+        },
         Node::Counter(_) | Node::Var(_) | Node::CardsAt(_) | Node::Cards(_) | Node::CardsOf(_) | Node::Let(..)
         | Node::Each(..) | Node::Pile(..) | Node::BoundPile(_) => false,
         // the per-item primitives run a body on slots; `cameFrom` reads the position
@@ -40,7 +72,7 @@ fn fixed(n: &Node) -> bool {
             | Prim::MaxEach | Prim::SumEach | Prim::FirstCard | Prim::FirstDepot | Prim::CameFrom),
         _ => true,
     };
-    own && kids(n).into_iter().all(fixed)
+    own && kids(n).into_iter().all(|k| fixed(k, known))
 }
 
 /// Whether working `n` out may stop with a fault (`eval::Fault`): arithmetic, sums, names.
@@ -49,37 +81,68 @@ fn fallible(n: &Node) -> bool {
         || kids(n).into_iter().any(fallible)
 }
 
-/// The truth of `n` when the bindings and tables decide it, None when the board does.
-fn decided<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> Option<bool> {
-    if fixed(n) {
-        return truth(n, cx).ok(); // a fault is left to the board, where it is raised
+fn part(n: &Node, known: Known) -> Part<'_> {
+    if fixed(n, known) {
+        return Part::Fixed(n);
     }
     match n {
-        Node::And(xs) => junction(xs, false, cx),
-        Node::Or(xs) => junction(xs, true, cx),
-        Node::Not(x) => decided(x, cx).map(|b| !b),
-        _ => None,
+        Node::And(xs) | Node::Or(xs) => {
+            Part::Junction(matches!(n, Node::Or(_)), xs.iter().map(|x| (part(x, known), fallible(x))).collect())
+        }
+        Node::Not(x) => match part(x, known) {
+            Part::Board => Part::Board,
+            p => Part::Not(Box::new(p)),
+        },
+        _ => Part::Board,
     }
 }
 
-/// `&&` (`stop` false) or `||` (`stop` true) as `eval::logic` runs it: stopped by the first
-/// operand decided `stop`, reached only past operands that cannot fail.
-fn junction<'a>(xs: &'a [Node], stop: bool, cx: &mut Cx<'a, '_>) -> Option<bool> {
-    let mut all_decided = true;
-    for x in xs {
-        match decided(x, cx) {
-            Some(b) if b == stop => return Some(stop),
-            Some(_) => {}
-            None if fallible(x) => return None,
-            None => all_decided = false,
+impl<'a> Part<'a> {
+    fn decide<'c>(&self, cx: &mut Cx<'c, '_>) -> Option<bool>
+    where
+        'a: 'c,
+    {
+        match self {
+            Part::Fixed(n) => truth(n, cx).ok(), // a fault is left to the board, where it is raised
+            Part::Not(p) => p.decide(cx).map(|b| !b),
+            Part::Board => None,
+            Part::Junction(stop, xs) => {
+                let mut all_decided = true;
+                for (x, may_fail) in xs {
+                    match x.decide(cx) {
+                        Some(b) if b == *stop => return Some(*stop),
+                        Some(_) => {}
+                        None if *may_fail => return None,
+                        None => all_decided = false,
+                    }
+                }
+                all_decided.then_some(!*stop)
+            }
         }
     }
-    all_decided.then_some(!stop)
+
+    /// Whether some binding may decide it.
+    fn can_decide(&self) -> bool {
+        match self {
+            Part::Fixed(_) => true,
+            Part::Not(p) => p.can_decide(),
+            Part::Board => false,
+            Part::Junction(_, xs) => xs.iter().any(|(x, _)| x.can_decide()),
+        }
+    }
 }
 
-/// `decided` of a program's root with `depot` and `source` bound, on no board.
-pub(super) fn decide(root: &Node, t: &Tables, depot: i32, source: i32) -> Option<bool> {
-    let empty = State::default();
-    let scope = Scope { depot, source, ..Scope::default() };
-    decided(root, &mut Cx { t, s: &empty, scope, vars: &mut [] })
+impl<'a> Decider<'a> {
+    /// The decider of a program's root; None when no binding of `known` can decide it.
+    pub(super) fn new(root: &'a Node, t: &'a Tables, known: Known) -> Option<Decider<'a>> {
+        let part = part(root, known);
+        part.can_decide().then_some(Decider { part, t })
+    }
+
+    /// The condition's truth with these bindings (the unknown ones left at their defaults)
+    /// when they decide it, None when the board does.
+    pub fn decide(&self, scope: &Scope) -> Option<bool> {
+        let empty = State::default();
+        self.part.decide(&mut Cx { t: self.t, s: &empty, scope: *scope, vars: &mut [] })
+    }
 }
