@@ -235,12 +235,16 @@ impl Game {
             if r.triggers.is_empty() {
                 return Ok(());
             }
-            let before = w.s.piles.clone();
+            // the piles as the pass began: those the first trigger that holds runs on (testing
+            // a `when` changes nothing), so a pass in which none holds copies no pile
+            let mut before: Option<Vec<Pile>> = None;
             for t in &r.triggers {
                 if self.exprs.test(t.when, &w.s, &scope(t.depot))? {
                     let ran = w.s.piles.clone();
                     self.run_steps(w, &t.steps)?;
-                    if w.s.piles != ran {
+                    let changed = w.s.piles != ran;
+                    before.get_or_insert(ran);
+                    if changed {
                         budget -= 1;
                         self.flip_tops(w);
                         if budget == 0 {
@@ -249,7 +253,7 @@ impl Game {
                     }
                 }
             }
-            if w.s.piles == before {
+            if before.is_none_or(|b| w.s.piles == b) {
                 return Ok(());
             }
         }
