@@ -5,7 +5,8 @@
 engine does: the same legal moves in the same order, the same position after a move, the same
 status. The positions it makes stay in Rust: it hands out ``NativeState``s, ``State``s that
 read their fields from the native handle when asked (docs/design.md, "Positions behind a
-handle"). Deals stay in Python (``game.deal``): the native engine starts from a dealt ``State``.
+handle"). The deal is native too (``Engine.deal``), in Python only for a game with a deal
+step that names no native primitive.
 What it is handed is ``CompiledGame.to_json()`` (whose conditions and steps carry the native
 primitives their kinds name), what expressions read (``native_expr.expr_plan``) and a small
 plan (``plan_document``): the index tables the Python engine lists moves by, so the Rust side

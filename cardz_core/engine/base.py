@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable, Protocol
 
 from cardz_core.cards import Card
-from cardz_core.compiled.records import AcceptTable, ExprRef
+from cardz_core.compiled.records import AcceptTable, BuildRule, ExprRef
 from cardz_core.expr.env import Env
 
 
@@ -21,6 +21,7 @@ class CompiledTables(Protocol):
     depot_names: tuple[str, ...]
     identity: tuple[Card, ...]
     accept_tables: dict[AcceptTable, AcceptTables]  # shared by the depots of one rule
+    run_tables: dict[tuple[BuildRule | None, str], dict[int, frozenset[int]]]  # Run units' too
 
     def intern(self, s: frozenset[int]) -> frozenset[int]: ...
 
