@@ -1455,6 +1455,20 @@ impl Game {
         Ok(w.s)
     }
 
+    /// The legal move `m` made on `w` and counted, judged for the win alone: whether it won.
+    /// The caller judges a plain `noLegalMoves` loss by the listing it makes next.
+    fn play_to_win(&self, w: &mut Work, m: Move) -> Result<bool, ExprError> {
+        w.flips = 0;
+        self.play(w, m)?;
+        w.s.moves += 1;
+        w.s.status = PLAYING;
+        let won = self.win.as_ref().map_or(Ok(false), |c| self.holds(c, &w.s))?;
+        if won {
+            w.s.status = WON;
+        }
+        Ok(won)
+    }
+
     /// `apply_legal` with the new position's legal moves when its judgement reads them anyway
     /// (a plain `noLegalMoves` loss, as a playout judges it): one listing serves the judgement
     /// and the next move. A listing that meets an expression's error is dropped and the
@@ -1464,12 +1478,7 @@ impl Game {
             return Ok((self.apply_legal(s, m)?, None));
         }
         let mut w = Work::new(s);
-        w.flips = 0;
-        self.play(&mut w, m)?;
-        w.s.moves += 1;
-        w.s.status = PLAYING;
-        if self.win.as_ref().map_or(Ok(false), |c| self.holds(c, &w.s))? {
-            w.s.status = WON;
+        if self.play_to_win(&mut w, m)? {
             return Ok((w.s, Some(Vec::new()))); // a finished game lists no move
         }
         let mut moves = Vec::new();
@@ -1556,13 +1565,7 @@ impl Game {
             moves.clear();
             if by_listing && made < max_moves {
                 // `step` with its stalemate judged by the next listing
-                w.flips = 0;
-                self.play(&mut w, m)?;
-                w.s.moves += 1;
-                w.s.status = PLAYING;
-                if self.win.as_ref().map_or(Ok(false), |c| self.holds(c, &w.s))? {
-                    w.s.status = WON;
-                } else {
+                if !self.play_to_win(&mut w, m)? {
                     self.list_moves(&w.s, &mut moves)?;
                     if moves.is_empty() {
                         w.s.status = LOST;
