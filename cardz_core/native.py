@@ -5,7 +5,8 @@
 engine does: the same legal moves in the same order, the same position after a move, the same
 status. The positions it makes stay in Rust: it hands out ``NativeState``s, ``State``s that
 read their fields from the native handle when asked (docs/design.md, "Positions behind a
-handle"). Deals stay in Python (``game.deal``): the native engine starts from a dealt ``State``.
+handle"). The deal is native too (``Engine.deal``), in Python only for a game with a deal
+step that names no native primitive.
 What it is handed is ``CompiledGame.to_json()`` (whose conditions and steps carry the native
 primitives their kinds name), what expressions read (``native_expr.expr_plan``) and a small
 plan (``plan_document``): the index tables the Python engine lists moves by, so the Rust side
@@ -28,6 +29,7 @@ from typing import Any, Callable, Sequence, TypeVar
 from cardz_core import limits
 from cardz_core.engine.game import Game
 from cardz_core.engine.moves import IllegalMove, Move
+from cardz_core.engine.rng import seed_state
 from cardz_core.compiled.game import CompiledGame
 from cardz_core.engine.state import State, Status
 from cardz_core.engine.work import Reveal
@@ -296,9 +298,12 @@ class NativeEngineGame(Game):
         self.native = native
         engine = native.engine
         self._list, self._apply, self._undo = engine.legal_moves, engine.apply, engine.undo
-        self._held = engine.native_state
+        self._held, self._deal = engine.native_state, engine.deal
 
     def deal(self, seed: int) -> State:
+        dealt = self._deal(seed_state(seed))  # None: a deal step has no native primitive
+        if dealt is not None:
+            return dealt
         state = super().deal(seed)
         try:
             return self._held(state)

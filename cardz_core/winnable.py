@@ -22,7 +22,6 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardz_core.engine.logs import LogRecorder, winning_log
 from cardz_core.engine.state import State
 from cardz_core.limits import MAX_SEED, SOLVE_DEFAULT_SECONDS
 from cardz_core.problems import CardzError
@@ -69,6 +68,7 @@ def winnable_deal(game: Any, seed: int = 0, *, tries: int = WINNABLE_TRIES,
     (and ``timeout`` seconds) per deal, trying at most ``tries`` deals; with ``difficulty``, a
     won deal of that level (module docstring). Raises CardzError saying what was tried when none
     is found."""
+    from cardz_core.engine.logs import LogRecorder, winning_log
     from cardz_core.planners.solver import solve
 
     if not 0 <= seed <= MAX_SEED:
@@ -112,6 +112,7 @@ def rated_deal(table: Table, level: str, seed: int) -> tuple[int, dict[str, Any]
 
 
 def _from_table(game: Any, table: Table, level: str, seed: int, timeout: float) -> WinnableDeal:
+    from cardz_core.engine.logs import LogRecorder, winning_log
     from cardz_core.planners.solver import solve
 
     deal_seed, row = rated_deal(table, level, seed)
@@ -131,6 +132,8 @@ def _from_table(game: Any, table: Table, level: str, seed: int, timeout: float) 
 
 def _rated_here(game: Any, seed: int, level: str, tries: int, max_states: int,
                 timeout: float) -> WinnableDeal:
+    from cardz_core.engine.logs import LogRecorder, winning_log
+
     rated: list[tuple[dict[str, Any], list[Any]]] = []  # (row, line) of each won deal
     tried: list[tuple[int, str]] = []
     timed_out = False

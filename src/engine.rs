@@ -8,9 +8,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::Value;
 
-use crate::expr::{ExprError, ExprId, Exprs, Scope};
+use crate::expr::{ExprError, ExprId, Exprs, Known, Scope};
 use settle::{Rules, Tap};
 
+mod deal;
 mod settle;
 mod steps;
 
@@ -249,8 +250,14 @@ impl Accept {
             .map(|(top, card)| !self.is_dynamic(top) && self.fits(self.after(Below::Bare, top, -1, 0), card, 0))
             .collect();
         self.on_down = ident.iter().map(|&card| self.fits(Below::Down, card, 0)).collect();
-        let n = ident.len();
+        self.empty_wanted = ident.iter().enumerate().filter(|(_, &c)| self.seed_ok(c, 0)).map(|(i, _)| i as u32).collect();
+        self.invert(ident.len());
+    }
+
+    /// `wanted` and `down_wanted`: `on_top` and `on_down` inverted, for the move listing.
+    fn invert(&mut self, n: usize) {
         let ids = |row: &[bool]| (0..row.len() as u32).filter(|&c| row[c as usize]).collect::<Vec<u32>>();
+        self.wanted.clear();
         self.wanted_at = vec![0];
         for top in 0..n {
             let row = ids(&self.on_top[top * n..(top + 1) * n]);
@@ -258,7 +265,30 @@ impl Accept {
             self.wanted_at.push(self.wanted.len());
         }
         self.down_wanted = ids(&self.on_down);
-        self.empty_wanted = ident.iter().enumerate().filter(|(_, &c)| self.seed_ok(c, 0)).map(|(i, _)| i as u32).collect();
+    }
+
+    /// `on_top` without the pairs of face-up cards that the `when` of depot `d` refuses for
+    /// every board (`card.rank == top.rank`, `card.value + top.value == 13`): only real
+    /// candidates are listed for the full test.
+    fn prune_by_when(&mut self, d: usize, exprs: &Exprs, n: usize) {
+        let Some(decider) = self.when.and_then(|id| exprs.decider(id, Known { source: false, cards: true })) else {
+            return;
+        };
+        let mut pruned = false;
+        for top in 0..n {
+            for card in 0..n {
+                let at = top * n + card;
+                let (top_code, card_code) = ((top as Code) << 1 | 1, (card as Code) << 1 | 1);
+                let scope = Scope { card: Some(card_code), top: Some(top_code), depot: d as i32, ..Scope::default() };
+                if self.on_top[at] && decider.decide(&scope) == Some(false) {
+                    self.on_top[at] = false;
+                    pruned = true;
+                }
+            }
+        }
+        if pruned {
+            self.invert(n);
+        }
     }
 
     fn takes_from(&self, src: usize) -> bool {
@@ -570,6 +600,11 @@ pub struct Game {
     // what settles a move and the taps that run steps (`settle.rs`)
     rules: Rules,
     exprs: Exprs,
+    // the pack groups the deal shuffles (`deal.rs`), None when the Python engine deals
+    pack_groups: Option<Vec<(usize, Vec<Code>)>>,
+    // per source, a bit per drop target (as `Wanted`'s words) it may drop on at all: not
+    // itself, allowed by `accept_from`, and not refused for every board by the accept `when`
+    open_from: Vec<u64>,
 }
 
 /// A win, loss or redeal condition as the native primitive its kind names
@@ -797,12 +832,13 @@ fn scoring(v: Option<&Value>, exprs: &mut Exprs) -> Result<Scoring, Unsupported>
 }
 
 /// Every accept table filled in, for the game's cards (checked first, so that the tables index).
-fn game_tables(accepts: &mut [Accept], ident: &[Card]) -> Result<(), Unsupported> {
+fn game_tables(accepts: &mut [Accept], ident: &[Card], exprs: &Exprs) -> Result<(), Unsupported> {
     if ident.iter().any(|c| c.rank < 0 || c.rank > 13 || c.suit < -1 || c.suit > 3) {
         return unsupported("a card of no known rank or suit");
     }
-    for a in accepts {
+    for (d, a) in accepts.iter_mut().enumerate() {
         a.fill_tables(ident);
+        a.prune_by_when(d, exprs, ident.len());
     }
     Ok(())
 }
@@ -842,9 +878,9 @@ impl Game {
         let win = judged(c, "win", &mut exprs)?;
         let loss = judged(c, "loss", &mut exprs)?;
         let score = scoring(c.get("scoring"), &mut exprs)?;
-        game_tables(&mut accepts, &ident)?;
+        game_tables(&mut accepts, &ident, &exprs)?;
         let rules = Rules::from_json(c, plan, n, &ident, &mut exprs)?;
-        let game = Game {
+        let mut game = Game {
             id: GAMES_LOADED.fetch_add(1, Ordering::Relaxed),
             n,
             ident,
@@ -868,8 +904,11 @@ impl Game {
             score,
             rules,
             exprs,
+            pack_groups: deal::pack_groups(c).filter(|groups| groups.iter().all(|&(d, _)| d < n)),
+            open_from: Vec::new(),
         };
         game.check_shape()?;
+        game.open_from = game.open_masks();
         Ok(game)
     }
 
@@ -905,6 +944,29 @@ impl Game {
             return unsupported("a depot index out of range");
         }
         Ok(())
+    }
+
+    /// `open_from`: per source, the drop targets a move from it may reach on some board.
+    fn open_masks(&self) -> Vec<u64> {
+        let words = self.words();
+        let mut masks = vec![0; self.n * words];
+        for (k, &d) in self.drop_targets.iter().enumerate() {
+            let acc = &self.accepts[d];
+            let decider = acc.when.and_then(|id| self.exprs.decider(id, Known { source: true, cards: false }));
+            for src in 0..self.n {
+                let scope = Scope { depot: d as i32, source: src as i32, ..Scope::default() };
+                let refused = decider.as_ref().is_some_and(|dc| dc.decide(&scope) == Some(false));
+                if d != src && acc.takes_from(src) && !refused {
+                    masks[src * words + k / 64] |= 1 << (k % 64);
+                }
+            }
+        }
+        masks
+    }
+
+    /// The words of a drop-target bit set (`Wanted`, `open_from`).
+    fn words(&self) -> usize {
+        self.drop_targets.len().div_ceil(64).max(1)
     }
 
     pub fn n_depots(&self) -> usize {
@@ -1105,7 +1167,7 @@ impl Game {
 
     /// `_wanted`: bring `wt` up to date for `s`; the words per card.
     fn fill_wanted(&self, s: &State, wt: &mut Wanted) -> usize {
-        let words = self.drop_targets.len().div_ceil(64).max(1);
+        let words = self.words();
         let size = self.ident.len() * words;
         if wt.game != self.id || wt.want.len() != size || wt.keys.len() != self.drop_targets.len() {
             *wt = Wanted { game: self.id, want: vec![0; size], broad: vec![0; words],
@@ -1157,14 +1219,11 @@ impl Game {
                     let id = (bottom >> 1) as usize;
                     for word in 0..words {
                         let listed = wt.want[id * words + word];
-                        let mut m = listed | wt.broad[word];
+                        let mut m = (listed | wt.broad[word]) & self.open_from[src * words + word];
                         while m != 0 {
                             let b = m.trailing_zeros();
                             m &= m - 1;
                             let d = self.drop_targets[word * 64 + b as usize];
-                            if d == src || !self.accepts[d].takes_from(src) {
-                                continue;
-                            }
                             if (listed >> b & 1 == 0 && !self.wants(s, d, bottom))
                                 || !self.group_ok(s, src, group, d, vouched)?
                             {
@@ -1426,16 +1485,16 @@ impl Game {
     pub fn apply_owned(&self, s: State, m: Move, scratch: &mut Scratch, by_listing: bool) -> Result<State, ExprError> {
         let mut w = Work::reusing(s, scratch);
         if by_listing && self.loss_by_listing() {
-            self.step_to_win(&mut w, m)?;
+            self.play_to_win(&mut w, m)?;
         } else {
             self.step(&mut w, m)?;
         }
         Ok(scratch.keep(w))
     }
 
-    /// `step` with only the win judged (WON or PLAYING), for callers that judge a loss by
-    /// "no legal move" from the next listing (`loss_by_listing`): whether it won.
-    fn step_to_win(&self, w: &mut Work, m: Move) -> Result<bool, ExprError> {
+    /// The legal move `m` made on `w` and counted, judged for the win alone: whether it won.
+    /// The caller judges a plain `noLegalMoves` loss by the listing it makes next.
+    fn play_to_win(&self, w: &mut Work, m: Move) -> Result<bool, ExprError> {
         w.flips = 0;
         self.play(w, m)?;
         w.s.moves += 1;
@@ -1445,6 +1504,29 @@ impl Game {
             w.s.status = WON;
         }
         Ok(won)
+    }
+
+    /// `apply_legal` with the new position's legal moves when its judgement reads them anyway
+    /// (a plain `noLegalMoves` loss, as a playout judges it): one listing serves the judgement
+    /// and the next move. A listing that meets an expression's error is dropped and the
+    /// position judged as `apply_legal` does, so an error comes where it would have.
+    pub fn apply_listing(&self, s: &State, m: Move) -> Result<(State, Option<Vec<Move>>), ExprError> {
+        if !self.loss_by_listing() {
+            return Ok((self.apply_legal(s, m)?, None));
+        }
+        let mut w = Work::new(s);
+        if self.play_to_win(&mut w, m)? {
+            return Ok((w.s, Some(Vec::new()))); // a finished game lists no move
+        }
+        let mut moves = Vec::new();
+        if self.list_moves(&w.s, &mut moves).is_err() {
+            w.s.status = self.judge(&w.s)?;
+            return Ok((w.s, None));
+        }
+        if moves.is_empty() {
+            w.s.status = LOST;
+        }
+        Ok((w.s, Some(moves)))
     }
 
     /// Whether `m` is legal in `s`, judged alone as `MoveGen.illegal_reason` judges it (a
@@ -1520,7 +1602,7 @@ impl Game {
             moves.clear();
             if by_listing && made < max_moves {
                 // `step` with its stalemate judged by the next listing
-                if !self.step_to_win(&mut w, m)? {
+                if !self.play_to_win(&mut w, m)? {
                     self.list_moves(&w.s, &mut moves)?;
                     if moves.is_empty() {
                         w.s.status = LOST;
@@ -1817,6 +1899,26 @@ mod tests {
         }
         assert_eq!((made, status), (count, t.status));
         assert_eq!(t.moves, count as i64);
+    }
+
+    #[test]
+    fn cards_an_accept_when_refuses_for_every_board_are_never_candidates() {
+        // the foundation takes any card whose rank is its top's: the Aces on an Ace, not the Two
+        let rank = |b: &str| format!(r#"["prop", "rank", ["bind", "{b}"]]"#);
+        let when = format!(r#"{{"$": "ExprRef", "ptr": "/when", "program": {{"program": {{"format": 1, "slots": 0,
+            "root": ["cmp", "==", "maybe", {}, {}]}}}}}}"#, rank("card"), rank("top"));
+        let accept = format!(r#"{{"build": null, "suit": "Any", "when": {when}}}"#);
+        let expr = r#", "expr": {"cards": [[1, 0, 0, 1, false], [1, 0, 0, 1, false], [2, 0, 0, 2, false]],
+            "depot_index": {}, "groups": {}, "types": {}, "group_of": [null, null], "copy_index": [0, 0],
+            "covered_by": [[], []], "grid": [null, null], "functions": {}}}"#;
+        let mut doc = doc_with("1, 1, 2", &accept, "null", NO_DRAWS, "");
+        doc.truncate(doc.len() - 1);
+        let g = Game::from_json(&(doc + expr)).unwrap();
+        let acc = &g.accepts[1];
+        assert_eq!(&acc.wanted[acc.wanted_at[0]..acc.wanted_at[1]], &[0, 1]);
+        assert_eq!(&acc.wanted[acc.wanted_at[2]..acc.wanted_at[3]], &[2]);
+        assert_eq!(g.legal_moves(&start(vec![vec![3], vec![1]])), Ok(vec![(0, 0, 1, -1)]));
+        assert_eq!(g.legal_moves(&start(vec![vec![5], vec![1]])), Ok(vec![]));
     }
 
     #[test]

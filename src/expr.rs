@@ -13,6 +13,7 @@
 
 mod arith;
 mod eval;
+mod fold;
 mod parse;
 mod tables;
 
@@ -21,6 +22,7 @@ use serde_json::Value;
 use crate::engine::{Code, State, Unsupported};
 
 pub use eval::{Seq, Val};
+pub use fold::{Decider, Known};
 use eval::{Cx, Fault};
 use parse::Node;
 use tables::Tables;
@@ -127,6 +129,12 @@ impl Exprs {
             &mut heap
         };
         get(&p.root, &mut Cx { t, s, scope: *scope, vars }).map_err(fail)
+    }
+
+    /// Program `id` read as a condition before the board is known, with the `known` bindings
+    /// (`fold.rs`); None when no such binding can decide it.
+    pub fn decider(&self, id: ExprId, known: Known) -> Option<Decider<'_>> {
+        Decider::new(&self.programs.get(id)?.root, self.tables.as_ref()?, known)
     }
 
     /// The program's value as a depot index (-1 none), for a step's `depot` field.
@@ -277,6 +285,27 @@ mod tests {
         let s = state(&[&[], &[], &[]]);
         let root = json!(["let", 0, ["counter", "moves"], ["arith", ["*", "%"], [["var", 0], ["var", 0], ["const", -5]], false]]);
         assert_eq!(run(root, &s, &Scope::default()).unwrap(), "Int(-1)"); // 49 % -5 in Python
+    }
+
+    #[test]
+    fn a_condition_of_the_depot_and_source_alone_is_decided_before_the_board() {
+        let mut e = exprs();
+        let near = json!(["call", "k", 0, [["bind", "depot"], ["bind", "source"]]]); // row-1, row-2 on the grid
+        let ace = json!(["cmp", "==", "maybe", ["prop", "rank", ["bind", "card"]], ["const", 1]]);
+        let past = json!(["cmp", "==", "plain", ["arith", ["+"], [["counter", "moves"], ["const", 1]], false], ["const", 3]]);
+        let mut decided = |root: Value, depot: i32, source: i32| {
+            let id = load(&mut e, root, 0).expect("loads");
+            let known = Known { source: true, cards: false };
+            e.decider(id, known).and_then(|d| d.decide(&Scope { depot, source, ..Scope::default() }))
+        };
+        assert_eq!(decided(json!(["and", [near, ace]]), 0, 2), Some(false)); // pile is on no grid
+        assert_eq!(decided(json!(["and", [near, ace]]), 0, 1), None); // the card decides
+        assert_eq!(decided(json!(["or", [ace, near]]), 1, 0), Some(true));
+        assert_eq!(decided(json!(["not", near]), 1, 0), Some(false));
+        // an operand that may fail before the deciding one is left to the board, which raises
+        assert_eq!(decided(json!(["and", [past, near]]), 0, 2), None);
+        assert_eq!(decided(json!(["and", [near, past]]), 0, 2), Some(false));
+        assert_eq!(decided(json!(["and", [ace, near]]), 0, 2), Some(false));
     }
 
     #[test]

@@ -331,6 +331,15 @@ impl Engine {
         })
     }
 
+    /// The opening deal for `seed` (the generator's state: the seed modulo 2**64) as a new
+    /// NativeState; None when the game's deal steps are not all native (the Python engine deals).
+    fn deal<'py>(&self, py: Python<'py>, seed: u64) -> PyResult<Option<Bound<'py, PyAny>>> {
+        guarded(|| match self.game.deal(seed)? {
+            Some(s) => self.hand_out(py, Position::new(s)).map(Some),
+            None => Ok(None),
+        })
+    }
+
     /// The position after `mv` with everything that follows, judged, as a new NativeState;
     /// None when `mv` is not legal.
     fn apply<'py>(&self, state: &Bound<'py, PyAny>, mv: Move) -> PyResult<Option<Bound<'py, PyAny>>> {
@@ -341,7 +350,11 @@ impl Engine {
             if !p.listing(&self.game)?.contains(&mv) && !self.game.legal(&p.state, mv)? {
                 return Ok(None);
             }
-            self.hand_out(state.py(), self.after(&p.state, mv)?).map(Some)
+            // the new position comes with its listing when its judgement made one
+            let (mut out, listing) = self.game.apply_listing(&p.state, mv)?;
+            out.moves = p.state.moves + 1;
+            let pos = Position { state: out, listing: listing.map(Ok).map_or_else(OnceLock::new, OnceLock::from) };
+            self.hand_out(state.py(), pos).map(Some)
         })
     }
 

@@ -6,7 +6,6 @@ import argparse
 from typing import Any
 
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
-from cardz_core.cli.reading import argument_text, parse_document
 from cardz_core.engine.moves import IllegalMove
 from cardz_core.problems import CardzError
 
@@ -36,6 +35,8 @@ def _refuse_reveal(pool: int) -> int:
 def read_move(game: Any, arg: str, board: Any = None) -> Any:
     """A move argument: text form or inline JSON, ``-`` for standard input, or a file holding
     either. Given the ``board`` it is made on, the text may name the card (``AS>foundation-1``)."""
+    from cardz_core.cli.reading import argument_text, parse_document
+
     text, _ = argument_text(arg, "move", inline=True)
     text = text.strip()
     return game.parse_move(parse_document(text, "move") if text.startswith("{") else text,

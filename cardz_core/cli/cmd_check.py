@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -13,7 +13,9 @@ from cardz_core.cli.common import GAME_HELP, UsageError, check_range, print_json
 from cardz_core.cli.playcheck import PLAY_DEALS, PLAY_MAX_DEALS, PLAY_STATES
 from cardz_core.problems import ERROR, CardzError, Problem
 from cardz_core.rulesets import find, no_game
-from cardz_core.spec import GameSpec, load
+
+if TYPE_CHECKING:
+    from cardz_core.spec import GameSpec
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -93,6 +95,8 @@ def _engine_row(spec: GameSpec, name: str) -> list[Problem]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cardz_core.spec import load
+
     check_range(args.play, "--play", 1, PLAY_MAX_DEALS)
     args.files = getattr(args, "first_files", []) + args.files
     if not args.files:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
-from cardz_core.expr import Env, compile_typed
-from cardz_core.expr.show import to_json, to_text
 from cardz_core.problems import CardzError
 
 
@@ -25,6 +23,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cardz_core.expr import Env, compile_typed
+    from cardz_core.expr.show import to_json, to_text
+
     game = open_game(args.file)
     state = game.load_board(read_document(args.board, "board"))
     spec = game.spec  # the expression compiler's input: it compiles against the spec

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 from cardz_core.cli.cmd_view import view_of_board
 from cardz_core.cli.common import (add_game_args, check_range, check_seconds, check_seed,
                                    open_game, print_json)
-from cardz_core.engine.movetext import move_document
 from cardz_core.limits import PLANNER_MAX_NODES
 from cardz_core.planners import BUILTIN_PLANNERS, DEFAULT_PLANNER, Planner, make_planner
 from cardz_core.problems import CardzError
@@ -61,6 +60,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cardz_core.engine.movetext import move_document
+
     check_seed(args.seed)
     check_planner_options(args)
     game = open_game(args.file)

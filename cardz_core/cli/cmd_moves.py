@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
-from cardz_core.engine.movetext import move_document
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -19,6 +18,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cardz_core.engine.movetext import move_document
+
     game = open_game(args.file)
     state = game.load_board(read_document(args.board, "board"))
     moves = game.legal_moves(state)

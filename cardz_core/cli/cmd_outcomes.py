@@ -7,7 +7,6 @@ import argparse
 from cardz_core.cli.cmd_apply import read_move
 from cardz_core.cli.cmd_view import view_of_board
 from cardz_core.cli.common import add_game_args, check_range, open_game, print_json
-from cardz_core.engine.documents import card_table
 from cardz_core.limits import MAX_OUTCOME_WORK, MAX_OUTCOMES
 from cardz_core.problems import CardzError
 
@@ -29,6 +28,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cardz_core.engine.documents import card_table
+
     check_range(args.limit, "--limit", 1, MAX_OUTCOMES)
     game = open_game(args.file)
     v = view_of_board(game, args.board)

@@ -27,9 +27,6 @@ from cardz_core.cli.cmd_hint import add_planner_options, check_planner_options, 
 from cardz_core.cli.common import (UsageError, add_game_args, check_output, check_range,
                                    check_seed, open_game, print_json, read_document)
 from cardz_core.cli.menu import Entry, menu, pick
-from cardz_core.engine.documents import card_table
-from cardz_core.engine.logs import LogRecorder, replay
-from cardz_core.engine.movetext import did_you_mean
 from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
 from cardz_core.limits import MAX_SIM_MAX_MOVES, PLAY_MAX_MOVES
 from cardz_core.planners import DEFAULT_PLANNER
@@ -37,6 +34,7 @@ from cardz_core.problems import CardzError
 from cardz_core.view import Seat, View
 
 if TYPE_CHECKING:
+    from cardz_core.engine.logs import LogRecorder
     from cardz_core.engine.game import Game
 
 HELP = ("type a key or a move (7H column-3 > foundation-1, AS>foundation-1, tap stock); "
@@ -80,6 +78,8 @@ def draw_board(game: Game, v: View, shown_moves: int | None = None) -> str:
     """The view as text: one line per depot, face-down cards shown as ~? (or ~QS when
     remembered), runs of unknown cards shortened. ``shown_moves`` is the counter shown (the
     moves on the line played), by default the view's own ``moves``."""
+    from cardz_core.engine.documents import card_table
+
     table = card_table(game)
     width = max(len(n) for n in game.depot_names)
     count = v.moves if shown_moves is None else shown_moves
@@ -125,6 +125,8 @@ def _score_text(game: Game, state: State) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cardz_core.engine.logs import LogRecorder
+
     check_seed(args.seed)
     check_range(args.max_moves, "--max-moves", 1, MAX_SIM_MAX_MOVES)
     check_planner_options(args)
@@ -191,6 +193,8 @@ def _read_log(arg: str) -> dict[str, Any]:
 def _resume(game: Game, args: argparse.Namespace) -> tuple[Seat, LogRecorder, int]:
     """The saved game: checked by replaying it, then played again on a seat so the player's
     memory of cards seen is rebuilt too."""
+    from cardz_core.engine.logs import LogRecorder, replay
+
     log = _read_log(args.resume)
     try:
         replay(game, log)
@@ -315,6 +319,8 @@ def _entry_of(entries: list[Entry], move: Any) -> str | None:
 
 def _chosen(game: Game, v: View, entries: list[Entry], text: str) -> Any:
     """The move the player typed, or a message saying why there is none."""
+    from cardz_core.engine.movetext import did_you_mean
+
     entry = pick(entries, text)
     if entry is not None:
         return entry.move
@@ -333,6 +339,8 @@ def _chosen(game: Game, v: View, entries: list[Entry], text: str) -> Any:
 def _replay(game: Game, args: argparse.Namespace) -> int:
     """Step through a log: each line read shows the next step (b goes back one, q stops); at
     the end of standard input the rest is shown without waiting."""
+    from cardz_core.engine.logs import replay
+
     log = _read_log(args.replay)
     try:
         boards = replay(game, log)

@@ -6,7 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from cardz_core.board_svg import render_svg
 from cardz_core.cli.common import (UsageError, add_game_args, check_output, open_game, print_json,
                                    read_document)
 from cardz_core.problems import CardzError
@@ -27,6 +26,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cardz_core.board_svg import render_svg
+
     if args.json and args.output == "-":
         raise UsageError("argument --json: it prints a report on standard output, where -o - sends the SVG: "
                          "give -o a file")

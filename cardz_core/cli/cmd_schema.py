@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from cardz_core.cli.common import print_json
-from cardz_core.spec.schema import build_schema
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -19,5 +18,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cardz_core.spec.schema import build_schema
+
     print_json(build_schema())
     return 0

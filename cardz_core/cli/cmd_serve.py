@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import webbrowser
 
 from cardz_core.problems import CardzError
 from cardz_core.safe_text import json_text
@@ -31,6 +30,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import webbrowser
+
     from cardz_core.serve.server import make_server
 
     if not 0 <= args.port <= 65535:

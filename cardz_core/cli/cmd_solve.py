@@ -14,10 +14,7 @@ from typing import Any
 
 from cardz_core.cli.common import (add_game_args, check_output, check_range, check_seconds,
                                    check_seed, open_game, print_json, read_document)
-from cardz_core.engine.logs import LogRecorder, winning_log
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
-from cardz_core.msdeal import deal_ms
-from cardz_core.planners.solver import solve
 from cardz_core.problems import CardzError
 
 
@@ -43,6 +40,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cardz_core.engine.logs import LogRecorder, winning_log
+    from cardz_core.msdeal import deal_ms
+    from cardz_core.planners.solver import solve
+
     check_range(args.max_states, "--max-states", 1, SOLVE_MAX_STATES)
     check_seconds(args.timeout, "--timeout")
     check_seed(args.seed)

@@ -6,10 +6,10 @@ import argparse
 from typing import TYPE_CHECKING
 
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
-from cardz_core.view import View, as_view
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
+    from cardz_core.view import View
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -27,6 +27,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def view_of_board(game: Game, arg: str) -> View:
     """The view of a board argument (a true board or a view already)."""
+    from cardz_core.view import as_view
+
     state = game.load_board(read_document(arg, "board"))
     return as_view(state) if state.pools is not None else game.view(state)
 

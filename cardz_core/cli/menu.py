@@ -16,9 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from cardz_core.cards import SUIT_LETTERS
-from cardz_core.engine.documents import card_table
 from cardz_core.engine.moves import Move
-from cardz_core.engine.movetext import move_text
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
@@ -59,6 +57,8 @@ def tap_keys(game: Game) -> dict[int, str]:
 def card_label(game: Game, board: State, move: Move) -> str:
     """``7H column-3 > foundation-1``: the picked card as the player sees it (``~?`` when it is
     face-down and unknown), ``+2`` for the cards that go with it, then source and target."""
+    from cardz_core.engine.documents import card_table
+
     pile = board.piles[move.src]
     picked = card_table(game).text(pile[move.index]) if move.index < len(pile) else "?"
     more = len(pile) - move.index - 1
@@ -70,6 +70,8 @@ def card_label(game: Game, board: State, move: Move) -> str:
 def menu(game: Game, board: State, moves: Sequence[Move]) -> list[Entry]:
     """The entries for the legal ``moves`` of ``board`` (a view or a true board): taps first,
     then transfers in board order, those to interchangeable empty depots merged."""
+    from cardz_core.engine.movetext import move_text
+
     keys = tap_keys(game)
     taps = sorted((m for m in moves if m.dst < 0), key=lambda m: m.src)
     # a tap on a depot the tables do not list as tappable keeps a key no other tap can have

@@ -3,15 +3,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from cardz_core.engine.game import Game
 from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.engine.state import LOST, PLAYING, WON, State
 
 if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
     from cardz_core.registry import Registry
     from cardz_core.spec.model import GameSpec
+
+
+def __getattr__(name: str) -> Any:
+    """``Game``, imported when first asked for: a module that reads only positions or moves
+    (``engine.state``, ``engine.moves``) does not import the whole engine (start time,
+    docs/benchmarks.md)."""
+    if name == "Game":
+        from cardz_core.engine.game import Game
+
+        return Game
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["compile", "Game", "Move", "IllegalMove", "State", "PLAYING", "WON", "LOST"]
 

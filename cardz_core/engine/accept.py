@@ -19,9 +19,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import attrs
+
 from cardz_core.cards import RANK_WORDS, SUIT_WORDS, Card
 from cardz_core.compiled.records import AcceptTable
-from cardz_core.engine.base import CompiledTables
+from cardz_core.engine.base import AcceptTables, CompiledTables
 from cardz_core.engine.relations import relation
 
 IDENTITIES = tuple(Card(r, s) for s in range(4) for r in range(1, 14))
@@ -145,8 +147,20 @@ class Accept:
         return game.intern(frozenset(codes))
 
     def _tables(self, game: CompiledTables) -> None:
+        # the tables read only what a card may lie on: depots whose rules differ only in
+        # `when`, `reason` or `acceptFrom` share them, built once (a game of many alike
+        # depots, such as Crazy Quilt's 104-card tableau, spent most of its compile here)
+        key = attrs.evolve(self.rule, accept_from=None, when=None, reason=None)
+        shared = game.accept_tables.get(key)
+        if shared is None:
+            shared = game.accept_tables[key] = self._build_tables(game)
+        self.on_top, self.dynamic, self.on_down = shared
+        self._empty: dict[int, frozenset[int]] = {}
+        self._game = game
+
+    def _build_tables(self, game: CompiledTables) -> AcceptTables:
         by_card: dict[Card, Any] = {}
-        self.on_top: dict[int, frozenset[int]] = {}
+        on_top: dict[int, frozenset[int]] = {}
         dynamic = []
         for cid, card in enumerate(game.identity):
             code = cid << 1 | 1
@@ -159,11 +173,8 @@ class Accept:
                     return self.fits(b, c, 0)
 
                 by_card[card] = self._codes(game, fits_below)
-            self.on_top[code] = by_card[card]
-        self.dynamic = frozenset(dynamic)
-        self.on_down = self._codes(game, lambda c: self.fits(DOWN, c, 0))
-        self._empty: dict[int, frozenset[int]] = {}
-        self._game = game
+            on_top[code] = by_card[card]
+        return on_top, frozenset(dynamic), self._codes(game, lambda c: self.fits(DOWN, c, 0))
 
     def on_empty(self, seed_rank: int) -> frozenset[int]:
         key = seed_rank if self.seed_from_deal else 0

@@ -28,12 +28,16 @@ class Eject:
         # Run: for each face-up card code, the face-up codes that may lie on it within the run
         self.run_next: dict[int, frozenset[int]] | None = None
         if self.unit == "Run":
-            rel = relation(rule.unit_build, rule.unit_suit)
-            ident = game.identity
-            table: dict[int, frozenset[int]] = {}
-            for cid, below in enumerate(ident):
-                table[cid << 1 | 1] = game.intern(frozenset(
-                    c << 1 | 1 for c, card in enumerate(ident) if rel is None or rel(below, card)))
+            # one table per distinct run rule, shared by the depots that have it
+            key = (rule.unit_build, rule.unit_suit)
+            table = game.run_tables.get(key)
+            if table is None:
+                rel = relation(rule.unit_build, rule.unit_suit)
+                ident = game.identity
+                table = game.run_tables[key] = {}
+                for cid, below in enumerate(ident):
+                    table[cid << 1 | 1] = game.intern(frozenset(
+                        c << 1 | 1 for c, card in enumerate(ident) if rel is None or rel(below, card)))
             self.run_next = table
 
     def covered(self, piles: Sequence[tuple[int, ...]]) -> bool:

@@ -11,8 +11,10 @@ from typing import Any, Callable, TypeVar
 from cardz_core.cards import JOKER, Card
 from cardz_core.compiled.build import depot_indices, pattern_indices
 from cardz_core.compiled.game import CompiledGame
-from cardz_core.compiled.records import AcceptTable, ConditionData, ExprRef, StepData
+from cardz_core.compiled.records import (AcceptTable, BuildRule, ConditionData, ExprRef,
+                                         StepData)
 from cardz_core.engine.accept import Accept
+from cardz_core.engine.base import AcceptTables
 from cardz_core.engine.eject import LOCKED, Eject
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import State
@@ -79,6 +81,8 @@ class GameTables:
         self.card_value: tuple[int, ...] = c.card_value
         self.first_stock = c.first_stock
         self._interned: dict[frozenset[int], frozenset[int]] = {}
+        self.accept_tables: dict[AcceptTable, AcceptTables] = {}
+        self.run_tables: dict[tuple[BuildRule | None, str], dict[int, frozenset[int]]] = {}
         self.accepts = [Accept(c.accepts[i], self, i) for i in range(n)]
         self.ejects = [Eject(c.ejects[i], self, i) for i in range(n)]
         self.land_face = c.land_face

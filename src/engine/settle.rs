@@ -40,6 +40,8 @@ pub(super) struct Rules {
     triggers: Vec<Trigger>,
     actions: Vec<Vec<Action>>,
     redeal: Vec<Step>,
+    // the deal steps, None when one has no native primitive (the Python engine deals)
+    pub(super) deal: Option<Vec<Step>>,
     max_redeals: Option<i64>,
     redeal_when: Option<Cond>,
     // from the plan: the stocks a redeal is tapped from, and those it gathers into
@@ -117,6 +119,7 @@ impl Rules {
             actions.push(mine);
         }
         let redeal = load.steps(c.get("redeal"))?;
+        let deal = load.steps(c.get("deal")).ok();
         let auto_send = per_depot_lists(c, "auto_send", n)?;
         let auto_refill = per_depot_lists(c, "auto_refill", n)?;
         let flip_uncovered = plan.get("flip_uncovered").and_then(Value::as_array).is_some_and(|a| !a.is_empty());
@@ -127,6 +130,7 @@ impl Rules {
             triggers,
             actions,
             redeal,
+            deal,
             max_redeals: opt_int(c, "max_redeals"),
             redeal_when: judged(c, "redeal_when", load.exprs)?,
             redeal_stocks: depot_set(plan, "redeal_stocks", n)?,
@@ -231,12 +235,16 @@ impl Game {
             if r.triggers.is_empty() {
                 return Ok(());
             }
-            let before = w.s.piles.clone();
+            // the piles as the pass began: those the first trigger that holds runs on (testing
+            // a `when` changes nothing), so a pass in which none holds copies no pile
+            let mut before: Option<Vec<Pile>> = None;
             for t in &r.triggers {
                 if self.exprs.test(t.when, &w.s, &scope(t.depot))? {
                     let ran = w.s.piles.clone();
                     self.run_steps(w, &t.steps)?;
-                    if w.s.piles != ran {
+                    let changed = w.s.piles != ran;
+                    before.get_or_insert(ran);
+                    if changed {
                         budget -= 1;
                         self.flip_tops(w);
                         if budget == 0 {
@@ -245,7 +253,7 @@ impl Game {
                     }
                 }
             }
-            if w.s.piles == before {
+            if before.is_none_or(|b| w.s.piles == b) {
                 return Ok(());
             }
         }

@@ -224,10 +224,7 @@ impl Work {
     pub(super) fn shuffle(&mut self, d: usize) {
         let mut cards = self.s.piles[d].clone();
         let mut rng = SplitMix(self.s.rng);
-        for i in (1..cards.len()).rev() {
-            let j = rng.below(i as u64 + 1) as usize;
-            cards.swap(i, j);
-        }
+        super::deal::shuffle(&mut cards, &mut rng);
         self.s.rng = rng.0;
         self.set_pile(d, cards);
     }
@@ -369,13 +366,18 @@ impl Game {
                 }
             }
             Op::CloseGaps { group, from } => {
+                // the piles before the first gap stay where they are: only those after it slide
+                let first_gap = group.iter().position(|&d| w.s.piles[d].is_empty()).unwrap_or(group.len());
+                let group = &group[first_gap..];
                 let filled: Vec<(Pile, i32)> = group
                     .iter()
                     .filter(|&&d| !w.s.piles[d].is_empty())
                     .map(|&d| (w.s.piles[d].clone(), w.s.came_from[d]))
                     .collect();
-                for (k, &d) in group.iter().enumerate() {
-                    let (pile, origin) = filled.get(k).cloned().unwrap_or((Vec::new(), -1));
+                let n_filled = filled.len();
+                let mut slid = filled.into_iter();
+                for &d in group {
+                    let (pile, origin) = slid.next().unwrap_or((Vec::new(), -1));
                     if w.s.piles[d] != pile {
                         w.set_pile(d, pile);
                         w.s.came_from[d] = origin;
@@ -383,7 +385,7 @@ impl Game {
                 }
                 let Some(from) = from else { return Ok(()) };
                 let Some(s) = self.depot_of(from, w, me)? else { return Ok(()) };
-                for &d in &group[filled.len()..] {
+                for &d in &group[n_filled..] {
                     if d == s {
                         continue;
                     }
