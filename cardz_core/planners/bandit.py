@@ -3,15 +3,16 @@ moves by successive halving (docs/planners.md).
 
 Each time it must choose, the planner looks at the distinct legal moves of the view (moves that
 turn up nothing and lead to the same view count once; a whole pile moved to an empty copy of
-its depot is left out). Each round deals a few true positions the view may stand for
+its depot is left out, and so is a move back to a board this game has been on, so that play
+cannot circle). Each round deals a few true positions the view may stand for
 (``cardz_core.view.sample_deal``), plays every move still in the running on each of them, and
 asks the solver (docs/solver.md) whether the child position is won, lost or unknown within a
 small share of the node budget. The same deals serve every move of a round, so the moves are
 compared on equal luck. After each round the better half of the moves (by their estimated win
 share so far) goes on to the next, so the promising moves get most of the samples: successive
 halving, a fixed-budget best-arm rule (Karnin, Koren and Somekh, 2013), chosen over UCB1
-because it spends a known number of solves and its choice depends on no running totals
-of time. A move's estimated win share counts an unknown answer as ``unknown`` of a win.
+because the number of solves it makes is known before it starts, so each solve's share of the
+node budget is too. A move's estimated win share counts an unknown answer as ``unknown`` of a win.
 
 The move with the best estimate is played; then the rest of the winning line that one of its
 samples found, for as long as the line turns up no unknown card (until then the view knows
@@ -19,9 +20,10 @@ every card the line uses), and not the next move that does: every move that turn
 is chosen by a new round of samples. The solver's analysis proves some moves safe (a card no
 other pile could use, onto its foundation); those are played without sampling.
 
-Where no sample of any move was won (early in a deal, when the share of the budget is too small
-for the solver), the planner asks ``expectimax`` and follows its line. A view with nothing
-hidden is solved once with the whole budget, as ``sampling`` does.
+When every move was lost on every deal sampled, the planner gives up (None). Where no sample of
+any move was won (early in a deal, when the share of the budget is too small for the solver),
+it asks ``expectimax`` and follows its line. A view with nothing hidden is solved once with the
+whole budget, as ``sampling`` does.
 
 Why the children and not the root: a solver that sees every card chooses its own first move
 knowing what it will turn up. Solving the position after each candidate move makes the move
