@@ -164,3 +164,16 @@ def test_it_wins_a_small_game_every_deal_of_which_is_won():
             assert move is not None
             seat.play(move)
         assert seat.state.status == WON, seed
+
+
+def test_a_time_cap_is_shared_equally_among_the_solves(monkeypatch):
+    game = klondike()
+    v = game.view(game.deal(QUIET))
+    timeouts = []
+    monkeypatch.setattr(bandit, "solve", lambda *a, **k: timeouts.append(k["timeout"]) or
+                        SolveResult("unknown"))
+    planner = BanditPlanner(game, seconds=0.5, samples=8)
+    planner.choose(game, v, random.Random(0))
+    arms = len(planner._arms(game, v, game.legal_moves(v)))
+    solves = sum(alive * each for alive, each in schedule(arms, 8))
+    assert timeouts and all(0 < t <= 0.5 / solves for t in timeouts)

@@ -176,16 +176,20 @@ class BanditPlanner:
         solves = sum(alive * each for alive, each in rounds)
         b = self.budget
         share = max(1, b.nodes // solves) if b.nodes is not None else SOLVE_DEFAULT_STATES
+        # with a time cap: an equal share of it per solve, and never past the cap
+        each_seconds = NO_TIME_LIMIT if b.seconds is None else b.seconds / solves
         deadline = None if b.seconds is None else time.perf_counter() + b.seconds
         alive = arms
         for _, each in rounds:
             deals = [sample_deal(view, rng) for _ in range(each)]
             for arm in alive:
                 for deal in deals:
-                    left = NO_TIME_LIMIT if deadline is None else deadline - time.perf_counter()
-                    if left <= 0:
-                        return self._best(arms)
-                    self._try(game, arm, deal, share, left)
+                    seconds = each_seconds
+                    if deadline is not None:
+                        seconds = min(seconds, deadline - time.perf_counter())
+                        if seconds <= 0:
+                            return self._best(arms)
+                    self._try(game, arm, deal, share, seconds)
                     if len(arms) == 1 and arm.tried > arm.lost:
                         return arm  # no choice to make: enough that some deal is not lost
             alive = sorted(alive, key=self._rank)[:math.ceil(len(alive) / 2)]
