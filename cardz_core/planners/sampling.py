@@ -6,6 +6,8 @@ the solver (docs/solver.md) for a win in each, with an equal share of the node b
 moves of the wins found are votes; the move with most votes is played, and after it the rest of
 the winning line of the first sample that chose it, for as long as its moves turn up no unknown
 card (until then the view holds nothing the line did not know). Ties go to the move listed first.
+Once the leading move is ahead of the next by more votes than there are deals left, the rest are
+not solved: they could not change what is played.
 With no win found (early in a deal the share of the budget is often too small for a proof)
 it asks ``expectimax``, with the same budget, and follows that planner's line while it lasts.
 A view with no unknown cards is one deal, solved with the whole budget: a win is played out to
