@@ -62,7 +62,8 @@ def play_one(path: str, planner: str, seed: int, max_moves: int, options: dict[s
         if move is None:
             break
         seat.play(move)
-    return planner, seed, int(seat.state.status == WON), seat.state.moves, time.process_time() - started
+    spent = time.process_time() - started
+    return planner, seed, int(seat.state.status == WON), seat.state.moves, spent
 
 
 def winnable(path: str, seed: int, states: int) -> tuple[str, int, str]:
@@ -79,7 +80,8 @@ def _batch(args: tuple) -> list[tuple]:
 
 
 def _setting(text: str) -> tuple[str, str, Any]:
-    """``PLANNER.OPTION=VALUE`` as (planner, option, value); the value a number if it reads as one."""
+    """``PLANNER.OPTION=VALUE`` as (planner, option, value), the value a number where it reads
+    as one."""
     name, _, rest = text.partition(".")
     key, eq, raw = rest.partition("=")
     if not (name and key and eq):
