@@ -141,3 +141,14 @@ def test_without_a_win_in_any_sample_it_asks_expectimax(monkeypatch):
     monkeypatch.setattr(planner.fallback, "choose", lambda *a: asked.append(1) or real(*a))
     move = planner.choose(game, v, random.Random(0))
     assert asked == [1] and move in game.legal_moves(v)
+
+
+def test_deals_that_cannot_change_the_vote_are_not_solved(monkeypatch):
+    game = open_game("rulesets/klondike.cardz")
+    v = game.view(game.deal(7))
+    legal = game.legal_moves(v)
+    calls = []
+    monkeypatch.setattr(sampling, "solve", lambda *a, **k: calls.append(1) or SolveResult(
+        "won", [legal[1]]))
+    assert SamplingPlanner(game, deals=8).choose(game, v, random.Random(0)) == legal[1]
+    assert len(calls) == 5  # 5 votes to none: the 3 deals left cannot catch up

@@ -32,6 +32,7 @@ BUILTIN_PLANNERS: dict[str, Callable[..., Planner]] = {
     "value": _on_demand("value", "ValuePlanner"),
     "expectimax": _on_demand("expectimax", "ExpectimaxPlanner"),
     "sampling": _on_demand("sampling", "SamplingPlanner"),
+    "bandit": _on_demand("bandit", "BanditPlanner"),
 }
 UNGATED = frozenset({"random"})  # knows nothing of the game, so `planner: false` does not stop it
 DEFAULT_PLANNER = "usual"

@@ -6,6 +6,8 @@ the solver (docs/solver.md) for a win in each, with an equal share of the node b
 moves of the wins found are votes; the move with most votes is played, and after it the rest of
 the winning line of the first sample that chose it, for as long as its moves turn up no unknown
 card (until then the view holds nothing the line did not know). Ties go to the move listed first.
+Once the leading move is ahead of the next by more votes than there are deals left, the rest are
+not solved: they could not change what is played.
 With no win found (early in a deal the share of the budget is often too small for a proof)
 it asks ``expectimax``, with the same budget, and follows that planner's line while it lasts.
 A view with no unknown cards is one deal, solved with the whole budget: a win is played out to
@@ -68,7 +70,7 @@ class SamplingPlanner:
         n = self.deals if hidden else 1
         votes: dict[Move, int] = {}
         lines: dict[Move, list[Move]] = {}
-        for _ in range(n):
+        for i in range(n):
             deal: State = sample_deal(view, rng) if hidden else view
             found = solve(game, deal, analysis=self.analysis, **self._share(n))
             if not hidden and found.result == "lost":
@@ -77,11 +79,17 @@ class SamplingPlanner:
                 first = found.line[0]
                 votes[first] = votes.get(first, 0) + 1
                 lines.setdefault(first, found.line)
+                if _settled(votes, n - 1 - i):
+                    break  # the samples left cannot change the vote: solving them is waste
         if not votes:
             return self.fallback.choose(game, view, rng)
         best = max(moves, key=lambda m: votes.get(m, 0))  # max keeps the first of equals
-        self.plan = self._replay(game, view, lines[best])
+        self.plan = follow(game, view, lines[best], through_reveal=True)
         return self.plan.pop(0)[1]
+
+    def following(self, view: View) -> bool:
+        """Whether a line this planner (or its fallback) chose goes on from ``view``."""
+        return any(p.plan and p.plan[0][0] == view.piles for p in (self, self.fallback))
 
     def _share(self, n: int) -> dict[str, Any]:
         """One sample's solver budget: an equal share of the nodes and of the seconds."""
@@ -89,22 +97,33 @@ class SamplingPlanner:
         return {"max_states": max(1, b.nodes // n) if b.nodes is not None else SOLVE_DEFAULT_STATES,
                 "timeout": b.seconds / n if b.seconds is not None else NO_TIME_LIMIT}
 
-    @staticmethod
-    def _replay(game: Game, view: View, line: list[Move]) -> list[tuple[Piles, Move]]:
-        """The line as (piles before, move) pairs up to and including its first move that turns
-        up an unknown card: past it the view knows what the line's deal made up."""
-        plan: list[tuple[Piles, Move]] = []
-        v = view
-        for move in line:
-            try:
-                after = game.apply(v, move, reveal=refuse_reveal)
-            except Unknown:
+
+def _settled(votes: dict[Move, int], left: int) -> bool:
+    """Whether the leading move keeps the most votes whatever the ``left`` samples still to be
+    solved vote for (a tie could go to a move listed earlier, so the lead must exceed them)."""
+    top = sorted(votes.values(), reverse=True)
+    return top[0] - (top[1] if len(top) > 1 else 0) > left
+
+
+def follow(game: Game, view: View, line: list[Move], through_reveal: bool
+           ) -> list[tuple[Piles, Move]]:
+    """A solved line as (piles before, move) pairs, played from ``view`` for as long as the view
+    knows every card it uses: up to its first move that turns up an unknown card, that move
+    included when ``through_reveal`` or when it is the first (past it the view knows what the
+    sample made up). A move legal only with the sample's cards ends the plan."""
+    plan: list[tuple[Piles, Move]] = []
+    v = view
+    for move in line:
+        try:
+            after = game.apply(v, move, reveal=refuse_reveal)
+        except Unknown:
+            if through_reveal or not plan:
                 plan.append((v.piles, move))
-                break
-            except IllegalMove:  # legal only with the sample's cards: think again there
-                break
-            plan.append((v.piles, move))
-            v = after
-            if v.status != PLAYING:
-                break
-        return plan
+            break
+        except IllegalMove:  # legal only with the sample's cards: think again there
+            break
+        plan.append((v.piles, move))
+        v = after
+        if v.status != PLAYING:
+            break
+    return plan

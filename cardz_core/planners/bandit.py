@@ -1,0 +1,225 @@
+"""``bandit``: determinized solving of each candidate move, with samples shared out among the
+moves by successive halving (docs/planners.md).
+
+Each time it must choose, the planner looks at the distinct legal moves of the view (moves that
+turn up nothing and lead to the same view count once; a whole pile moved to an empty copy of
+its depot is left out, and so is a move back to a board this game has been on, so that play
+cannot circle). Each round deals a few true positions the view may stand for
+(``cardz_core.view.sample_deal``), plays every move still in the running on each of them, and
+asks the solver (docs/solver.md) whether the child position is won, lost or unknown within a
+small share of the node budget. The same deals serve every move of a round, so the moves are
+compared on equal luck. After each round the better half of the moves (by their estimated win
+share so far) goes on to the next, so the promising moves get most of the samples: successive
+halving, a fixed-budget best-arm rule (Karnin, Koren and Somekh, 2013), chosen over UCB1
+because the number of solves it makes is known before it starts, so each solve's share of the
+node budget is too. A move's estimated win share counts an unknown answer as ``unknown`` of a win.
+
+The move with the best estimate is played; then the rest of the winning line that one of its
+samples found, for as long as the line turns up no unknown card (until then the view knows
+every card the line uses), and not the next move that does: every move that turns a card up
+is chosen by a new round of samples. The solver's analysis proves some moves safe (a card no
+other pile could use, onto its foundation); those are played without sampling.
+
+When every move was lost on every deal sampled, the planner gives up (None). Where no sample of
+any move was won (early in a deal, when the share of the budget is too small for the solver),
+it asks ``expectimax`` and follows its line. A view with nothing hidden is solved once with the
+whole budget, as ``sampling`` does.
+
+Why the children and not the root: a solver that sees every card chooses its own first move
+knowing what it will turn up. Solving the position after each candidate move makes the move
+itself a choice made without that knowledge, so a move that only wins for some of the deals the
+view stands for is valued by how many. Past that first move every sampled solve still plays as
+if it could see all the cards (strategy fusion), which the planner limits by thinking again at
+every move that turns a card up.
+
+Everything is reproducible from the ``rng`` given to ``choose`` and the node budgets; ``seconds``
+is an optional cap (not reproducible across machines).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from cardz_core.engine.moves import Move
+from cardz_core.engine.state import PLAYING, WON, State
+from cardz_core.limits import BANDIT_MAX_SAMPLES, SOLVE_DEFAULT_STATES
+from cardz_core.planners.base import Budget, Unknown, refuse_reveal
+from cardz_core.planners.expectimax import Piles
+from cardz_core.planners.measures import roles
+from cardz_core.planners.sampling import NO_TIME_LIMIT, SamplingPlanner, follow
+from cardz_core.planners.solver import solve
+from cardz_core.planners.usual import Visited
+from cardz_core.problems import CardzError
+from cardz_core.view import View, sample_deal
+
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
+
+SAMPLES = 64  # child solves per decision, all moves together
+NODES = 16_000  # positions per decision, shared equally among the solves
+UNKNOWN_SHARE = 0.5  # what an unknown answer counts for in a move's estimated win share
+
+
+@attrs.define
+class Arm:
+    """One candidate move and what its sampled children gave."""
+
+    move: Move
+    order: int  # its place among the legal moves (ties go to the first)
+    won: int = 0
+    lost: int = 0
+    unknown: int = 0
+    line: list[Move] | None = None  # the move and a winning line after it, from its first win
+
+    @property
+    def tried(self) -> int:
+        return self.won + self.lost + self.unknown
+
+    def estimate(self, unknown_share: float) -> float:
+        """The estimated win share of the move (0 before any sample)."""
+        n = self.tried
+        return (self.won + unknown_share * self.unknown) / n if n else 0.0
+
+
+def schedule(arms: int, samples: int) -> list[tuple[int, int]]:
+    """Successive halving's rounds for ``arms`` moves and about ``samples`` solves: (moves in
+    the round, samples per move), each round keeping the better half (rounded up). Every move
+    is tried at least once, so with fewer samples than moves the first round takes more."""
+    rounds = max(1, math.ceil(math.log2(arms))) if arms > 1 else 1
+    out = []
+    alive = arms
+    for _ in range(rounds):
+        out.append((alive, max(1, samples // (alive * rounds))))
+        alive = math.ceil(alive / 2)
+    return out
+
+
+class BanditPlanner:
+    name = "bandit"
+
+    def __init__(self, game: Game, nodes: int | None = None, seconds: float | None = None,
+                 samples: int = SAMPLES, unknown: float = UNKNOWN_SHARE,
+                 **_options: Any) -> None:
+        if nodes is None and seconds is None:
+            nodes = NODES
+        self.budget = Budget(nodes, seconds)
+        if isinstance(samples, bool) or not isinstance(samples, int) or \
+                not 1 <= samples <= BANDIT_MAX_SAMPLES:
+            raise CardzError(f"the bandit planner solves 1 to {BANDIT_MAX_SAMPLES} samples per "
+                             f"decision, not {samples}")
+        if isinstance(unknown, bool) or not isinstance(unknown, (int, float)) or \
+                not 0.0 <= unknown <= 1.0:
+            raise CardzError(f"an unknown answer counts for 0 to 1 of a win, not {unknown}")
+        self.samples = samples
+        self.unknown = float(unknown)
+        # nothing hidden: one solve with the whole budget; no sample won: its expectimax
+        self.whole = SamplingPlanner(game, nodes=nodes, seconds=seconds, deals=1)
+        self.analysis = self.whole.analysis
+        self.safe = self.analysis.safe
+        self.plan: list[tuple[Piles, Move]] = []  # (piles the move is played from, move)
+        self.visited = Visited()  # boards of this game, so that play cannot circle for ever
+
+    def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
+        self.visited.note(view)
+        if self.plan and self.plan[0][0] == view.piles:
+            return self.plan.pop(0)[1]
+        self.plan = []
+        hidden = view.pools is not None and any(map(any, view.pools))
+        if self.whole.following(view) or not hidden or view.status != PLAYING:
+            return self.whole.choose(game, view, rng)
+        moves = game.legal_moves(view)
+        safe = self.safe.find(view, moves) if self.safe is not None and moves else None
+        if safe is not None:
+            return safe  # never worse than any other move: nothing to weigh
+        arms = self._arms(game, view, moves)
+        if not arms:
+            return None  # every move leads back to a board it has been on
+        best = self._halve(game, view, arms, rng)
+        if not any(a.won or a.unknown for a in arms):
+            return None  # every move lost on every deal sampled: give up
+        if not any(a.line for a in arms):
+            return self.whole.fallback.choose(game, view, rng)  # no sample won: no guide
+        if best.line is None:
+            return best.move  # better than the moves a sample won with, by the unknown ones
+        self.plan = follow(game, view, best.line, through_reveal=False)
+        return self.plan.pop(0)[1]
+
+    def _arms(self, game: Game, view: View, moves: list[Move]) -> list[Arm]:
+        """The candidate moves: one per distinct view a move that turns up nothing leads to
+        (unless this game has been there before: going back wins nothing the samples did not
+        already count, and would let the planner circle), every move that turns up a card,
+        none that only relabels a pile."""
+        r = roles(game)
+        seen: set[Piles] = set()
+        arms = []
+        for i, m in enumerate(moves):
+            if r.pointless(view, m):
+                continue
+            try:
+                after = game.apply(view, m, reveal=refuse_reveal)
+            except Unknown:
+                arms.append(Arm(m, i))
+                continue
+            if after.piles not in seen and not self.visited.visits(after):
+                seen.add(after.piles)
+                arms.append(Arm(m, i))
+        return arms
+
+    def _halve(self, game: Game, view: View, arms: list[Arm], rng: random.Random) -> Arm:
+        """Successive halving over ``arms``; the arm with the best estimate at the end."""
+        rounds = schedule(len(arms), self.samples)
+        solves = sum(alive * each for alive, each in rounds)
+        b = self.budget
+        share = max(1, b.nodes // solves) if b.nodes is not None else SOLVE_DEFAULT_STATES
+        # with a time cap: an equal share of it per solve, and never past the cap
+        each_seconds = NO_TIME_LIMIT if b.seconds is None else b.seconds / solves
+        deadline = None if b.seconds is None else time.perf_counter() + b.seconds
+        alive = arms
+        for _, each in rounds:
+            deals = [sample_deal(view, rng) for _ in range(each)]
+            for arm in alive:
+                for deal in deals:
+                    seconds = each_seconds
+                    if deadline is not None:
+                        seconds = min(seconds, deadline - time.perf_counter())
+                        if seconds <= 0:
+                            return self._best(arms)
+                    self._try(game, arm, deal, share, seconds)
+                    if len(arms) == 1 and arm.tried > arm.lost:
+                        return arm  # no choice to make: enough that some deal is not lost
+            alive = sorted(alive, key=self._rank)[:math.ceil(len(alive) / 2)]
+        return self._best(alive)
+
+    def _try(self, game: Game, arm: Arm, deal: State, states: int, seconds: float) -> None:
+        """Play the arm's move on a sampled deal and solve the child."""
+        child = game.apply(deal, arm.move)
+        line: list[Move] = []
+        if child.status == WON:
+            result = "won"
+        elif child.status != PLAYING:
+            result = "lost"
+        else:
+            found = solve(game, child, max_states=states, timeout=seconds,
+                          analysis=self.analysis)
+            result, line = found.result, found.line
+        if result == "won":
+            arm.won += 1
+            if arm.line is None:
+                arm.line = [arm.move, *line]
+        elif result == "lost":
+            arm.lost += 1
+        else:
+            arm.unknown += 1
+
+    def _rank(self, arm: Arm) -> tuple[float, int]:
+        """Sort key: the best estimate first, then the move listed first."""
+        return -arm.estimate(self.unknown), arm.order
+
+    def _best(self, arms: list[Arm]) -> Arm:
+        tried = [a for a in arms if a.tried] or arms
+        return min(tried, key=self._rank)
