@@ -58,7 +58,8 @@ class Visited:
         self.last_moves = -1
         self.here: Piles | None = None
         self.before: Piles | None = None
-        self.best = -1  # the most progress (cards home and turned up) seen, and when
+        # the most progress seen (cards home less face-down cards of the play area), and when
+        self.best = float("-inf")
         self.best_at = 0
 
     def note(self, view: View) -> None:
@@ -68,7 +69,7 @@ class Visited:
         if view.moves < self.last_moves:  # an undo or a new game: start again
             self.boards.clear()
             self.here = None
-            self.best = -1
+            self.best = float("-inf")
         self.before = self.here if view.moves == self.last_moves + 1 else None
         self.last_moves = view.moves
         self.here = view.piles
