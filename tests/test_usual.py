@@ -106,15 +106,15 @@ def test_usual_gives_up_after_a_long_stretch_without_progress() -> None:
     game = game_of(SHUTTLE)
     planner = make_planner(game, "usual")
     start = board(game, {"a": ["2H"], "stock": ["AH"]})
-    assert not planner.visited.stalled(game, game.view(start))
+    assert not planner.visited.stalled(game.view(start))
     late = board(game, {"b": ["2H"], "stock": ["AH"]}, moves=usual.STALL_MOVES - 1)
-    assert not planner.visited.stalled(game, game.view(late))
+    assert not planner.visited.stalled(game.view(late))
     later = board(game, {"c": ["2H"], "stock": ["AH"]}, moves=usual.STALL_MOVES)
-    assert planner.visited.stalled(game, game.view(later))
+    assert planner.visited.stalled(game.view(later))
     assert planner.choose(game, game.view(later), random.Random(1)) is None
     # a card home is progress: the count starts again from there
     home = board(game, {"foundation": ["AH"], "a": ["2H"]}, moves=usual.STALL_MOVES + 5)
-    assert not planner.visited.stalled(game, game.view(home))
+    assert not planner.visited.stalled(game.view(home))
 
 
 def test_a_deal_with_many_cards_face_down_is_not_taken_for_a_stall() -> None:
@@ -123,15 +123,15 @@ def test_a_deal_with_many_cards_face_down_is_not_taken_for_a_stall() -> None:
     game = _game("klondike")
     planner = make_planner(game, "usual")
     opening = game.deal(1)
-    assert not planner.visited.stalled(game, game.view(opening))
+    assert not planner.visited.stalled(game.view(opening))
     turned = opening.copy()
     d = next(d for d, pile in enumerate(opening.piles)
              if game.roles[d] == "tableau" and len(pile) > 1)
     turned.piles = tuple(p if i != d else p[:-2] + (p[-2] | 1, p[-1])
                          for i, p in enumerate(opening.piles))
     turned.moves = 150
-    assert not planner.visited.stalled(game, game.view(turned))
+    assert not planner.visited.stalled(game.view(turned))
     turned.moves = 150 + usual.STALL_MOVES - 1
-    assert not planner.visited.stalled(game, game.view(turned))
+    assert not planner.visited.stalled(game.view(turned))
     turned.moves = 150 + usual.STALL_MOVES
-    assert planner.visited.stalled(game, game.view(turned))
+    assert planner.visited.stalled(game.view(turned))

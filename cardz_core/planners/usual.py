@@ -53,7 +53,8 @@ class Visited:
     """Boards (piles only) a planner has been on during one game, how often, and the board it
     was on before the last move (the one an undo would go back to)."""
 
-    def __init__(self) -> None:
+    def __init__(self, r: Roles) -> None:
+        self.roles = r
         self.boards: dict[Piles, int] = {}
         self.last_moves = -1
         self.here: Piles | None = None
@@ -74,14 +75,15 @@ class Visited:
         self.last_moves = view.moves
         self.here = view.piles
         self.boards[view.piles] = self.boards.get(view.piles, 0) + 1
-
-    def stalled(self, game: Game, view: View) -> bool:
-        """Whether ``STALL_MOVES`` moves went by without a card more home or turned up than
-        ever before in this game: play that long without progress is going round in circles."""
-        r = roles(game)
-        progress = home_cards(r, view) - hidden_cards(r, view)
+        progress = home_cards(self.roles, view) - hidden_cards(self.roles, view)
         if progress > self.best:
             self.best, self.best_at = progress, view.moves
+
+    def stalled(self, view: View) -> bool:
+        """Whether ``STALL_MOVES`` moves went by without a card more home or turned up than
+        ever before in this game (as noted, by whichever planner plays): play that long without
+        progress is going round in circles."""
+        self.note(view)
         return view.moves - self.best_at >= STALL_MOVES
 
     def visits(self, view: State) -> int:
@@ -146,7 +148,7 @@ class UsualPlanner:
     name = "usual"
 
     def __init__(self, game: Game, **_options: Any) -> None:
-        self.visited = Visited()
+        self.visited = Visited(roles(game))
         self.safe = analysis_of(game).safe
 
     def ranked(self, game: Game, view: View, rng: random.Random
@@ -174,7 +176,7 @@ class UsualPlanner:
         return out
 
     def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
-        if self.visited.stalled(game, view):
+        if self.visited.stalled(view):
             return None
         if self.safe is not None:
             moves = game.legal_moves(view)
