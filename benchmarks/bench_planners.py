@@ -1,20 +1,29 @@
-"""Planner strength: win rate (95% Wilson interval) of each planner over a fixed set of deals.
+"""Planner strength: win rate (95% Wilson interval) of each planner over a fixed set of deals, or
+two planners paired on the same deals.
 
     python benchmarks/bench_planners.py --games 500 --planners usual,expectimax --workers 2
+    python benchmarks/bench_planners.py --pair random usual --deals 500 --all --workers 2
     python benchmarks/bench_planners.py --deals 50 --planner bandit --set bandit.samples=16 \
         --winnable 20000
+
+Every planner plays the same deals (seeds 1..N) of the game (default: Klondike draw 3, unlimited
+passes), seeing only the player's view with memory (``cardz_core.view.Seat``), through the
+simulator's ``play_deal``, so each game ends as the simulator says: won, lost (by the rules),
+stuck (no legal move), resigned (the planner gave up with moves left) or unfinished (the move
+cap). Prints one line per planner: wins, win rate with its interval, the other four ends, mean
+moves, CPU seconds per game; ``--json`` adds them as JSON. Deals are split over worker processes;
+results do not depend on the number of workers.
 
 ``--winnable STATES`` also asks the solver, with every card known and STATES positions, which
 true deals are winnable, and adds the share of those each planner won (deals the solver left
 unknown count in neither part). ``--set PLANNER.OPTION=VALUE`` passes any option to a planner.
 
-Every planner plays the same deals (seeds 1..N) of the game (default: Klondike draw 3, unlimited
-passes), seeing only the player's view with memory (``cardz_core.view.Seat``); a game is won,
-lost (the planner gives up or the game says so) or unfinished at the move cap. Prints one line per
-planner: wins, win rate with its interval, mean moves, CPU seconds per game; ``--json`` adds them as
-JSON. Deals are split over worker processes; results do not depend on the number of workers.
-Published reference points for Klondike draw 3 with hidden cards: a greedy player wins about 13%,
-the best search-based players 37-48%.
+``--pair A B`` plays A and B on the same deals of one game (``--file``) or of every bundled game
+a planner may play (``--all``; ``--games-list`` names some), and prints per game: the wins of
+each, the deals both won, only A won and only B won, and McNemar's exact two-sided p on the
+"only" counts. ``--rows`` appends every deal's result as it finishes, so a cut-short run keeps
+what it played. Published reference points for Klondike draw 3 with hidden cards: a greedy
+player wins about 13%, the best search-based players 37-48%.
 """
 
 from __future__ import annotations
@@ -26,57 +35,121 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cardz_core.engine import compile  # noqa: E402
-from cardz_core.engine.state import PLAYING, WON  # noqa: E402
-from cardz_core.planners import make_planner  # noqa: E402
+from cardz_core.planners import make_planner, planner_allowed  # noqa: E402
 from cardz_core.planners.solver import solve  # noqa: E402
-from cardz_core.sim.stats import wilson_interval  # noqa: E402
-from cardz_core.spec import load_game  # noqa: E402
+from cardz_core.rulesets import bundled, open_game  # noqa: E402
+from cardz_core.sim.play import ENDS, foundation_flags, play_deal  # noqa: E402
+from cardz_core.sim.stats import mcnemar_p, wilson_interval  # noqa: E402
 from cardz_core.view import Seat  # noqa: E402
 
 DEFAULT_FILE = ROOT / "rulesets" / "klondike_draw3.cardz"
+SIGNIFICANT = 0.05
+CHUNK = 5  # deals per task
 _GAME: dict[str, Any] = {}
+
+Row = dict[str, Any]
 
 
 def _game(path: str) -> Any:
     if path not in _GAME:
-        _GAME[path] = compile(load_game(Path(path), file=path))
+        _GAME[path] = open_game(path)
     return _GAME[path]
 
 
-def play_one(path: str, planner: str, seed: int, max_moves: int, options: dict[str, Any]
-             ) -> tuple[str, int, int, int, float]:
-    """(planner, seed, 1 if won else 0, moves, seconds) for one deal."""
+def play_one(path: str, planner: str, seed: int, max_moves: int, options: dict[str, Any]) -> Row:
+    """One deal played by one planner: game, planner, seed, end, moves, CPU seconds."""
     game = _game(path)
     started = time.process_time()  # CPU time: the machine is shared
-    seat = Seat(game, game.deal(seed))
     chooser = make_planner(game, planner, force=True, **options.get(planner, {}))
     rng = random.Random(seed * 7919 + len(planner))
-    while seat.state.status == PLAYING and seat.state.moves < max_moves:
-        move = chooser.choose(game, seat.view, rng)
-        if move is None:
-            break
-        seat.play(move)
-    spent = time.process_time() - started
-    return planner, seed, int(seat.state.status == WON), seat.state.moves, spent
+    row = play_deal(game, Seat, chooser, rng, game.deal(seed), max_moves,
+                    foundation_flags(game))
+    return {"game": Path(path).stem, "planner": planner, "seed": seed, "end": row["end"],
+            "moves": row["moves"], "seconds": time.process_time() - started}
 
 
-def winnable(path: str, seed: int, states: int) -> tuple[str, int, str]:
-    """("solver", seed, won | lost | unknown): the true deal solved with every card known."""
+def winnable(path: str, seed: int, states: int) -> Row:
+    """The true deal solved with every card known: won, lost or unknown."""
     game = _game(path)
-    return "solver", seed, solve(game, game.deal(seed), max_states=states, timeout=3600.0).result
+    return {"game": Path(path).stem, "planner": "solver", "seed": seed,
+            "result": solve(game, game.deal(seed), max_states=states, timeout=3600.0).result}
 
 
-def _batch(args: tuple) -> list[tuple]:
+def _batch(args: tuple) -> list[Row]:
     path, planner, seeds, max_moves, options = args
     if planner == "solver":
         return [winnable(path, s, max_moves) for s in seeds]
     return [play_one(path, planner, s, max_moves, options) for s in seeds]
+
+
+def _run(jobs: list[tuple], workers: int, rows_file: str | None) -> Iterator[list[Row]]:
+    """Each job's rows as it finishes (in job order), appended to ``rows_file`` too."""
+    def keep(part: list[Row]) -> list[Row]:
+        if rows_file:
+            with open(rows_file, "a", encoding="utf-8") as out:
+                for r in part:
+                    out.write(json.dumps(r) + "\n")
+        return part
+
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            for part in pool.map(_batch, jobs):
+                yield keep(part)
+    else:
+        for job in jobs:
+            yield keep(_batch(job))
+
+
+def planner_line(name: str, mine: list[Row]) -> Row:
+    """The summary of one planner's games: wins, rate and interval, ends, moves, seconds."""
+    wins = sum(r["end"] == "won" for r in mine)
+    lo, hi = wilson_interval(wins, len(mine)) or (0.0, 0.0)
+    return {"planner": name, "games": len(mine), "wins": wins, "rate": wins / len(mine),
+            "low": lo, "high": hi, "ends": {e: sum(r["end"] == e for r in mine) for e in ENDS},
+            "moves": sum(r["moves"] for r in mine) / len(mine),
+            "seconds_per_game": sum(r["seconds"] for r in mine) / len(mine)}
+
+
+def pair_line(game: str, a: str, b: str, rows: list[Row]) -> Row:
+    """Two planners on the same deals of one game: wins, both, only A, only B, McNemar's p."""
+    won = {(r["planner"], r["seed"]): r["end"] == "won" for r in rows}
+    seeds = sorted({s for (p, s) in won if (a, s) in won and (b, s) in won})
+    both = sum(won[a, s] and won[b, s] for s in seeds)
+    only_a = sum(won[a, s] and not won[b, s] for s in seeds)
+    only_b = sum(won[b, s] and not won[a, s] for s in seeds)
+    p = mcnemar_p(only_a, only_b)
+    seconds = {n: sum(r["seconds"] for r in rows if r["planner"] == n) / max(1, len(seeds))
+               for n in (a, b)}
+    ends = {n: {e: sum(r["end"] == e for r in rows if r["planner"] == n) for e in ENDS}
+            for n in (a, b)}
+    return {"game": game, "deals": len(seeds), "a": a, "b": b, "a_wins": both + only_a,
+            "b_wins": both + only_b, "both": both, "only_a": only_a, "only_b": only_b,
+            "p_value": p, "b_better": p is not None and p < SIGNIFICANT and only_b > only_a,
+            "seconds": seconds, "ends": ends}
+
+
+PAIR_HEAD = ("game", "deals", "A won", "B won", "both", "only A", "only B", "McNemar p",
+             "B better")
+
+
+def pair_cells(line: Row) -> list[str]:
+    p = line["p_value"]
+    return [line["game"], str(line["deals"]), str(line["a_wins"]), str(line["b_wins"]),
+            str(line["both"]), str(line["only_a"]), str(line["only_b"]),
+            "-" if p is None else f"{p:.2g}", "yes" if line["b_better"] else "no"]
+
+
+def playable_games(names: list[str] | None) -> list[str]:
+    """The bundled game files a planner may play (``planner_allowed``): all, or those named,
+    in the order named."""
+    paths = {Path(r.path).stem: str(r.path) for r in bundled()}
+    chosen = [paths[n] for n in names if n in paths] if names else list(paths.values())
+    return [p for p in chosen if planner_allowed(_game(p))]
 
 
 def _setting(text: str) -> tuple[str, str, Any]:
@@ -96,17 +169,58 @@ def _setting(text: str) -> tuple[str, str, Any]:
     return name, key, value
 
 
+def _options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    given = {"nodes": args.nodes, "depth": args.depth, "samples": args.samples, "deals": args.deals}
+    takes = {"expectimax": ("nodes", "depth", "samples"), "sampling": ("nodes", "deals"),
+             "bandit": ("nodes",)}
+    options = {name: {k: given[k] for k in keys if given[k] is not None}
+               for name, keys in takes.items()}
+    for name, key, value in args.settings:
+        options.setdefault(name, {})[key] = value
+    return options
+
+
+def run_pair(args: argparse.Namespace) -> int:
+    a, b = args.pair
+    files = playable_games(args.games_list.split(",") if args.games_list else None) \
+        if args.all else [args.file]
+    seeds = list(range(1, args.games + 1))
+    options = _options(args)
+    lines = []
+    print("  ".join(PAIR_HEAD), flush=True)
+    for path in files:
+        jobs = [(path, name, seeds[i:i + CHUNK], args.max_moves, options)
+                for i in range(0, len(seeds), CHUNK) for name in (a, b)]
+        rows = [r for part in _run(jobs, args.workers, args.rows) for r in part]
+        line = pair_line(Path(path).stem, a, b, rows)
+        lines.append(line)
+        print("  ".join(pair_cells(line)), flush=True)
+    better = sum(line["b_better"] for line in lines)
+    print(f"{b} beats {a} (McNemar p < {SIGNIFICANT}) on {better} of {len(lines)} games")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"pair": [a, b], "deals": len(seeds),
+                                               "max_moves": args.max_moves,
+                                               "games": lines}, indent=2))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--file", default=str(DEFAULT_FILE), help="game file (default Klondike draw 3)")
-    p.add_argument("--games", "--deals", dest="games", type=int, default=500,
+    p.add_argument("--games", "--deals", type=int, default=500, dest="games",
                    help="deals, seeds 1..N (default 500)")
     p.add_argument("--planners", "--planner", dest="planners", default="random,usual,expectimax")
+    p.add_argument("--pair", nargs=2, metavar=("A", "B"),
+                   help="play A and B on the same deals and compare them (McNemar)")
+    p.add_argument("--all", action="store_true",
+                   help="with --pair, every bundled game a planner may play")
+    p.add_argument("--games-list", metavar="NAMES",
+                   help="with --pair --all, only these bundled games (file stems, comma-separated)")
     p.add_argument("--nodes", type=int, default=None,
                    help="node budget per move of expectimax, sampling and bandit")
     p.add_argument("--depth", type=int, default=None, help="expectimax depth limit")
     p.add_argument("--samples", type=int, default=None, help="expectimax samples per chance node")
-    p.add_argument("--sampling-deals", type=int, default=None,
+    p.add_argument("--sampling-deals", type=int, default=None, dest="deals",
                    help="deals sampling solves per decision")
     p.add_argument("--set", dest="settings", type=_setting, action="append", default=[],
                    metavar="PLANNER.OPTION=VALUE", help="an option for one planner (repeatable)")
@@ -119,66 +233,41 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rows", metavar="ROWS", help="append each deal's row to ROWS (JSON lines) as "
                                                    "it finishes, so a cut-short run keeps them")
     args = p.parse_args(argv)
-    given = {"nodes": args.nodes, "depth": args.depth, "samples": args.samples,
-             "deals": args.sampling_deals}
-    takes = {"expectimax": ("nodes", "depth", "samples"), "sampling": ("nodes", "deals"),
-             "bandit": ("nodes",)}
-    options = {name: {k: given[k] for k in keys if given[k] is not None}
-               for name, keys in takes.items()}
-    for name, key, value in args.settings:
-        options.setdefault(name, {})[key] = value
+    if args.pair:
+        return run_pair(args)
     seeds = list(range(1, args.games + 1))
-    chunk = 5
+    options = _options(args)
     names = args.planners.split(",")
     # chunk by chunk, every planner (and the solver) in turn: a run cut short keeps paired rows
     budgets = [(name, args.max_moves) for name in names]
     if args.winnable is not None:
         budgets.append(("solver", args.winnable))
-    jobs = [(args.file, name, seeds[i:i + chunk], cap, options)
-            for i in range(0, len(seeds), chunk) for name, cap in budgets]
-    rows: list[tuple] = []
-
-    def keep(part: list[tuple]) -> None:
-        rows.extend(part)
-        if args.rows:
-            with open(args.rows, "a", encoding="utf-8") as out:
-                for r in part:
-                    fields = ("planner", "seed", "result") if r[0] == "solver" else \
-                        ("planner", "seed", "won", "moves", "seconds")
-                    out.write(json.dumps(dict(zip(fields, r))) + "\n")
-
-    if args.workers > 1:
-        with ProcessPoolExecutor(args.workers) as pool:
-            for part in pool.map(_batch, jobs):
-                keep(part)
-    else:
-        for job in jobs:
-            keep(_batch(job))
-    verdicts = {r[1]: r[2] for r in rows if r[0] == "solver"}
+    jobs = [(args.file, name, seeds[i:i + CHUNK], cap, options)
+            for i in range(0, len(seeds), CHUNK) for name, cap in budgets]
+    rows = [r for part in _run(jobs, args.workers, args.rows) for r in part]
+    verdicts = {r["seed"]: r["result"] for r in rows if r["planner"] == "solver"}
     if verdicts:
         told = {k: sum(1 for v in verdicts.values() if v == k) for k in ("won", "lost", "unknown")}
         print(f"solver      {told['won']} winnable, {told['lost']} not, {told['unknown']} unknown "
               f"({args.winnable} positions each)", flush=True)
     summary = []
     for name in names:
-        mine = [r for r in rows if r[0] == name]
-        wins = sum(r[2] for r in mine)
-        lo, hi = wilson_interval(wins, len(mine)) or (0.0, 0.0)
-        line = {"planner": name, "games": len(mine), "wins": wins, "rate": wins / len(mine),
-                "low": lo, "high": hi, "moves": sum(r[3] for r in mine) / len(mine),
-                "seconds_per_game": sum(r[4] for r in mine) / len(mine),
-                "options": options.get(name, {})}
+        mine = [r for r in rows if r["planner"] == name]
+        line = planner_line(name, mine)
+        line["options"] = options.get(name, {})
         extra = ""
         if verdicts:
-            able = [r for r in mine if verdicts.get(r[1]) == "won"]
+            able = [r for r in mine if verdicts.get(r["seed"]) == "won"]
             line["winnable"] = len(able)
-            line["winnable_won"] = sum(r[2] for r in able)
+            line["winnable_won"] = sum(r["end"] == "won" for r in able)
             share = line["winnable_won"] / len(able) if able else 0.0
             extra = f"  {line['winnable_won']}/{len(able)} winnable won ({100 * share:.1f}%)"
         summary.append(line)
-        print(f"{name:11} {wins:4}/{len(mine)} won  {100 * line['rate']:5.1f}% "
-              f"[{100 * lo:5.1f}%, {100 * hi:5.1f}%]  {line['moves']:6.1f} moves  "
-              f"{line['seconds_per_game']:7.2f} s/game{extra}", flush=True)
+        others = ", ".join(f"{e} {n}" for e, n in line["ends"].items() if e != "won" and n)
+        print(f"{name:11} {line['wins']:4}/{line['games']} won  {100 * line['rate']:5.1f}% "
+              f"[{100 * line['low']:5.1f}%, {100 * line['high']:5.1f}%]  {others}  "
+              f"{line['moves']:6.1f} moves  {line['seconds_per_game']:7.2f} s/game{extra}",
+              flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps({"file": args.file, "deals": len(seeds),
                                                "max_moves": args.max_moves,

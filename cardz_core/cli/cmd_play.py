@@ -31,6 +31,8 @@ from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
 from cardz_core.limits import MAX_SIM_MAX_MOVES, PLAY_MAX_MOVES
 from cardz_core.planners import DEFAULT_PLANNER
 from cardz_core.problems import CardzError
+from cardz_core.sim.play import RESULT_OF_END, end_of
+from cardz_core.sim.text import END_TITLES
 from cardz_core.view import Seat, View
 
 if TYPE_CHECKING:
@@ -40,6 +42,8 @@ if TYPE_CHECKING:
 HELP = ("type a key or a move (7H column-3 > foundation-1, AS>foundation-1, tap stock); "
         "u undo, h hint, q save and quit")
 REPLAY_HELP = "Enter: next step; b: back one step; q: quit"
+# the closing line's words for each end; a person may stop before any move cap
+END_WORDS = {**END_TITLES, "unfinished": "unfinished"}
 SAVE_DIR = "cardz"  # below $XDG_STATE_HOME (default ~/.local/state): where games are saved
 
 
@@ -102,16 +106,19 @@ def draw_board(game: Game, v: View, shown_moves: int | None = None) -> str:
 
 
 def _result(game: Game, seat: Seat, args: argparse.Namespace, planner: str | None,
-            shown: int) -> int:
-    status = seat.state.status
-    name = STATUS_NAMES[status] if status != PLAYING else "unfinished"
+            shown: int, stopped: bool = False) -> int:
+    """Print how the game ended: ``end`` is one of the five ends the simulator counts (won, lost
+    by the rules, stuck, resigned, unfinished); ``result`` the coarse one (stuck and resigned
+    are lost), as in the simulator's rows. ``stopped``: the planner answered no move."""
+    end = end_of(game, seat.state, stopped)
     score = game.score(seat.state)
     if args.json:
-        print_json({"result": name, "moves": shown, "movesMade": seat.state.moves,
-                    "score": score, "seed": args.seed, "planner": planner})
+        print_json({"result": RESULT_OF_END[end], "end": end, "moves": shown,
+                    "movesMade": seat.state.moves, "score": score, "seed": args.seed,
+                    "planner": planner})
     else:
         made = f" ({seat.state.moves} made)" if seat.state.moves != shown else ""
-        print(f"{name} after {shown} moves{made}{_score_text(game, seat.state)}")
+        print(f"{END_WORDS[end]} after {shown} moves{made}{_score_text(game, seat.state)}")
     return 0
 
 
@@ -165,9 +172,11 @@ def _watch(game: Game, seat: Seat, args: argparse.Namespace, rng: random.Random)
     talk = not (args.quiet or args.json)
     if talk:
         print(draw_board(game, seat.view))
+    stopped = False
     while seat.state.status == PLAYING and seat.state.moves < args.max_moves:
         move = planner.choose(game, seat.view, rng)
         if move is None:
+            stopped = True
             if talk:
                 print(f"{planner.name} finds no move worth making")
             break
@@ -176,7 +185,7 @@ def _watch(game: Game, seat: Seat, args: argparse.Namespace, rng: random.Random)
             print(f"{seat.state.moves}. {game.move_text(move)}")
     if talk:
         print(draw_board(game, seat.view))
-    return _result(game, seat, args, planner.name, seat.state.moves)
+    return _result(game, seat, args, planner.name, seat.state.moves, stopped)
 
 
 def _read_log(arg: str) -> dict[str, Any]:
@@ -374,10 +383,11 @@ def _replay(game: Game, args: argparse.Namespace) -> int:
         print(f"{at}. {said}", file=out)
         print(draw_board(game, game.view(boards[at]), line[-1]), file=out)
     final = boards[at]
-    name = STATUS_NAMES[final.status] if final.status != PLAYING else "unfinished"
+    end = end_of(game, final, False)
     if args.json:
-        print_json({"result": name, "moves": line[-1], "movesMade": final.moves,
-                    "score": game.score(final), "steps": at, "of": len(steps)})
+        print_json({"result": RESULT_OF_END[end], "end": end, "moves": line[-1],
+                    "movesMade": final.moves, "score": game.score(final), "steps": at,
+                    "of": len(steps)})
     else:
-        print(f"{name} after {line[-1]} moves (step {at} of {len(steps)})")
+        print(f"{END_WORDS[end]} after {line[-1]} moves (step {at} of {len(steps)})")
     return 0

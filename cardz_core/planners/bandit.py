@@ -122,7 +122,7 @@ class BanditPlanner:
         self.analysis = self.whole.analysis
         self.safe = self.analysis.safe
         self.plan: list[tuple[Piles, Move]] = []  # (piles the move is played from, move)
-        self.visited = Visited()  # boards of this game, so that play cannot circle for ever
+        self.visited = Visited(roles(game))  # boards of this game: play must not circle
 
     def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
         self.visited.note(view)

@@ -1,15 +1,22 @@
-"""``usual``: Cardz's usual choices, as a one-move heuristic for games written in fixed fields.
+"""``usual``: Cardz's usual choices, a short-sighted heuristic for any game written in fixed fields.
 
-Each legal move is tried once on the view (an unknown card it turns up is drawn by the counts)
-and scored by what it did: cards sent to a foundation-role depot first, then face-down cards of
-the play area turned up, depots emptied, and a tap on the stock when nothing else helps. A move
-that plays a card from the stock, waste or a reserve into the tableau scores above a tap; one that
-takes a card off a foundation, or one that only shuffles cards between piles, scores below.
+A move the solver's analysis proves safe (a card no other pile could use, onto its foundation) is
+played at once. Otherwise each legal move is tried once on the view (an unknown card it turns up
+is drawn by the counts) and scored by what it did, by the measures every game has: cards sent to
+a foundation-role depot, face-down cards of the play area turned up, tableau piles and cells
+emptied (filling one costs as much), a card from the stock, waste or a reserve brought into the
+tableau. To that is added half the best such score of a move the new position allows (a look one
+move further, read off the piles): filling an empty column is worth it when it frees a card to go
+home. Taps come last: a tap scores just above a move that only shuffles cards between piles, and
+gets no credit for what the cards it brings may allow, since they are a guess.
 
-The planner remembers the boards it has been on in this game: a move back to one costs more each
-time and is not made at all past ``MAX_VISITS`` visits. Passing through an unchanged stock again is
-allowed a few times, since in a draw-3 game a later pass can group the cards differently once the
-tableau has changed; endless shuttles end. When every move is excluded it gives up (None).
+The planner never plays the move that takes the board straight back to where it was before its
+last move while another move is left, and never moves a whole pile to an empty interchangeable
+depot (the same board, relabelled). It remembers the boards it has been on in this game: a move
+back to one costs more each time and is not made at all past ``MAX_VISITS`` visits. Passing
+through an unchanged stock again is allowed a few times, since in a draw-3 game a later pass can
+group the cards differently once the tableau has changed; endless shuttles end. When every move
+is excluded it gives up (None), and the game is counted ``resigned``.
 """
 
 from __future__ import annotations
@@ -19,43 +26,77 @@ from typing import TYPE_CHECKING, Any
 
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import State
-from cardz_core.planners.measures import (empty_spaces, hidden_cards, home_cards, roles,
+from cardz_core.planners.measures import (Roles, empty_spaces, hidden_cards, home_cards, roles,
                                           terminal_value)
+from cardz_core.solver.analysis import analysis_of
 from cardz_core.view import View
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
 
 HOME_WEIGHT = 100.0
-REVEAL_WEIGHT = 40.0
-EMPTY_WEIGHT = 12.0
+REVEAL_WEIGHT = 60.0
+EMPTY_WEIGHT = 12.0  # per tableau pile or cell emptied; filling one costs as much
+FEED_SCORE = 5.0  # a card from the stock, waste or a reserve played into the tableau
 TAP_SCORE = 1.0
 SHUFFLE_SCORE = -1.0  # a move that changes nothing the measures see
-FEED_SCORE = 5.0  # a card from the stock, waste or a reserve played into the tableau
-CELL_PENALTY = 3.0  # filling a free cell or empty column without gaining anything
+LOOK_AHEAD = 0.5  # the share of the best next move's score a move is credited with
+ORDER_WEIGHT = 0.01  # per face-down card under the picked card: work on the deepest pile first
 REVISIT_COST = 3.0  # per earlier visit of the board a move leads to
 MAX_VISITS = 3  # a board visited this often is not gone back to
+STALL_MOVES = 200  # moves without a card more home or turned up, after which it gives up
+
+Piles = tuple[tuple[int, ...], ...]
 
 
 class Visited:
-    """Boards (piles only) a planner has been on during one game, and how often."""
+    """Boards (piles only) a planner has been on during one game, how often, and the board it
+    was on before the last move (the one an undo would go back to)."""
 
-    def __init__(self) -> None:
-        self.boards: dict[tuple[tuple[int, ...], ...], int] = {}
+    def __init__(self, r: Roles) -> None:
+        self.roles = r
+        self.boards: dict[Piles, int] = {}
         self.last_moves = -1
+        self.here: Piles | None = None
+        self.before: Piles | None = None
+        # the most progress seen (cards home less face-down cards of the play area), and when
+        self.best = float("-inf")
+        self.best_at = 0
 
     def note(self, view: View) -> None:
+        """Count the board of ``view``; noting the same view twice counts it once."""
+        if view.moves == self.last_moves and view.piles == self.here:
+            return
         if view.moves < self.last_moves:  # an undo or a new game: start again
             self.boards.clear()
+            self.here = None
+            self.best = float("-inf")
+        self.before = self.here if view.moves == self.last_moves + 1 else None
         self.last_moves = view.moves
+        self.here = view.piles
         self.boards[view.piles] = self.boards.get(view.piles, 0) + 1
+        progress = home_cards(self.roles, view) - hidden_cards(self.roles, view)
+        if progress > self.best:
+            self.best, self.best_at = progress, view.moves
+
+    def stalled(self, view: View) -> bool:
+        """Whether ``STALL_MOVES`` moves went by without a card more home or turned up than
+        ever before in this game (as noted, by whichever planner plays): play that long without
+        progress is going round in circles."""
+        self.note(view)
+        return view.moves - self.best_at >= STALL_MOVES
 
     def visits(self, view: State) -> int:
         return self.boards.get(view.piles, 0)
 
+    def undoes(self, after: State) -> bool:
+        """Whether reaching ``after`` takes the board back to where it was before the last
+        move."""
+        return self.before is not None and after.piles == self.before
+
 
 def move_score(game: Game, before: State, after: State, move: Move) -> float:
-    """How much one move did, by the measures any game has."""
+    """How much one move did, by the measures any game has (no look further)."""
     end = terminal_value(after.status)
     if end is not None:
         return end
@@ -69,28 +110,55 @@ def move_score(game: Game, before: State, after: State, move: Move) -> float:
     if home == 0 and revealed == 0 and emptied <= 0:
         if r.feeds[move.src] and r.tableau[move.dst]:
             score += FEED_SCORE  # a card out of the stock's way into play
-        else:
+        elif emptied == 0:
             score += SHUFFLE_SCORE
-            if emptied < 0 or r.cells[move.dst]:
-                score -= CELL_PENALTY
-    # among equals, work on the pile with the most face-down cards under the picked card
     src = before.piles[move.src]
-    score += 0.01 * sum(1 for c in src[:move.index] if not c & 1)
+    return score + ORDER_WEIGHT * sum(1 for c in src[:move.index] if not c & 1)
+
+
+def _next_score(r: Roles, view: State, move: Move) -> float:
+    """What ``move`` would score from ``view``, read off the piles without playing it (so a
+    look one move further costs one list of legal moves): the cards it sends home, the
+    face-down card it uncovers, the pile it empties or fills, a card fed into the tableau.
+    Taps and moves out of a foundation count nothing."""
+    if move.index < 0 or r.home[move.src]:
+        return 0.0
+    src = view.piles[move.src]
+    score = 0.0
+    if r.home[move.dst]:
+        score += HOME_WEIGHT * (len(src) - move.index)
+    if move.index > 0 and r.hidden[move.src] and not src[move.index - 1] & 1:
+        score += REVEAL_WEIGHT  # a face-down card (known or not: both codes are even) comes up
+    space = r.tableau[move.src] or r.cells[move.src]
+    if move.index == 0 and space:
+        score += EMPTY_WEIGHT
+    if not view.piles[move.dst] and (r.tableau[move.dst] or r.cells[move.dst]):
+        score -= EMPTY_WEIGHT
+    if score == 0 and r.feeds[move.src] and r.tableau[move.dst]:
+        score = FEED_SCORE
     return score
+
+
+def _best_next(game: Game, r: Roles, view: State) -> float:
+    """The best ``_next_score`` of a legal move from ``view``; 0 when none gains anything."""
+    return max((_next_score(r, view, m) for m in game.legal_moves(view)), default=0.0)
 
 
 class UsualPlanner:
     name = "usual"
 
     def __init__(self, game: Game, **_options: Any) -> None:
-        self.visited = Visited()
+        self.visited = Visited(roles(game))
+        self.safe = analysis_of(game).safe
 
     def ranked(self, game: Game, view: View, rng: random.Random
                ) -> list[tuple[float, int, Move]]:
-        """(score, order, move) for every legal move that does not lead back, best first."""
+        """(score, order, move) for every legal move that does not lead back, best first; a
+        move that undoes the last one only when no other move is left."""
         self.visited.note(view)
         r = roles(game)
-        out = []
+        out: list[tuple[float, int, Move]] = []
+        undo: list[tuple[float, int, Move]] = []
         for i, move in enumerate(game.legal_moves(view)):
             if r.pointless(view, move):
                 continue
@@ -98,10 +166,23 @@ class UsualPlanner:
             seen = self.visited.visits(after)
             if seen >= MAX_VISITS:
                 continue
-            out.append((move_score(game, view, after, move) - REVISIT_COST * seen, i, move))
+            score = move_score(game, view, after, move)
+            if move.index >= 0 and terminal_value(after.status) is None:
+                score += LOOK_AHEAD * max(0.0, _best_next(game, r, after))
+            entry = (score - REVISIT_COST * seen, i, move)
+            (undo if self.visited.undoes(after) else out).append(entry)
+        out = out or undo
         out.sort(key=lambda t: (-t[0], t[1]))
         return out
 
     def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
+        if self.visited.stalled(view):
+            return None
+        if self.safe is not None:
+            moves = game.legal_moves(view)
+            safe = self.safe.find(view, moves)
+            if safe is not None:
+                self.visited.note(view)
+                return safe
         ranked = self.ranked(game, view, rng)
         return ranked[0][2] if ranked else None

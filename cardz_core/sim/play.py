@@ -21,14 +21,28 @@ if TYPE_CHECKING:
 
 WON_TEXT, LOST_TEXT, UNFINISHED_TEXT = "won", "lost", "unfinished"
 RESULTS = (WON_TEXT, LOST_TEXT, UNFINISHED_TEXT)
-# Why a game ended: won; lost by the game's own conditions; stuck (no legal move was left);
-# resigned (the planner gave up while moves were left); unfinished (the move cap came first).
-# The last three but one are all the result ``lost``.
+# Why a game ended (its ``end``): won; lost by the game's own conditions; stuck (no legal move was
+# left); resigned (the planner gave up while moves were left); unfinished (the move cap came
+# first, or a person stopped). Its coarse ``result`` counts stuck and resigned as lost.
 STUCK_TEXT, RESIGNED_TEXT = "stuck", "resigned"
 ENDS = (WON_TEXT, LOST_TEXT, STUCK_TEXT, RESIGNED_TEXT, UNFINISHED_TEXT)
 RESULT_OF_END = {WON_TEXT: WON_TEXT, LOST_TEXT: LOST_TEXT, STUCK_TEXT: LOST_TEXT,
                  RESIGNED_TEXT: LOST_TEXT, UNFINISHED_TEXT: UNFINISHED_TEXT}
 OnMove = Callable[[State, Move, State], None]
+
+
+def end_of(game: Game, state: State, stopped: bool) -> str:
+    """Why a game stands where it ended: ``won`` or ``lost`` by the rules; otherwise ``stuck``
+    when the true position has no legal move, ``resigned`` when the player ``stopped`` with
+    moves left, else ``unfinished`` (the move cap, or a person who stopped to go on later)."""
+    status = game.status(state)
+    if status == WON:
+        return WON_TEXT
+    if status == LOST:
+        return LOST_TEXT
+    if not game.legal_moves(state):
+        return STUCK_TEXT
+    return RESIGNED_TEXT if stopped else UNFINISHED_TEXT
 
 
 class Planner(Protocol):
@@ -75,7 +89,8 @@ def play_deal(game: Game, seat_type: Callable[[Game, State], Seat], planner: Pla
     told of every move played (true states).
 
     The planner only ever sees the seat's view. A planner answering ``None`` ends the game: it is
-    ``stuck`` when the true position has no legal move, else it ``resigned``."""
+    ``stuck`` when the true position has no legal move, else it ``resigned``; a game that reaches
+    the move cap is ``unfinished`` (``stuck`` if no move is left there either)."""
     started = time.perf_counter()
     seat = seat_type(game, opening)
     state = seat.state
@@ -88,11 +103,11 @@ def play_deal(game: Game, seat_type: Callable[[Game, State], Seat], planner: Pla
                 home[c >> 1] = 1
     moves = 0
     status = game.status(state)
-    end = UNFINISHED_TEXT
+    stopped = False
     while status != WON and status != LOST and moves < max_moves:
         move = planner.choose(game, seat.view, rng)
         if move is None:
-            end = RESIGNED_TEXT if game.legal_moves(state) else STUCK_TEXT
+            stopped = True
             break
         seat.play(move)
         after = seat.state
@@ -106,10 +121,7 @@ def play_deal(game: Game, seat_type: Callable[[Game, State], Seat], planner: Pla
         state = after
         moves += 1
         status = game.status(state)
-    if status == WON:
-        end = WON_TEXT
-    elif status == LOST:
-        end = LOST_TEXT
+    end = end_of(game, state, stopped)
     result = RESULT_OF_END[end]
     left: dict[int, list[int]] = {}
     if result == LOST_TEXT:

@@ -208,11 +208,11 @@ def render_report(summary: dict[str, Any], tally: Tally) -> str:
         labels, [stats[p]["win_rate"] for p in labels],
         [stats[p]["win_interval"] for p in labels], "win rate per planner"),
         "Win rate per planner; whiskers show the 95% Wilson interval."), _table(
-        ["planner", "games", "won", "win rate", "95% interval", "lost", "unfinished",
+        ["planner", "games", "won", "win rate", "95% interval", *(END_TITLES[e] for e in ENDS[1:]),
          "moves mean", "moves median", "moves max", "score mean", "score median",
          "seconds per game"],
         [[p, s["games"], s["won"], pct(s["win_rate"]), interval_text(s["win_interval"]),
-          s["lost"], s["unfinished"], fmt(s["moves"]["mean"]), fmt(s["moves"]["median"]),
+          *(s["ends"][e] for e in ENDS[1:]), fmt(s["moves"]["mean"]), fmt(s["moves"]["median"]),
           s["moves"]["max"] if s["moves"]["max"] is not None else "-",
           fmt(s["score"]["mean"]) if s["score"] else "-",
           fmt(s["score"]["median"]) if s["score"] else "-", fmt(s["seconds"]["mean"], 4)]

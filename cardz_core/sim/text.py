@@ -84,21 +84,18 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
     state = "" if summary["complete"] else " (partial)"
     lines = [f"{games_text(summary)}: {deals_text(summary)}, seed {summary['seed']}, move cap "
              f"{summary['max_moves']}{state}", *made_lines(summary["made"]), ""]
-    head = ["planner", "games", "won", "win rate", "95% interval", "lost", "unfinished",
+    head = ["planner", "games", "won", "win rate", "95% interval", *ENDS[1:],
             "moves mean", "median", "max", "score mean", "s/game"]
     rows = []
     for name, p in summary["planners"].items():
         score = p["score"]
         rows.append([name, str(p["games"]), str(p["won"]), pct(p["win_rate"]),
-                     interval_text(p["win_interval"]), str(p["lost"]), str(p["unfinished"]),
+                     interval_text(p["win_interval"]), *(str(p["ends"][e]) for e in ENDS[1:]),
                      fmt(p["moves"]["mean"]), fmt(p["moves"]["median"]),
                      "-" if p["moves"]["max"] is None else str(p["moves"]["max"]),
                      fmt(score["mean"]) if score else "-", fmt(p["seconds"]["mean"], 4)])
     lines += _columns(head, rows)
-    lines.append("")
-    lines += _columns(["why games ended", *(END_TITLES[e].split(" (")[0] for e in ENDS)],
-                      [[name, *(str(p["ends"][e]) for e in ENDS)]
-                       for name, p in summary["planners"].items()])
+    lines.append("why games ended: " + ", ".join(END_TITLES[e] for e in ENDS[1:]))
     if summary["paired"] or summary["unpaired"]:
         lines.append("")
     for pair in summary["paired"]:

@@ -1,0 +1,137 @@
+"""``usual``'s preferences on boards made for them: no undoing the last move while another move is
+left, a look one move further (filling an empty column to free a card for the foundation), taps
+last, and giving up after a long stretch without progress."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from cardz_core.planners import make_planner, usual
+from cardz_core.view import Seat
+from conftest import board, mv, tap
+from test_view import RULESETS, bundled, game_of
+
+# three tableau depots of their own (not copies of one), each taking any card; one Two of Hearts
+SHUTTLE: dict[str, Any] = {
+    "name": "Shuttle", "depotOnly": True,
+    "decks": [{"suits": ["Hearts"], "ranks": ["Ace", "Two"]}],
+    "depots": [
+        {"name": "stock", "type": "Stock", "offTable": True, "acceptRule": "none",
+         "ejectRule": "locked"},
+        {"name": "foundation", "type": "Foundation",
+         "acceptRule": {"seed": "Ace", "build": {"direction": "Up"}, "suit": "Same"},
+         "ejectRule": "locked"},
+        *({"name": n, "type": "Tableau", "acceptRule": "any", "ejectRule": "faceUp"}
+          for n in ("a", "b", "c")),
+    ],
+    "dealRules": [{"kind": "dealGroup", "to": "a", "faceUp": 1}],
+    "winCondition": {"kind": "allCardsIn", "depots": "Foundation"},
+}
+
+
+def _game(stem: str) -> Any:
+    return bundled(next(p for p in RULESETS if p.stem == stem))
+
+
+def test_usual_does_not_undo_its_last_move_while_another_is_left(monkeypatch: Any) -> None:
+    monkeypatch.setattr(usual, "REVISIT_COST", 0.0)  # only the undo rule tells the moves apart
+    game = game_of(SHUTTLE)
+    seat = Seat(game, board(game, {"a": ["2H"], "stock": ["AH"]}))
+    planner = make_planner(game, "usual")
+    rng = random.Random(1)
+    first = planner.choose(game, seat.view, rng)
+    assert first == mv(game, "a", 0, "b")  # ties go to the engine's first move
+    seat.play(first)
+    assert planner.choose(game, seat.view, rng) == mv(game, "b", 0, "c")
+    # without the rule the tie would go back: the rule, not the order, decides
+    monkeypatch.setattr(usual.Visited, "undoes", lambda self, after: False)
+    planner = make_planner(game, "usual")
+    seat = Seat(game, board(game, {"a": ["2H"], "stock": ["AH"]}))
+    seat.play(planner.choose(game, seat.view, rng))
+    assert planner.choose(game, seat.view, rng) == mv(game, "b", 0, "a")
+
+
+def test_usual_undoes_only_when_no_other_move_is_left() -> None:
+    # two depots: the only move after a -> b is b -> a
+    game = game_of(SHUTTLE, depots=SHUTTLE["depots"][:4])
+    seat = Seat(game, board(game, {"a": ["2H"], "stock": ["AH"]}))
+    planner = make_planner(game, "usual")
+    rng = random.Random(1)
+    seat.play(planner.choose(game, seat.view, rng))
+    assert planner.choose(game, seat.view, rng) == mv(game, "b", 0, "a")
+
+
+@pytest.mark.parametrize("stem", ["klondike", "freecell", "spider_one_suit"])
+def test_usual_never_undoes_while_another_move_is_available(stem: str) -> None:
+    game = _game(stem)
+    for seed in (1, 2):
+        seat = Seat(game, game.deal(seed))
+        planner = make_planner(game, "usual")
+        rng = random.Random(seed)
+        before = None
+        for _ in range(120):
+            view = seat.view
+            move = planner.choose(game, view, rng)
+            if move is None or seat.state.status:
+                break
+            def after(m: Any) -> Any:
+                return game.sample_outcome(view, m, random.Random(0)).view
+
+            if before is not None and after(move).piles == before:
+                others = [after(m) for m in game.legal_moves(view) if m != move
+                          and not usual.roles(game).pointless(view, m)]
+                left = [v for v in others if v.piles != before
+                        and planner.visited.visits(v) < usual.MAX_VISITS]
+                assert not left, (seed, game.move_text(move))
+            before = view.piles
+            seat.play(move)
+
+
+def test_usual_fills_an_empty_column_to_free_a_card_rather_than_tap() -> None:
+    game = _game("aces_up")
+    # the Two of Spades, under the Five of Hearts, may go to the discard once it is on top (the
+    # King of Spades shows on another column); moving the Five to the empty column frees it
+    there = board(game, {"column-1": ["2S", "5H"], "column-2": ["KS"], "column-4": ["9D"],
+                         "stock": ["~3C", "~4C", "~5C", "~6C", "~7C", "~8C", "~9C", "~10C"]})
+    moves = game.legal_moves(there)
+    assert tap(game, "stock") in moves
+    choice = make_planner(game, "usual").choose(game, game.view(there), random.Random(3))
+    assert choice == mv(game, "column-1", 1, "column-3")
+
+
+def test_usual_gives_up_after_a_long_stretch_without_progress() -> None:
+    game = game_of(SHUTTLE)
+    planner = make_planner(game, "usual")
+    start = board(game, {"a": ["2H"], "stock": ["AH"]})
+    assert not planner.visited.stalled(game.view(start))
+    late = board(game, {"b": ["2H"], "stock": ["AH"]}, moves=usual.STALL_MOVES - 1)
+    assert not planner.visited.stalled(game.view(late))
+    later = board(game, {"c": ["2H"], "stock": ["AH"]}, moves=usual.STALL_MOVES)
+    assert planner.visited.stalled(game.view(later))
+    assert planner.choose(game, game.view(later), random.Random(1)) is None
+    # a card home is progress: the count starts again from there
+    home = board(game, {"foundation": ["AH"], "a": ["2H"]}, moves=usual.STALL_MOVES + 5)
+    assert not planner.visited.stalled(game.view(home))
+
+
+def test_a_deal_with_many_cards_face_down_is_not_taken_for_a_stall() -> None:
+    # Klondike opens with 21 cards face down: progress counts from there, not from zero, so a
+    # card turned up at move 150 puts off giving up until move 350
+    game = _game("klondike")
+    planner = make_planner(game, "usual")
+    opening = game.deal(1)
+    assert not planner.visited.stalled(game.view(opening))
+    turned = opening.copy()
+    d = next(d for d, pile in enumerate(opening.piles)
+             if game.roles[d] == "tableau" and len(pile) > 1)
+    turned.piles = tuple(p if i != d else p[:-2] + (p[-2] | 1, p[-1])
+                         for i, p in enumerate(opening.piles))
+    turned.moves = 150
+    assert not planner.visited.stalled(game.view(turned))
+    turned.moves = 150 + usual.STALL_MOVES - 1
+    assert not planner.visited.stalled(game.view(turned))
+    turned.moves = 150 + usual.STALL_MOVES
+    assert planner.visited.stalled(game.view(turned))
