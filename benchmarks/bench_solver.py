@@ -1,7 +1,7 @@
 """The solver beside other solvers: the same deals, one run, CPU time per deal.
 
     python benchmarks/bench_solver.py (--ms LIST | --seeds LIST) [--game FILE]
-        [--fc-solve PATH] [--solvitaire PATH] [--timeout S] [--max-states K]
+        [--fc-solve PATH [--fc-solve-args ARGS]] [--solvitaire PATH] [--timeout S] [--max-states K]
         [--peer-timeout S] [--isolate] [--time-box S] [--out ROWS.jsonl] [--json] [--quiet]
 
 ``--ms`` takes Microsoft FreeCell deal numbers (default game rulesets/freecell.cardz), ``--seeds``
@@ -13,19 +13,21 @@ rules matching ours: ``peer_formats.solvitaire_klondike_rules``). With neither, 
 
 Measured per deal: the verdict (won, lost, unknown), CPU seconds (``time.process_time`` around
 ``solve`` for cardz; the child's user + system time from ``os.wait4`` for a peer), positions
-searched and stored, and the peak memory: a peer's peak RSS from ``os.wait4``; for cardz only
-with ``--isolate``, which solves each deal in a forked child and takes the growth of its peak
-RSS over the RSS at the fork. KiB per stored position is that memory (less, for a peer, the
-smallest peak any of its runs had: the program's own size) over the positions stored, over the
-deals that stored at least ``MEMORY_MIN_STORED``. The summary gives each solver's counts, median
+searched and stored, and memory: a peer's peak RSS from ``os.wait4`` (the program's own few MiB
+included); for cardz only with ``--isolate``, which solves each deal in a forked child and takes
+how far its peak RSS rose over the RSS at the fork. Either is known only when it exceeds this
+process's own peak (``run_child``), so measure memory with ``--isolate``, which keeps this process
+small. KiB per stored position is that memory over the positions stored, on the deals that stored
+at least ``MEMORY_MIN_STORED``. The summary gives each solver's counts, median
 and mean CPU per deal, positions per CPU second, the ratios of cardz's median and mean CPU to
 each peer's, and the deals both decided, with every contradiction listed. Every won line of
 cardz is replayed to a won board.
 
 The budgets: ``--timeout`` and ``--max-states`` for cardz (its time budget is wall-clock, as in
 ``cardz solve``), ``--peer-timeout`` (default: ``--timeout``) for the peers: Solvitaire's own
-``--timeout``, a wall-clock one like ours; fc-solve has none, so it is killed (answer unknown)
-at twice the budget and ``KILL_GRACE`` more, the allowance a loaded machine needs. The figures go in
+``--timeout``, a wall-clock one like ours; fc-solve has none, so it gets ``--max-states`` as its
+iteration budget (``-mi``) and is killed (answer unknown) at twice the time budget and
+``KILL_GRACE`` more, the allowance a loaded machine needs; so is Solvitaire. The figures go in
 docs/solver.md, "Beside the peers".
 """
 
@@ -34,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -64,13 +67,23 @@ MEMORY_MIN_STORED = 10_000  # smaller searches say more about start-up memory th
 KILL_GRACE = 10.0  # seconds past twice its own (wall-clock) budget before a peer is killed
 
 
-def run_child(argv: list[str], stdin_text: str, kill_after: float) -> tuple[str, float, int]:
+def _memory_kib(field: str) -> int:
+    """This process's ``VmRSS`` (resident now) or ``VmHWM`` (its peak) in KiB."""
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith(field + ":"))
+
+
+def run_child(argv: list[str], stdin_text: str, kill_after: float) -> tuple[str, float, int | None]:
     """Run ``argv`` with ``stdin_text`` as input; (its output, its CPU seconds, its peak RSS in
-    KiB). It is killed after ``kill_after`` seconds (its output then says no verdict)."""
+    KiB or None). It is killed after ``kill_after`` seconds (its output then says no verdict).
+
+    Linux starts a new program's peak RSS at the peak of the process it replaced, this one's, so
+    a peak no higher than ours says nothing of the child and is given as None."""
     with tempfile.TemporaryFile("w+") as inp, tempfile.TemporaryFile("w+") as out:
         inp.write(stdin_text)
         inp.flush()
         inp.seek(0)
+        ours = _memory_kib("VmHWM")
         child = subprocess.Popen(argv, stdin=inp, stdout=out, stderr=subprocess.STDOUT)
         timer = threading.Timer(kill_after, child.kill)
         timer.start()
@@ -80,7 +93,8 @@ def run_child(argv: list[str], stdin_text: str, kill_after: float) -> tuple[str,
             timer.cancel()
         child.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
-        return out.read(), usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+        peak = usage.ru_maxrss if usage.ru_maxrss > ours else None
+        return out.read(), usage.ru_utime + usage.ru_stime, peak
 
 
 class Peer:
@@ -96,9 +110,11 @@ class Peer:
         return {**self.parse(output), "cpu": round(cpu, 4), "peak_kib": peak}
 
 
-def fcsolve_peer(path: str) -> Peer:
-    # -sel tells an exhausted iteration budget apart from a search that ran out of positions
-    return Peer("fc-solve", lambda deal, _s: ([path, "-sel"], ms_fcsolve_board(deal)), parse_fcsolve)
+def fcsolve_peer(path: str, max_states: int, extra: list[str]) -> Peer:
+    """fc-solve with an iteration budget (``-mi``) of ``max_states`` and the options ``extra``;
+    ``-sel`` tells an exhausted budget apart from a search that ran out of positions."""
+    argv = [path, "-sel", "-mi", str(max_states), *extra]
+    return Peer("fc-solve", lambda deal, _s: (argv, ms_fcsolve_board(deal)), parse_fcsolve)
 
 
 def solvitaire_peer(path: str, game: Any, ms: bool, workdir: Path) -> Peer:
@@ -133,15 +149,11 @@ def solve_cardz(game: Any, analysis: Any, deal: int, ms: bool, max_states: int,
     return {"result": r.result, "cpu": round(cpu, 4), "searched": r.states, "stored": r.states}
 
 
-def _rss_kib() -> int:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
-
-
 def solve_cardz_isolated(*args: Any) -> dict[str, Any]:
     """``solve_cardz`` in a forked child, adding ``memory_kib``: how far its peak RSS rose over
-    the RSS it started with (the Python search's and the native one's allocations alike)."""
-    base = _rss_kib()
+    the RSS it started with (the Python search's and the native one's allocations alike), or
+    None when it stayed under this process's peak, where the child's count starts."""
+    rss, peak = _memory_kib("VmRSS"), _memory_kib("VmHWM")
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: solve, send the row, leave without running the parent's exits
@@ -159,7 +171,7 @@ def solve_cardz_isolated(*args: Any) -> dict[str, Any]:
     row = json.loads(text)
     if "error" in row:
         raise SystemExit(row["error"])
-    return {**row, "memory_kib": max(0, usage.ru_maxrss - base)}
+    return {**row, "memory_kib": usage.ru_maxrss - rss if usage.ru_maxrss > peak else None}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -169,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     which.add_argument("--seeds", type=span, help="deal seeds of --game, e.g. 1-50")
     p.add_argument("--game", help="the game file (default FreeCell for --ms, Klondike draw 3 for --seeds)")
     p.add_argument("--fc-solve", metavar="PATH", help="the fc-solve program (FreeCell only)")
+    p.add_argument("--fc-solve-args", default="", metavar="ARGS",
+                   help='more options for fc-solve, e.g. "-to 01ABCDE" (its atomic moves)')
     p.add_argument("--solvitaire", metavar="PATH", help="the solvitaire program")
     p.add_argument("--timeout", type=float, default=10.0, help="cardz's seconds per deal (default 10)")
     p.add_argument("--max-states", type=int, default=1_000_000, help="cardz's positions per deal (default 1000000)")
@@ -186,12 +200,15 @@ def main(argv: list[str] | None = None) -> int:
     analysis = analysis_of(game)
     peer_seconds = args.peer_timeout if args.peer_timeout is not None else args.timeout
     with tempfile.TemporaryDirectory(prefix="bench_solver") as work:
-        peers = ([fcsolve_peer(args.fc_solve)] if args.fc_solve else []) + \
+        peers = ([fcsolve_peer(args.fc_solve, args.max_states, shlex.split(args.fc_solve_args))]
+                 if args.fc_solve else []) + \
                 ([solvitaire_peer(args.solvitaire, game, ms, Path(work))] if args.solvitaire else [])
         rows = run(game, analysis, args, ms, peers, peer_seconds)
     summary = summarise(rows, [q.name for q in peers])
     summary["budgets"] = {"cardz": {"seconds": args.timeout, "states": args.max_states},
                           "peers": {"seconds": peer_seconds}}
+    if args.fc_solve:
+        summary["budgets"]["fc-solve"] = {"iterations": args.max_states, "options": args.fc_solve_args}
     summary["game"] = game.spec.name
     if args.json:
         print(json.dumps({"rows": rows, "summary": summary}, indent=1))
@@ -224,22 +241,14 @@ def run(game: Any, analysis: Any, args: argparse.Namespace, ms: bool, peers: lis
     return rows
 
 
-def _kib_per_stored(rows: list[dict[str, Any]], base: int) -> float | None:
-    """Median over the deals that stored enough positions of (memory − base) / stored."""
-    ratios = [(r["memory_kib"] - base) / r["stored"] for r in rows
-              if r.get("memory_kib") is not None and (r.get("stored") or 0) >= MEMORY_MIN_STORED]
-    return round(statistics.median(ratios), 3) if ratios else None
-
-
-def solver_summary(rows: list[dict[str, Any]], peer: bool) -> dict[str, Any]:
-    """Counts, CPU per deal and speed of one solver's rows."""
+def solver_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Counts, CPU per deal, speed and memory of one solver's rows. Memory per stored position
+    is the median, over the deals that stored at least ``MEMORY_MIN_STORED`` and whose memory was
+    measured, of that memory over the positions stored."""
     cpu = [r["cpu"] for r in rows]
     searched = sum(r["searched"] or 0 for r in rows)
-    if peer:  # a peer's peak RSS holds the program itself: its smallest run's peak stands for that
-        base = min(r["peak_kib"] for r in rows)
-        rows = [{**r, "memory_kib": r["peak_kib"]} for r in rows]
-    else:
-        base = 0
+    per_stored = [r[k] / r["stored"] for r in rows for k in ("memory_kib", "peak_kib")
+                  if r.get(k) is not None and (r["stored"] or 0) >= MEMORY_MIN_STORED]
     return {
         "won": sum(r["result"] == "won" for r in rows),
         "lost": sum(r["result"] == "lost" for r in rows),
@@ -248,7 +257,8 @@ def solver_summary(rows: list[dict[str, Any]], peer: bool) -> dict[str, Any]:
         "cpu mean": round(statistics.fmean(cpu), 4),
         "cpu max": round(max(cpu), 4),
         "positions per cpu second": round(searched / sum(cpu)) if sum(cpu) > 0 else None,
-        "KiB per stored position": _kib_per_stored(rows, base),
+        "KiB per stored position": round(statistics.median(per_stored), 3) if per_stored else None,
+        "memory measured on": len(per_stored),
     }
 
 
@@ -256,9 +266,9 @@ def summarise(rows: list[dict[str, Any]], peers: list[str]) -> dict[str, Any]:
     if not rows:
         return {"deals": 0}
     summary: dict[str, Any] = {"deals": len(rows), "first": rows[0]["deal"], "last": rows[-1]["deal"],
-                               "cardz": solver_summary([r["cardz"] for r in rows], peer=False)}
+                               "cardz": solver_summary([r["cardz"] for r in rows])}
     for name in peers:
-        s = summary[name] = solver_summary([r[name] for r in rows], peer=True)
+        s = summary[name] = solver_summary([r[name] for r in rows])
         ours = summary["cardz"]
         s["cardz cpu / peer cpu (median, mean)"] = [
             round(ours["cpu median"] / s["cpu median"], 2) if s["cpu median"] > 0 else None,
