@@ -13,11 +13,10 @@ rules matching ours: ``peer_formats.solvitaire_klondike_rules``). With neither, 
 
 Measured per deal: the verdict (won, lost, unknown), CPU seconds (``time.process_time`` around
 ``solve`` for cardz; the child's user + system time from ``os.wait4`` for a peer), positions
-searched and stored, and memory: a peer's peak RSS from ``os.wait4`` (the program's own few MiB
-included); for cardz only with ``--isolate``, which solves each deal in a forked child and takes
-how far its peak RSS rose over the RSS at the fork. Either is known only when it exceeds this
-process's own peak (``run_child``), so measure memory with ``--isolate``, which keeps this process
-small. KiB per stored position is that memory over the positions stored, on the deals that stored
+searched and stored, and memory: a peer's peak RSS (the program's own few MiB included; known
+when above the 8-9 MiB of ``peer_launch.py``, which starts it); for cardz only with ``--isolate``,
+which solves each deal in a forked child and takes how far its peak RSS rose over the RSS at the
+fork (known when above this process's own peak). KiB per stored position is that memory over the positions stored, on the deals that stored
 at least ``MEMORY_MIN_STORED``. The summary gives each solver's counts, median
 and mean CPU per deal, positions per CPU second, the ratios of cardz's median and mean CPU to
 each peer's, and the deals both decided, with every contradiction listed. Every won line of
@@ -26,8 +25,8 @@ cardz is replayed to a won board.
 The budgets: ``--timeout`` and ``--max-states`` for cardz (its time budget is wall-clock, as in
 ``cardz solve``), ``--peer-timeout`` (default: ``--timeout``) for the peers: Solvitaire's own
 ``--timeout``, a wall-clock one like ours; fc-solve has none, so it gets ``--max-states`` as its
-iteration budget (``-mi``) and is killed (answer unknown) at twice the time budget and
-``KILL_GRACE`` more, the allowance a loaded machine needs; so is Solvitaire. The figures go in
+iteration budget (``-mi``). Either is killed (answer unknown) at twice the time budget and
+``KILL_GRACE`` more, the allowance a loaded machine needs. The figures go in
 docs/solver.md, "Beside the peers".
 """
 
@@ -41,7 +40,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -74,27 +72,21 @@ def _memory_kib(field: str) -> int:
 
 
 def run_child(argv: list[str], stdin_text: str, kill_after: float) -> tuple[str, float, int | None]:
-    """Run ``argv`` with ``stdin_text`` as input; (its output, its CPU seconds, its peak RSS in
-    KiB or None). It is killed after ``kill_after`` seconds (its output then says no verdict).
-
-    Linux starts a new program's peak RSS at the peak of the process it replaced, this one's, so
-    a peak no higher than ours says nothing of the child and is given as None."""
-    with tempfile.TemporaryFile("w+") as inp, tempfile.TemporaryFile("w+") as out:
+    """Run ``argv`` with ``stdin_text`` as input through ``peer_launch.py``; (its output, its CPU
+    seconds, its peak RSS in KiB or None where it never rose above the launcher's own). It is
+    killed after ``kill_after`` seconds (its output then says no verdict)."""
+    with tempfile.TemporaryFile("w+") as inp, tempfile.TemporaryFile("w+") as out, \
+            tempfile.NamedTemporaryFile("r", suffix=".json") as report:
         inp.write(stdin_text)
         inp.flush()
         inp.seek(0)
-        ours = _memory_kib("VmHWM")
-        child = subprocess.Popen(argv, stdin=inp, stdout=out, stderr=subprocess.STDOUT)
-        timer = threading.Timer(kill_after, child.kill)
-        timer.start()
-        try:  # wait4 reaps the child itself, so its resource use is its own
-            _, status, usage = os.wait4(child.pid, 0)
-        finally:
-            timer.cancel()
-        child.returncode = os.waitstatus_to_exitcode(status)
+        subprocess.run([sys.executable, "-S", str(HERE / "peer_launch.py"), report.name,
+                        str(kill_after), *argv], stdin=inp, stdout=out, stderr=subprocess.STDOUT,
+                       check=True)
+        usage = json.load(report)
         out.seek(0)
-        peak = usage.ru_maxrss if usage.ru_maxrss > ours else None
-        return out.read(), usage.ru_utime + usage.ru_stime, peak
+        peak = usage["peak_kib"] if usage["peak_kib"] > usage["floor_kib"] else None
+        return out.read(), usage["cpu"], peak
 
 
 class Peer:
