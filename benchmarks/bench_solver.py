@@ -47,9 +47,10 @@ from typing import Any, Callable
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 try:  # the cardz_core of the Python that runs this script, so another tree can be measured
-    import cardz_core  # noqa: F401
+    import cardz_core
 except ImportError:
     sys.path.insert(0, str(ROOT))
+    import cardz_core
 sys.path.insert(0, str(HERE))
 
 from bench_winnability import span  # noqa: E402
@@ -191,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     game = open_game(args.game or str(ROOT / "rulesets" / ("freecell.cardz" if ms else "klondike_draw3.cardz")))
     analysis = analysis_of(game)
     peer_seconds = args.peer_timeout if args.peer_timeout is not None else args.timeout
+    load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="bench_solver") as work:
         peers = ([fcsolve_peer(args.fc_solve, args.max_states, shlex.split(args.fc_solve_args))]
                  if args.fc_solve else []) + \
@@ -202,11 +204,27 @@ def main(argv: list[str] | None = None) -> int:
     if args.fc_solve:
         summary["budgets"]["fc-solve"] = {"iterations": args.max_states, "options": args.fc_solve_args}
     summary["game"] = game.spec.name
+    summary["cardz tree"] = tree_version()
+    summary["load average (start, end)"] = [round(load, 2), round(os.getloadavg()[0], 2)]
     if args.json:
         print(json.dumps({"rows": rows, "summary": summary}, indent=1))
     else:
         print_summary(summary)
     return 0
+
+
+def tree_version() -> str:
+    """Where the cardz_core measured lives, and its commit (``+changes`` when the tree differs)."""
+    tree = Path(cardz_core.__file__).resolve().parent.parent
+    git = ["git", "-C", str(tree)]
+    try:
+        commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, check=True).stdout.strip()
+        changed = subprocess.run([*git, "status", "--porcelain", "--untracked-files=no"],
+                                 capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return str(tree)
+    return f"{tree} at {commit}{' +changes' if changed else ''}"
 
 
 def run(game: Any, analysis: Any, args: argparse.Namespace, ms: bool, peers: list[Peer],
