@@ -15,8 +15,8 @@ Measured per deal: the verdict (won, lost, unknown), CPU seconds (``time.process
 ``solve`` for cardz; the child's user + system time from ``os.wait4`` for a peer), positions
 searched and stored, and memory: a peer's peak RSS (the program's own few MiB included; known
 when above the 8-9 MiB of ``peer_launch.py``, which starts it); for cardz only with ``--isolate``,
-which solves each deal in a forked child and takes how far its peak RSS rose over the RSS at the
-fork (known when above this process's own peak). KiB per stored position is that memory over the positions stored, on the deals that stored
+which solves each deal in a forked child and takes how far its peak RSS rose over its RSS once
+forked. KiB per stored position is that memory over the positions stored, on the deals that stored
 at least ``MEMORY_MIN_STORED``. The summary gives each solver's counts, median
 and mean CPU per deal, positions per CPU second, the ratios of cardz's median and mean CPU to
 each peer's, and the deals both decided, with every contradiction listed. Every won line of
@@ -62,14 +62,8 @@ from cardz_core.solver.analysis import analysis_of  # noqa: E402
 from peer_formats import (ms_fcsolve_board, ms_solvitaire_deal, parse_fcsolve,  # noqa: E402
                           parse_solvitaire, solvitaire_klondike_deal, solvitaire_klondike_rules)
 
-MEMORY_MIN_STORED = 10_000  # smaller searches say more about start-up memory than per position
+MEMORY_MIN_STORED = 2_000  # smaller searches say more about the allocator's first blocks than per position
 KILL_GRACE = 10.0  # seconds past twice its own (wall-clock) budget before a peer is killed
-
-
-def _memory_kib(field: str) -> int:
-    """This process's ``VmRSS`` (resident now) or ``VmHWM`` (its peak) in KiB."""
-    with open("/proc/self/status") as f:
-        return next(int(line.split()[1]) for line in f if line.startswith(field + ":"))
 
 
 def run_child(argv: list[str], stdin_text: str, kill_after: float) -> tuple[str, float, int | None]:
@@ -142,17 +136,29 @@ def solve_cardz(game: Any, analysis: Any, deal: int, ms: bool, max_states: int,
     return {"result": r.result, "cpu": round(cpu, 4), "searched": r.states, "stored": r.states}
 
 
+def _reset_peak() -> int | None:
+    """Start this process's peak RSS afresh (Linux ``clear_refs`` 5); its RSS in KiB then, or
+    None where the kernel does not allow it."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+    except OSError:
+        return None
+
+
 def solve_cardz_isolated(*args: Any) -> dict[str, Any]:
-    """``solve_cardz`` in a forked child, adding ``memory_kib``: how far its peak RSS rose over
-    the RSS it started with (the Python search's and the native one's allocations alike), or
-    None when it stayed under this process's peak, where the child's count starts."""
-    rss, peak = _memory_kib("VmRSS"), _memory_kib("VmHWM")
+    """``solve_cardz`` in a forked child, adding ``memory_kib``: how far the child's peak RSS
+    rose over its RSS once forked (the Python search's and the native one's allocations alike).
+    A forked child's peak starts at its parent's, so the child first starts its own afresh."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: solve, send the row, leave without running the parent's exits
         os.close(read)
+        base = _reset_peak()
         try:
-            row = solve_cardz(*args)
+            row = {**solve_cardz(*args), "base_kib": base}
         except SystemExit as e:
             row = {"error": str(e)}
         os.write(write, json.dumps(row).encode())
@@ -164,7 +170,8 @@ def solve_cardz_isolated(*args: Any) -> dict[str, Any]:
     row = json.loads(text)
     if "error" in row:
         raise SystemExit(row["error"])
-    return {**row, "memory_kib": usage.ru_maxrss - rss if usage.ru_maxrss > peak else None}
+    base = row.pop("base_kib")
+    return {**row, "memory_kib": None if base is None else max(0, usage.ru_maxrss - base)}
 
 
 def main(argv: list[str] | None = None) -> int:

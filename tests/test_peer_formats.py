@@ -130,3 +130,15 @@ def test_summary_lists_contradictions_only_where_both_decided() -> None:
     assert s["peer"]["both decided"] == 2
     assert s["peer"]["contradictions"] == [{"deal": 2, "cardz": "lost", "peer": "won"}]
     assert s["peer"]["cardz cpu / peer cpu (median, mean)"] == [4.0, 4.0]
+
+
+def test_isolated_solve_gives_the_same_answer_and_its_memory() -> None:
+    import bench_solver
+    from cardz_core.solver.analysis import analysis_of
+
+    game = open_game(str(KLONDIKE3))
+    args = (game, analysis_of(game), 1, False, 10_000, 60.0)  # Klondike deal 1: lost in 20
+    alone, isolated = bench_solver.solve_cardz(*args), bench_solver.solve_cardz_isolated(*args)
+    assert alone["result"] == isolated["result"] == "lost"
+    assert alone["stored"] == isolated["stored"] == 20
+    assert isinstance(isolated["memory_kib"], int) and isolated["memory_kib"] >= 0
