@@ -49,9 +49,10 @@ def solvitaire_klondike_deal(doc: dict[str, Any], roles: tuple[str, ...]) -> dic
     """Solvitaire's deal for the opening of a Klondike game, from our board document ``doc``
     and the game's depot roles (one ``stock``, ``tableau`` columns in file order).
 
-    Solvitaire cannot say which cards are face-down, so the position must be the one its rules
-    imply: every column face-down but its top card, the stock all face-down, the waste and the
-    foundations empty. Anything else raises ValueError rather than hand the peer another game."""
+    Face-down column cards get a lower-case suit letter. The position must be a dealt one, as
+    Solvitaire's rules for a deal expect: every column face-down but its top card, the stock all
+    face-down, the waste and the foundations empty. Anything else raises ValueError rather than
+    hand the peer another game."""
     names = list(doc["depots"])
     if len(names) != len(roles):
         raise ValueError("the board document and the roles list different depots")
@@ -64,7 +65,7 @@ def solvitaire_klondike_deal(doc: dict[str, Any], roles: tuple[str, ...]) -> dic
                     or pile[-1].startswith(FACE_DOWN):
                 raise ValueError(f"{name}: Solvitaire's Klondike needs face-down cards under "
                                  f"one face-up card, not {pile}")
-            columns.append([c.lstrip(FACE_DOWN) for c in pile])
+            columns.append([c[1:-1] + c[-1].lower() for c in pile[:-1]] + [pile[-1]])
         elif role == "stock":
             if stock or any(not c.startswith(FACE_DOWN) for c in pile):
                 raise ValueError("Solvitaire's Klondike needs one stock, every card face-down")

@@ -44,13 +44,16 @@ def test_klondike_deal_keeps_every_card_in_the_peers_order() -> None:
     doc = game.board_document(game.deal(1))
     deal = solvitaire_klondike_deal(doc, game.roles)
     piles = deal["tableau piles"]
-    # columns of 1 to 7 cards, bottom first: the face-down ones first, the face-up one last
+    # columns of 1 to 7 cards, bottom first: the face-down ones first, each with a lower-case
+    # suit (Solvitaire's mark), the face-up one last
     assert [len(p) for p in piles] == list(range(1, 8))
     for p, ours in zip(piles, (doc["depots"][f"column-{i}"] for i in range(1, 8))):
-        assert p == [c.lstrip("~") for c in ours] and not ours[-1].startswith("~")
+        assert p == [c.lstrip("~") if c == ours[-1] else c[1:-1] + c[-1].lower() for c in ours]
+        assert all(c[-1].islower() for c in p[:-1]) and p[-1][-1].isupper()
+    assert piles[1] == ["9h", "2S"]  # deal 1's second column: the nine of hearts face-down
     # the stock is listed with the card drawn first last, as in our board
     assert deal["stock"] == [c.lstrip("~") for c in doc["depots"]["stock"]]
-    every = [c for p in piles for c in p] + deal["stock"]
+    every = [c.upper() for p in piles for c in p] + deal["stock"]
     assert len(every) == 52 and Counter(every) == Counter(str(c) for c in game.identity)
     # the card that our first tap turns up on top of the waste is the third from the end
     tapped = game.board_document(game.apply(game.deal(1), game.legal_moves(game.deal(1))[0]))
