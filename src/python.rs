@@ -393,6 +393,25 @@ impl Engine {
         })
     }
 
+    /// `playouts` with the invariants of `Game::checked_playout` judged after every move
+    /// (tests/test_invariants.py): per game (moves made, status, None or what broke).
+    fn checked_playouts(&self, py: Python<'_>, states: Vec<Bound<'_, PyAny>>, seed: u64, max_moves: u64)
+                        -> PyResult<Vec<(u64, i32, Option<String>)>> {
+        guarded(|| {
+            let positions = states.iter().map(|s| self.position(s)).collect::<PyResult<Vec<_>>>()?;
+            let states: Vec<&State> = positions.iter().map(|p| &p.get().state).collect();
+            let game = &self.game;
+            let got: Result<Vec<_>, ExprError> = py.detach(|| {
+                let mut rng = SplitMix(seed);
+                states.iter().map(|s| game.checked_playout(s, &mut rng, max_moves)).collect()
+            });
+            Ok(got?.into_iter().map(|r| match r {
+                Ok((moves, status)) => (moves, status, None),
+                Err(why) => (0, -1, Some(why)),
+            }).collect())
+        })
+    }
+
     /// The `scoring.value` on this board, None without `scoring`; LookupError when the score
     /// is not computed natively (the Python engine computes it) or `state` is a view.
     fn score_value(&self, state: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {

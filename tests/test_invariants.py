@@ -1,12 +1,18 @@
 """Invariants at scale: seeded random play on every bundled game, on whichever engine ``compile``
 gives (``CARDZ_ENGINE``; ``auto`` plays every bundled game natively).
 
-After every move: no card is lost or duplicated and undo gives back the exact position. The
-board document round-trips every ``DOC_EVERY`` moves and at the end; each game's log replays to
-exactly the same boards at its end. One game in ``VIEW_EVERY`` per file (the first always) is a
-deep game: it also keeps the player's view (``Seat``), lists the outcomes of a move on it every
-``OUTCOME_EVERY`` moves (their probabilities sum to 1) and round-trips the board after every
-move. docs/engine.md ("Invariants") says why the checks are spread so.
+Two tiers (docs/engine.md, "Invariants", says why):
+
+- **Through the API** (``play_checked``), after every move: the listed move applies, no card is
+  lost or duplicated, undo gives back the exact position; the board document round-trips every
+  ``DOC_EVERY`` moves and at the end; the game's log replays to exactly the same boards at its
+  end. A deep game (one in ``VIEW_EVERY``, the first of a file always) also round-trips every
+  board and keeps the player's view (``Seat``), listing the outcomes of a move on it every
+  ``OUTCOME_EVERY`` moves: their probabilities sum to 1. On the Python engine every game is
+  played so; natively, one in ``API_EVERY``.
+- **Inside the native engine** (``checked_playouts``, every game of a file the native engine
+  plays), after every move: every card is on the board exactly once, the listed move is legal
+  when judged alone, it applies the same way twice and counts one move.
 
 ``CARDZ_INVARIANT_GAMES`` games per file: 1 by default, 1,352 under ``CARDZ_LONG=1`` (100,048
 games over the 74 bundled files)."""
@@ -35,15 +41,21 @@ from conftest import LONG
 PATHS = ruleset_paths()
 GAMES = int(os.environ.get("CARDZ_INVARIANT_GAMES", "1352" if LONG else "1"))
 MOVE_CAP = 100  # moves per game; most bundled deals end sooner under random play
-DOC_EVERY = 25  # the board document round-trips every this many moves (and at the end)
-VIEW_EVERY = 100  # one game in this many per file is a deep game
+DOC_EVERY = 10  # the board document round-trips every this many moves (and at the end)
+API_EVERY = 20  # natively, one game in this many is also played through the API's checks
+VIEW_EVERY = 200  # one game in this many is a deep game
 OUTCOME_EVERY = 7  # in a deep game, the outcomes of one move are listed every this many moves
+BATCH = 256  # deals handed to the native engine at once
 FIRST_SEED = 10_000  # clear of the seeds the conformance tests play
 
 
 @lru_cache(maxsize=None)
 def compiled(path: Path, engine: str) -> Game:
     return compile(load_game(path), engine=engine)
+
+
+def engine_asked() -> str:
+    return os.environ.get("CARDZ_ENGINE", "auto")
 
 
 def all_cards(game: Game, state: State) -> bool:
@@ -83,8 +95,8 @@ class Where:
         return f"seed {self.seed}, move {self.n} {self.game.move_text(self.move)}"
 
 
-def play_checked(game: Game, seed: int, deep: bool) -> int:
-    """One random game checked as the module says; the number of moves it made."""
+def play_checked(game: Game, seed: int, deep: bool = True) -> int:
+    """One random game checked through the API as the module says; the moves it made."""
     state = game.deal(seed)
     assert all_cards(game, state), f"seed {seed}: the deal lost or duplicated a card"
     same = undo_check(game)
@@ -122,8 +134,34 @@ def play_checked(game: Game, seed: int, deep: bool) -> int:
     return len(boards) - 1
 
 
+def api_games(game: Game) -> range:
+    """The games a file plays through the API: all of them on the Python engine."""
+    return range(0, GAMES, API_EVERY if isinstance(game, NativeEngineGame) else 1)
+
+
+def native_checked(game: NativeEngineGame, first: int, games: int) -> int:
+    """``games`` deals from seed ``first`` played inside the native engine with its checks;
+    the moves they made."""
+    made = 0
+    for start in range(first, first + games, BATCH):
+        deals = [game.deal(seed) for seed in range(start, min(start + BATCH, first + games))]
+        for k, (moves, _status, broke) in enumerate(
+                game.native.engine.checked_playouts(deals, start, MOVE_CAP)):
+            assert broke is None, f"seed {start + k}: {broke}"
+            made += moves
+    return made
+
+
 @pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
 def test_random_play_keeps_every_invariant(path: Path) -> None:
-    game = compiled(path, os.environ.get("CARDZ_ENGINE", "auto"))
-    played = [play_checked(game, FIRST_SEED + i, i % VIEW_EVERY == 0) for i in range(GAMES)]
-    assert len(played) == GAMES and sum(played) > 0
+    game = compiled(path, engine_asked())
+    played = [play_checked(game, FIRST_SEED + i, i % VIEW_EVERY == 0) for i in api_games(game)]
+    assert played and sum(played) > 0
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
+def test_native_random_play_keeps_every_invariant(path: Path) -> None:
+    game = compiled(path, engine_asked())
+    if not isinstance(game, NativeEngineGame):
+        pytest.skip("played by the Python engine")
+    assert native_checked(game, FIRST_SEED, GAMES) > 0
