@@ -98,15 +98,17 @@ class MoveGen(Taps):
 
     def moves_from(self, state: State, depots: tuple[int, ...]) -> list[Move]:
         """The legal moves whose source is one of ``depots``, in ``legal_moves`` order (card
-        moves, then taps): what a search needs when only those piles changed. Not remembered."""
+        moves, reorders, then taps): what a search needs when only those piles changed. Not
+        remembered."""
         if state.status != PLAYING:
             return []
-        acting = self.acting(state)
+        loose = [d for d in self.reorders if d in depots]
         if state.rules_off:
-            moves = [m for m in self._free_moves(state) if m.src in depots]
-        else:
-            moves = self._card_moves(state, depots, acting=acting)
-        moves.extend(self._reorder_moves(state, [d for d in self.reorders if d in depots], acting))
+            return [m for m in self._free_moves(state) if m.src in depots] + \
+                self._reorder_moves(state, loose, ())
+        acting = self.acting(state)
+        moves = self._card_moves(state, depots, acting=acting)
+        moves.extend(self._reorder_moves(state, loose, acting))
         for d in self.tappable:
             if d in depots and self._tap_plan(state, d) is not None:
                 moves.append(self.tap_moves[d])
