@@ -67,6 +67,7 @@ def plan_document(game: Game) -> dict[str, Any]:
             "tableaus": list(game.tableaus),
             "redeal_stocks": sorted(game.redeal_stocks),  # the stocks a redeal is tapped from
             "redeal_gathers": sorted(game.redeal_gathers),
+            "reorders": list(game.reorders),  # the loose fans whose reorders are listed
             "max_cascade": limits.MAX_CASCADE,
         },
     }

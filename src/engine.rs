@@ -11,7 +11,9 @@ use serde_json::Value;
 use crate::expr::{ExprError, ExprId, Exprs, Known, Scope};
 use settle::{Rules, Tap};
 
+mod checked;
 mod deal;
+mod reorder;
 mod settle;
 mod steps;
 
@@ -321,6 +323,7 @@ struct Eject {
     covered_by: Vec<usize>,
     cover_any: bool,
     run: Option<Relation>,
+    loose: bool, // a looseOrder fan: its cards may be moved along it (`reorder.rs`)
 }
 
 impl Eject {
@@ -593,6 +596,7 @@ pub struct Game {
     flip_uncovered: Vec<usize>,
     cells: Vec<usize>,
     tableaus: Vec<usize>,
+    reorders: Vec<usize>, // the loose fans whose reorders are listed (`reorder.rs`)
     staged: bool,
     win: Option<Cond>,
     loss: Option<Cond>,
@@ -770,7 +774,8 @@ fn eject(v: &Value) -> Result<Eject, Unsupported> {
     } else {
         None
     };
-    Ok(Eject { gate, unit, covered_by: indices(v, "covered_by")?, cover_any: flag(v, "cover_any"), run })
+    Ok(Eject { gate, unit, covered_by: indices(v, "covered_by")?, cover_any: flag(v, "cover_any"), run,
+               loose: flag(v, "loose_order") })
 }
 
 fn draw(v: &Value, exprs: &mut Exprs) -> Result<Option<Draw>, Unsupported> {
@@ -898,6 +903,8 @@ impl Game {
             flip_uncovered: indices(plan, "flip_uncovered")?,
             cells: indices(plan, "cells")?,
             tableaus: indices(plan, "tableaus")?,
+            // optional: a plan written before reorders lists none
+            reorders: if plan.get("reorders").is_some() { indices(plan, "reorders")? } else { Vec::new() },
             staged: flag(c, "staged"),
             win,
             loss,
@@ -922,7 +929,7 @@ impl Game {
         }
         let mut all: Vec<usize> = Vec::new();
         for list in [&self.sources, &self.drop_targets, &self.down_targets, &self.tappable,
-                     &self.flip_uncovered, &self.cells, &self.tableaus] {
+                     &self.flip_uncovered, &self.cells, &self.tableaus, &self.reorders] {
             all.extend(list.iter());
         }
         fn depots_of(c: &Cond, all: &mut Vec<usize>) {
@@ -1302,6 +1309,7 @@ impl Game {
         }
         let acting = self.acting(s)?;
         self.card_moves(s, false, out, &acting)?;
+        self.reorder_moves(s, out, &acting);
         for &d in &self.tappable {
             if self.tap_plan(s, d)?.is_some() {
                 out.push((d as i32, -1, -1, -1));
@@ -1376,6 +1384,8 @@ impl Game {
                 }
                 (tap, _) => self.run_tap_steps(w, tap, src)?,
             }
+        } else if m.2 == m.0 {
+            self.reorder(w, m);
         } else {
             let dst = m.2 as usize;
             let pile = &mut w.s.piles[src];
@@ -1403,9 +1413,11 @@ impl Game {
         let mut moves = Vec::new();
         if !self.any_land_under {
             self.card_moves(s, true, &mut moves, &[])?; // a tap was asked first: none acts
+            self.reorder_moves(s, &mut moves, &[]); // a listed reorder counts, as any move does
             return Ok(moves.is_empty());
         }
         self.card_moves(s, false, &mut moves, &[])?;
+        self.reorder_moves(s, &mut moves, &[]);
         for m in moves {
             if !self.land_under[m.2 as usize] {
                 return Ok(false);
@@ -1540,9 +1552,12 @@ impl Game {
         if index < 0 {
             return Ok(index == -1 && dst == -1 && self.tap_plan(s, src)?.is_some());
         }
+        if dst as usize == src {
+            return self.reorder_legal(s, m);
+        }
         let (index, n) = (index as usize, self.n as i32);
         let pile = &s.piles[src];
-        if !(0..n).contains(&dst) || dst as usize == src || index >= pile.len() {
+        if !(0..n).contains(&dst) || index >= pile.len() {
             return Ok(false);
         }
         let ej = &self.ejects[src];

@@ -277,6 +277,21 @@ impl Engine {
         out.moves = s.moves + 1;
         Ok(Position::new(out))
     }
+
+    /// `play` from each of `states` in turn, outside the GIL, with one generator seeded by
+    /// `seed` for the batch, game by game (the playouts').
+    fn batch<T: Send>(&self, py: Python<'_>, states: &[Bound<'_, PyAny>], seed: u64,
+                      play: impl Fn(&Game, &State, &mut SplitMix) -> Result<T, ExprError> + Sync)
+                      -> PyResult<Vec<T>> {
+        let positions = states.iter().map(|s| self.position(s)).collect::<PyResult<Vec<_>>>()?;
+        let states: Vec<&State> = positions.iter().map(|p| &p.get().state).collect();
+        let game = &self.game;
+        let got: Result<Vec<T>, ExprError> = py.detach(|| {
+            let mut rng = SplitMix(seed);
+            states.iter().map(|s| play(game, s, &mut rng)).collect()
+        });
+        Ok(got?)
+    }
 }
 
 #[pymethods]
@@ -400,15 +415,19 @@ impl Engine {
     /// generator (one stream for the batch, game by game): per game (moves made, status).
     fn playouts(&self, py: Python<'_>, states: Vec<Bound<'_, PyAny>>, seed: u64, max_moves: u64)
                 -> PyResult<Vec<(u64, i32)>> {
+        guarded(|| self.batch(py, &states, seed, |game, s, rng| game.playout(s, rng, max_moves)))
+    }
+
+    /// `playouts` with the invariants of `Game::checked_playout` judged after every move
+    /// (tests/test_invariants.py): per game (moves made, status, None or what broke).
+    fn checked_playouts(&self, py: Python<'_>, states: Vec<Bound<'_, PyAny>>, seed: u64, max_moves: u64)
+                        -> PyResult<Vec<(u64, i32, Option<String>)>> {
         guarded(|| {
-            let positions = states.iter().map(|s| self.position(s)).collect::<PyResult<Vec<_>>>()?;
-            let states: Vec<&State> = positions.iter().map(|p| &p.get().state).collect();
-            let game = &self.game;
-            let got: Result<Vec<_>, ExprError> = py.detach(|| {
-                let mut rng = SplitMix(seed);
-                states.iter().map(|s| game.playout(s, &mut rng, max_moves)).collect()
-            });
-            Ok(got?)
+            let got = self.batch(py, &states, seed, |game, s, rng| game.checked_playout(s, rng, max_moves))?;
+            Ok(got.into_iter().map(|r| match r {
+                Ok((moves, status)) => (moves, status, None),
+                Err(why) => (0, -1, Some(why)),
+            }).collect())
         })
     }
 

@@ -194,12 +194,13 @@ def move(draw: Any) -> bytes:
     kind = draw(st.integers(0, 3))
     if kind == 0:
         value: Any = f"{draw(st.sampled_from(DEPOT_NAMES))}@{draw(INDEX_TEXT)}>" \
-                     f"{draw(st.sampled_from(DEPOT_NAMES))}{draw(st.sampled_from(['', '=H', '=', '=Z']))}"
+                     f"{draw(st.sampled_from(DEPOT_NAMES))}" \
+                     f"{draw(st.sampled_from(['', '=H', '=', '=Z', '@0', '@3', '@', '@x']))}"
     elif kind == 1:
         value = f"tap {draw(st.sampled_from(DEPOT_NAMES))}"
     elif kind == 2:
-        value = draw(st.dictionaries(st.sampled_from(["from", "index", "to", "declare", "tap",
-                                                      "text"]),
+        value = draw(st.dictionaries(st.sampled_from(["from", "index", "to", "declare", "at",
+                                                      "tap", "text"]),
                                      st.one_of(JUNK, st.sampled_from(DEPOT_NAMES), INDEX_TEXT),
                                      max_size=5))
     else:

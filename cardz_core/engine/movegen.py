@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 from cardz_core.compiled.game import CompiledGame
 from cardz_core.engine.accept import Accept
+from cardz_core.engine.eject import ANY
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import PLAYING, State
 from cardz_core.engine.taps import TapPlan, Taps
@@ -41,10 +42,26 @@ class MoveGen(Taps):
         self._want_broad: list[tuple[int, frozenset[int] | None]] = []
         # depots with actions: while pressing one acts, its cards are not picked up
         self.action_depots = tuple(d for d in range(self.n_depots) if self.actions[d])
+        # loose fans: a card may be moved along them (a reorder); listed where the order can
+        # change what the rules allow (``order_free``)
+        self.loose = frozenset(d for d in range(self.n_depots) if compiled.ejects[d].loose_order)
+        self.reorders = tuple(sorted(d for d in self.loose if not self.order_free(d)))
+
+    def order_free(self, d: int) -> bool:
+        """Whether the order of loose fan ``d`` changes nothing the engine judges: any of its
+        cards may be picked alone (gate ``Any``, unit ``Single``), nothing lands on it (so its
+        top is never compared), it sends nothing automatically (which takes the top), and no
+        recycle turns it back into a stock (whose order is then the draw order). Reorders of
+        such a fan are legal but not listed: they would only multiply every search's moves."""
+        ej = self.ejects[d]
+        return (ej.gate == ANY and ej.unit == "Single" and d not in self.drop_targets
+                and all(src != d for src, _ in self.auto_send)
+                and not any(dr is not None and dr.recycle and dr.to == d for dr in self.draws))
 
     def legal_moves(self, state: State) -> list[Move]:
         """Every legal move: card moves by source, position, target (each in index order), then
-        taps in depot order. Empty once the game is over. Works on views."""
+        reorders by depot, position, new position, then taps in depot order. Empty once the
+        game is over. Works on views."""
         if state.status != PLAYING:
             return []
         return list(self._moves(state))
@@ -59,10 +76,13 @@ class MoveGen(Taps):
             plan = self._tap_plan(state, d)
             if plan is not None:
                 plans[d] = plan
+        acting = [d for d in self.action_depots if d in plans]
         if state.rules_off:
             moves = self._free_moves(state)
         else:
-            moves = self._card_moves(state, acting=[d for d in self.action_depots if d in plans])
+            moves = self._card_moves(state, acting=acting)
+        if self.reorders:
+            moves.extend(self._reorder_moves(state, self.reorders, acting))
         moves.extend(self.tap_moves[d] for d in plans)
         self._memo_plans = plans
         self._memo_state, self._memo_moves = state, moves
@@ -78,12 +98,17 @@ class MoveGen(Taps):
 
     def moves_from(self, state: State, depots: tuple[int, ...]) -> list[Move]:
         """The legal moves whose source is one of ``depots``, in ``legal_moves`` order (card
-        moves, then taps): what a search needs when only those piles changed. Not remembered."""
+        moves, reorders, then taps): what a search needs when only those piles changed. Not
+        remembered."""
         if state.status != PLAYING:
             return []
+        loose = [d for d in self.reorders if d in depots]
         if state.rules_off:
-            return [m for m in self._free_moves(state) if m.src in depots]
-        moves = self._card_moves(state, depots, acting=self.acting(state))
+            return [m for m in self._free_moves(state) if m.src in depots] + \
+                self._reorder_moves(state, loose, ())
+        acting = self.acting(state)
+        moves = self._card_moves(state, depots, acting=acting)
+        moves.extend(self._reorder_moves(state, loose, acting))
         for d in self.tappable:
             if d in depots and self._tap_plan(state, d) is not None:
                 moves.append(self.tap_moves[d])
@@ -144,6 +169,22 @@ class MoveGen(Taps):
                             if i < stride:
                                 made[key] = m
                         add(m)
+        return moves
+
+    def _reorder_moves(self, state: State, depots: Sequence[int],
+                       acting: Sequence[int]) -> list[Move]:
+        """The reorders of ``depots``: each card that may be picked up (any card while the rules
+        are off) to every other position of its fan, in position order."""
+        moves: list[Move] = []
+        piles = state.piles
+        for d in depots:
+            pile = piles[d]
+            if d in acting and not state.rules_off:
+                continue
+            n = len(pile)
+            for i in range(n):
+                if state.rules_off or self.ejects[d].why(self, piles, i) is None:
+                    moves.extend(Move(d, i, d, j) for j in range(n) if j != i)
         return moves
 
     def _wanted(self, state: State) -> tuple[dict[int, list[int]], list]:
@@ -286,7 +327,7 @@ class MoveGen(Taps):
         if not 0 <= d < n:
             return f"there is no depot {d}"
         if d == s:
-            return "a card can't move onto its own depot"
+            return self._reorder_reason(state, move)
         piles = state.piles
         if not 0 <= i < len(piles[s]):
             return f"{self.depot_names[s]} has no card at position {i}"
@@ -305,6 +346,29 @@ class MoveGen(Taps):
         group = ej.split(piles[s], i)[0]
         return self._drop_reason(state, piles, s, group, d, ej.vouched, move.declare)
 
+    def _reorder_reason(self, state: State, move: Move) -> str | None:
+        """Why moving a card along its own depot's fan (``Move(d, i, d, at)``) is not legal."""
+        s, i, at = move.src, move.index, move.declare
+        name = self.depot_names[s]
+        if s not in self.loose:
+            return "a card can't move onto its own depot"
+        piles = state.piles
+        n = len(piles[s])
+        if not 0 <= i < n:
+            return f"{name} has no card at position {i}"
+        if not 0 <= at < n:
+            return f"a card moves along {name} to a position from 0 to {n - 1}, not {at}"
+        if at == i:
+            return f"the card is at position {i} of {name} already"
+        if state.rules_off:
+            return None
+        why = self.ejects[s].why(self, piles, i)
+        if why is not None:
+            return why
+        if s in self.acting(state):
+            return f"pressing {name} acts: its cards can't be picked up now"
+        return None
+
     def tap_available(self, state: State) -> bool:
         """Whether tapping some depot does something now (a draw, recycle, redeal or action)."""
         for d in self.tappable:  # a loop: this runs after every move of a noLegalMoves game
@@ -315,5 +379,7 @@ class MoveGen(Taps):
     def card_move_available(self, state: State) -> bool:
         """Whether some card move is legal now; stops at the first one found."""
         if state.rules_off:
-            return bool(self._free_moves(state))
-        return bool(self._card_moves(state, first=True, acting=self.acting(state)))
+            return bool(self._free_moves(state) or self._reorder_moves(state, self.reorders, ()))
+        acting = self.acting(state)
+        return bool(self._card_moves(state, first=True, acting=acting)
+                    or self.reorders and self._reorder_moves(state, self.reorders, acting))

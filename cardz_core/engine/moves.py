@@ -9,23 +9,34 @@ from cardz_core.problems import CardzError
 
 
 class Move(NamedTuple):
-    """A move, hashable. A tap has ``index == -1`` and ``dst == -1``.
+    """A move, hashable. A tap has ``index == -1`` and ``dst == -1``. A reorder (a drag along
+    a ``looseOrder`` fan) has ``dst == src``, and its fourth field is the picked card's new
+    position (``at``), since nothing is declared on the card's own depot: moves stay four
+    ints in both engines.
 
     ``repr`` is the move's text form (``docs/contract.md``) with depot indices where the text
     form has depot names, since a move alone does not know them: ``Move(8@4>2)`` picks the card
     at position 4 of depot 8 and puts it on depot 2, ``Move(8@4>2=H)`` also calls Hearts,
-    ``Move(tap 0)`` taps depot 0. ``Game.move_text`` gives the named form.
+    ``Move(5@3>5@0)`` moves the card at position 3 of depot 5 to its bottom, ``Move(tap 0)``
+    taps depot 0. ``Game.move_text`` gives the named form.
     """
 
     src: int  # depot index picked from, or tapped
     # the name of the documents' field; it hides tuple.index, which no caller uses on a Move
     index: int  # type: ignore[assignment]  # position of the picked card, bottom = 0
     dst: int  # target depot index
-    declare: int = -1  # suit called for wildDeclares "suit", else -1
+    declare: int = -1  # suit called for wildDeclares "suit"; a reorder's new position; else -1
+
+    @property
+    def at(self) -> int:
+        """A reorder's new position for the card (bottom = 0); -1 for any other move."""
+        return self.declare if self.src == self.dst >= 0 else -1
 
     def __repr__(self) -> str:
         if self.dst < 0:
             return f"Move(tap {self.src})"
+        if self.at >= 0:
+            return f"Move({self.src}@{self.index}>{self.dst}@{self.declare})"
         called = "=" + SUIT_LETTERS[self.declare] if self.declare >= 0 else ""
         return f"Move({self.src}@{self.index}>{self.dst}{called})"
 

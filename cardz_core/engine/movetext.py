@@ -1,10 +1,12 @@
 """Move documents and the move text form.
 
 Documents: ``{"from": "column-3", "index": 4, "to": "foundation-1"}`` (``"declare": "H"`` adds
-a called suit) and ``{"tap": "stock"}``. Text form (grammar in ``docs/contract.md``):
+a called suit; ``"at": 0`` with ``to`` the same depot moves the card along a loose fan to that
+position) and ``{"tap": "stock"}``. Text form (grammar in ``docs/contract.md``):
 
-    move  = FROM "@" INDEX ">" TO [ "=" SUIT ]
-    tap   = "tap" " " DEPOT
+    move    = FROM "@" INDEX ">" TO [ "=" SUIT ]
+    reorder = FROM "@" INDEX ">" FROM "@" POSITION
+    tap     = "tap" " " DEPOT
 
 Depot names are matched whole against the game's depots, so a name may hold any character;
 the separators are found from the right where a name could be ambiguous.
@@ -32,7 +34,7 @@ from cardz_core.engine.state import State
 from cardz_core.limits import MAX_CARDS
 from cardz_core.problems import CardzError, pointer
 
-MOVE_FIELDS = frozenset({"from", "index", "to", "declare", "text"})
+MOVE_FIELDS = frozenset({"from", "index", "to", "declare", "at", "text"})
 TAP_FIELDS = frozenset({"tap", "text"})
 TAP_PREFIX = "tap "
 # an index is written in ASCII digits (str.isdigit also takes '²' and Arabic-Indic digits), and
@@ -46,7 +48,9 @@ def move_document(game: Any, move: Move) -> dict[str, Any]:
     if move.dst < 0:
         return {"tap": names[move.src]}
     doc: dict[str, Any] = {"from": names[move.src], "index": move.index, "to": names[move.dst]}
-    if move.declare >= 0:
+    if move.at >= 0:
+        doc["at"] = move.at
+    elif move.declare >= 0:
         doc["declare"] = SUIT_LETTERS[move.declare]
     return doc
 
@@ -57,7 +61,9 @@ def move_text(game: Any, move: Move) -> str:
     if move.dst < 0:
         return TAP_PREFIX + names[move.src]
     text = f"{names[move.src]}@{move.index}>{names[move.dst]}"
-    if move.declare >= 0:
+    if move.at >= 0:
+        text += f"@{move.at}"
+    elif move.declare >= 0:
         text += "=" + SUIT_LETTERS[move.declare]
     return text
 
@@ -140,7 +146,18 @@ def _parse_text(game: Any, text: str, path: str) -> Move:
         name, _, suit = target.rpartition("=")
         if name in game.depot_index:
             target, declare = name, _declare(suit, path, f"{text!r}: ")
+    elif target not in game.depot_index and "@" in target:
+        name, _, position = target.rpartition("@")
+        if name in game.depot_index and _INDEX.fullmatch(position) and int(position) < MAX_CARDS:
+            if game.depot_index[name] != src:
+                raise CardzError(f"{text!r}: '@POSITION' after the target is only for moving a "
+                                 "card along its own depot's fan", path)
+            target, declare = name, int(position)
+            return Move(src, int(index_text), src, declare)
     dst = _depot(game, target, path, f"{text!r}: target")
+    if dst == src and declare >= 0:
+        raise CardzError(f"{text!r}: a card moved along its own depot calls no suit; its new "
+                         f"place is written '@POSITION'", path)
     return Move(src, int(index_text), dst, declare)
 
 
@@ -164,8 +181,14 @@ def _parse_document(game: Any, doc: dict[str, Any], path: str) -> Move:
             raise CardzError(f"index is the picked card's position, a whole number from 0 "
                              f"(bottom) below {MAX_CARDS}, not {shown(index)}", path + "/index")
         declare = _declare(doc["declare"], path + "/declare") if "declare" in doc else -1
-        move = Move(_depot(game, doc["from"], path + "/from", "from"), index,
-                    _depot(game, doc["to"], path + "/to", "to"), declare)
+        src = _depot(game, doc["from"], path + "/from", "from")
+        dst = _depot(game, doc["to"], path + "/to", "to")
+        if "at" in doc:
+            declare = _position(doc, src, dst, path)
+        elif src == dst and declare >= 0:
+            raise CardzError("a card moved along its own depot calls no suit; its new place is "
+                             "'at'", path + "/declare")
+        move = Move(src, index, dst, declare)
     if "text" in doc:
         text_move = parse_move(game, doc["text"], path + "/text") \
             if isinstance(doc["text"], str) and not doc["text"].lstrip().startswith("{") else None
@@ -173,6 +196,21 @@ def _parse_document(game: Any, doc: dict[str, Any], path: str) -> Move:
             raise CardzError(f"text {doc['text']!r} does not describe the same move as the "
                              "document's other fields", path + "/text")
     return move
+
+
+def _position(doc: dict[str, Any], src: int, dst: int, path: str) -> int:
+    """A reorder document's ``at``: the card's new position along its own depot's fan."""
+    at = doc["at"]
+    if "declare" in doc:
+        raise CardzError("a move along a fan calls no suit: give 'at' or 'declare', not both",
+                         path + "/at")
+    if src != dst:
+        raise CardzError("'at' is the new position of a card moved along its own depot's fan: "
+                         "'to' must be 'from'", path + "/at")
+    if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at < MAX_CARDS:
+        raise CardzError(f"at is the card's new position, a whole number from 0 (bottom) below "
+                         f"{MAX_CARDS}, not {shown(at)}", path + "/at")
+    return at
 
 
 def parse_move_on(game: Any, board: State, value: Any, path: str = "") -> Move:

@@ -64,7 +64,7 @@ class Play(Ends):
         if state.rules_off:
             pass
         elif move.index >= 0:
-            if self.plain_drop[move.dst]:
+            if move.dst != move.src and self.plain_drop[move.dst]:
                 out = self._plain_move(state, move)
         elif self.plain_draw[move.src]:
             s = move.src
@@ -158,6 +158,8 @@ class Play(Ends):
         s = move.src
         if move.index < 0:
             self._tap(w, state, s)
+        elif move.dst == s:
+            self._reorder(w, s, move.index, move.declare)
         else:
             pile = w.piles[s]
             if state.rules_off:
@@ -172,6 +174,21 @@ class Play(Ends):
         elif w.left:
             self._flip_tops(w)
         return w
+
+    @staticmethod
+    def _reorder(w: Work, d: int, i: int, at: int) -> None:
+        """The card at position ``i`` of loose fan ``d`` moved to position ``at``, face kept. It
+        was picked up from the fan, so ``d`` counts as a depot that lost a card for the flips;
+        ``came_from[d]`` is ``d`` when the card lands on top, none when the top card moved down."""
+        pile = w.piles[d]
+        rest = pile[:i] + pile[i + 1:]
+        w.set_pile(d, rest[:at] + (pile[i],) + rest[at:])
+        w.left.add(d)
+        top = len(pile) - 1
+        if at == top:
+            w.came_from[d] = d
+        elif i == top:
+            w.came_from[d] = -1
 
     def _tap(self, w: Work, state: State, d: int) -> None:
         if state is self._memo_state:

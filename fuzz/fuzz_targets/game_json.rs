@@ -14,11 +14,13 @@ fn play(game: &Game, mut s: State) {
         return;
     }
     for _ in 0..MOVES {
-        let moves = game.legal_moves(&s);
+        // an expression's own error (a step budget, a bound passed) is a refusal, not a panic
+        let Ok(moves) = game.legal_moves(&s) else { return };
         let Some(&m) = moves.first() else { return };
         match game.apply(&s, m) {
-            Some(next) => s = next,
-            None => panic!("a listed move does not apply: {m:?}"),
+            Ok(Some(next)) => s = next,
+            Ok(None) => panic!("a listed move does not apply: {m:?}"),
+            Err(_) => return,
         }
     }
 }
