@@ -14,14 +14,18 @@ knows no vocabulary word. ``supports(game)`` says why a game can't be played nat
 ``NativeEngineGame`` is the ``Game`` that ``compile(spec, engine="native")`` gives (or
 ``CARDZ_ENGINE=native``; ``auto``, the default, when the game is supported): a Python ``Game``
 whose ``deal``, ``legal_moves``, ``apply`` and ``undo`` run natively for true positions with the
-rules on; views, the rules off and ``apply`` with a reveal callback stay in Python, as does
-everything else.
+rules on, and for views: ``view``, ``legal_moves``, ``apply`` (a move that turns up no unknown
+card), and the ``counts`` deck model's ``outcomes`` and ``sample_outcome`` (``deck_document``
+hands the extension what views need). The rules off, ``apply`` of a move that turns up an
+unknown card (its reveal callback runs in Python), a memory's update (``view.trace``) and
+other deck models stay in Python, as does everything else.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import random
 from types import ModuleType
 from typing import Any, Callable, Sequence, TypeVar
 
@@ -35,6 +39,7 @@ from cardz_core.native_expr import expr_plan
 from cardz_core.problems import CardzError
 from cardz_core.registry import Registry
 from cardz_core.spec.model import GameSpec
+from cardz_core.view import Memory, Outcome, Outcomes, View, deck_info, deck_model
 
 S = TypeVar("S", bound=State)
 
@@ -70,6 +75,13 @@ def plan_document(game: Game) -> dict[str, Any]:
     }
 
 
+def deck_document(game: Game) -> dict[str, Any]:
+    """What native views need of the game's cards (``view.DeckInfo``): each card id's printed
+    card and the pool each is dealt in."""
+    info = deck_info(game)
+    return {"face_of": info.face_of, "origin": list(info.origin), "n_pools": info.n_pools}
+
+
 def _engine(game: Game) -> tuple[Any, str | None]:
     """(the extension's engine for ``game`` or None, why not)."""
     native = extension()
@@ -77,7 +89,7 @@ def _engine(game: Game) -> tuple[Any, str | None]:
         return None, "the native extension cardz_core._native is not built"
     try:
         return native.Engine(json.dumps(plan_document(game)), Move, NativeState, _STATUSES,
-                             game.identity), None
+                             game.identity, json.dumps(deck_document(game))), None
     except ValueError as exc:  # the extension's own refusal: what of the tables it can't play
         return None, str(exc)
 
@@ -94,6 +106,37 @@ def _as_tuple(state: State) -> tuple[Any, ...]:
     return (state.piles, state.came_from, state.recycles, state.declared,
             (state.redeals, state.moves, state.undos, state.recycles_total, state.seed_rank,
              state.rules_off, state.auto_moved, int(state.status), state.rng))
+
+
+def _view_in(v: State) -> tuple[Any, ...]:
+    """A view as the extension's view calls take it: its fields (``_as_tuple``) and pools."""
+    return _as_tuple(v), v.pools
+
+
+def _made_view(cls: type[S], fields: Sequence[Any], pools: Any, cards: Any) -> S:
+    """A ``cls`` (View or State) from the fields the extension hands back (``Position.fields()``'s
+    order) and its pools."""
+    v = _new(cls)
+    for put, value in zip(_setters, fields):
+        put(v, value)
+    v.status = _STATUSES[v.status]
+    v.pools = tuple(tuple(row) for row in pools)
+    v.cards = cards
+    v._hash = None
+    return v
+
+
+class _Replay:
+    """A reveal callback whose first call was made already: it answers ``first``, then asks
+    ``reveal``."""
+
+    def __init__(self, first: int, reveal: Reveal) -> None:
+        self.first: int | None = first
+        self.reveal = reveal
+
+    def __call__(self, pool: int) -> int:
+        first, self.first = self.first, None
+        return self.reveal(pool) if first is None else first
 
 
 class NotNative(CardzError):
@@ -297,6 +340,7 @@ class NativeEngineGame(Game):
         engine = native.engine
         self._list, self._apply, self._undo = engine.legal_moves, engine.apply, engine.undo
         self._held = engine.native_state
+        self._view_moves, self._view_apply = engine.view_moves, engine.view_apply
 
     def deal(self, seed: int) -> State:
         state = super().deal(seed)
@@ -307,23 +351,96 @@ class NativeEngineGame(Game):
 
     # The extension takes any State and raises LookupError for what the Python engine plays
     # (views, unknown cards, the rules off): a try costs nothing when nothing is raised.
+    # A view goes the same way, to the extension's view calls (LookupError: the Python engine
+    # plays it, as for a move that turns up an unknown card: its reveal callback runs there).
     def legal_moves(self, state: State) -> list[Move]:
         try:
             return self._list(state)
         except LookupError:
-            return super().legal_moves(state)
+            pass
+        if state.pools is not None:
+            try:
+                return self._view_moves(_view_in(state))
+            except LookupError:
+                pass
+        return super().legal_moves(state)
 
     def apply(self, state: S, move: Move, reveal: Reveal | None = None) -> S:
         if reveal is None:
             try:
                 got = self._apply(state, move)
             except LookupError:
-                return super().apply(state, move)
-            if got is None:
-                raise IllegalMove(self.illegal_reason(state, move)
-                                  or f"the native engine refuses {move!r}")
-            return got
+                pass
+            else:
+                if got is None:
+                    raise IllegalMove(self.illegal_reason(state, move)
+                                      or f"the native engine refuses {move!r}")
+                return got
+        # a callback that forgets shuffled cards (``view.Reveal``) is played in Python
+        if state.pools is not None and not hasattr(reveal, "forget"):
+            try:
+                fields, pool = self._view_apply(_view_in(state), move)
+            except LookupError:
+                pass
+            else:
+                if fields is not None:
+                    return _made_view(View if isinstance(state, View) else State, fields,
+                                      state.pools, state.cards)  # type: ignore[return-value]
+                if reveal is not None:
+                    # the callback's first call, as the Python engine would make it (a refusing
+                    # callback raises here); the Python engine plays on from its answer
+                    reveal = _Replay(reveal(pool), reveal)
         return super().apply(state, move, reveal)
+
+    def view(self, state: State, memory: Memory | None = None) -> View:
+        unknown = labels = None
+        if isinstance(memory, Memory):
+            unknown, labels = list(memory.unknown), list(memory.labels)
+        try:
+            piles, pools = self.native.engine.view_of(state, unknown, labels)
+        except LookupError:
+            return super().view(state, memory)
+        v = state.copy()
+        v.__class__ = View
+        v.piles = tuple(map(tuple, piles))
+        v.pools = tuple(map(tuple, pools))
+        v.rng = 0
+        return v  # type: ignore[return-value]  # a State made a View in place
+
+    def _counts_limits(self, view: View) -> tuple[int, int] | None:
+        """The listing limits of the registered deck model when it is the ``counts`` model the
+        extension implements (it says so by ``native_limits``) and ``view`` is a view; else
+        None: the model finds the outcomes itself."""
+        limits_of = getattr(deck_model(self), "native_limits", None)
+        if limits_of is None or view.pools is None:
+            return None
+        got: tuple[int, int] = limits_of()
+        return got
+
+    def outcomes(self, view: View, move: Move, limit: int | None = None) -> Outcomes:
+        caps = self._counts_limits(view)
+        if caps is not None and (limit is None or limit >= 1):
+            try:
+                found, kept, stopped = self.native.engine.outcomes(_view_in(view), move, limit,
+                                                                   *caps)
+            except LookupError:
+                pass
+            else:
+                return Outcomes([Outcome(num / den, tuple(revealed),
+                                         _made_view(View, fields, pools, view.cards))
+                                 for num, den, revealed, (fields, pools) in found],
+                                1.0 if kept is None else kept[0] / kept[1], stopped)
+        return super().outcomes(view, move, limit)
+
+    def sample_outcome(self, view: View, move: Move, rng: random.Random) -> Outcome:
+        if self._counts_limits(view) is not None:
+            try:
+                p, revealed, (fields, pools) = self.native.engine.sample(_view_in(view), move, rng)
+            except LookupError:
+                pass
+            else:
+                return Outcome(p, tuple(revealed), _made_view(View, fields, pools, view.cards))
+        return super().sample_outcome(view, move, rng)
 
     def undo(self, before: State, after: State) -> State:
         try:

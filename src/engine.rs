@@ -13,12 +13,15 @@ use settle::{Rules, Tap};
 
 mod settle;
 mod steps;
+mod view;
+
+pub use view::{Chance, Counts, Cut, Deck, Listing, Outcome, Pick, Played, Pools, Ratio, ViewError};
 
 pub const PLAYING: i32 = 0;
 pub const WON: i32 = 1;
 pub const LOST: i32 = 2;
 
-/// A card code: `card id << 1 | face`, face 1 up. Views' unknown cards (negative) are not played.
+/// A card code: `card id << 1 | face`, face 1 up; a view's unknown card is negative (`view.rs`).
 pub type Code = i32;
 pub type Pile = Vec<Code>;
 
@@ -392,6 +395,8 @@ struct Work {
     left: Vec<bool>,
     flips: u32,
     hand: Pile, // the cards in flight, kept for its capacity
+    chance: Option<Box<Chance>>, // what turns up a view's unknown cards (`view.rs`)
+    unknown: Option<usize>,      // the pool of the first unknown card met with no chance
 }
 
 impl Work {
@@ -407,12 +412,15 @@ impl Work {
         if s.declared.is_empty() {
             s.declared = vec![-1; n];
         }
-        Work { s, left: vec![false; n], flips: 0, hand: Vec::new() }
+        Work { s, left: vec![false; n], flips: 0, hand: Vec::new(), chance: None, unknown: None }
     }
 
     fn up(&mut self, c: Code) -> Code {
         if c & 1 == 0 {
             self.flips += 1;
+        }
+        if c < 0 {
+            return self.reveal(c);
         }
         c | 1
     }
@@ -888,14 +896,23 @@ impl Game {
         self.n
     }
 
+    pub fn n_cards(&self) -> usize {
+        self.ident.len()
+    }
+
     /// Whether a position can be played here: true cards of this game, one pile per depot.
     pub fn check_state(&self, s: &State) -> Result<(), BadState> {
+        if s.piles.iter().flatten().any(|&c| c < 0) {
+            return Err(BadState::Unknown);
+        }
+        self.check_view(s)
+    }
+
+    /// Whether a view (or a position) can be played here: `check_state` but for unknown cards.
+    pub fn check_view(&self, s: &State) -> Result<(), BadState> {
         let n = self.n;
         if s.piles.len() != n {
             return Err(BadState::Shape(format!("a position of {} depots for a game of {n}", s.piles.len())));
-        }
-        if s.piles.iter().flatten().any(|&c| c < 0) {
-            return Err(BadState::Unknown);
         }
         let cards = self.ident.len() as i32;
         if s.piles.iter().flatten().any(|&c| (c >> 1) >= cards) {
@@ -1329,7 +1346,11 @@ impl Game {
                 return Ok(false);
             }
             let mut w = Work::new(s);
-            self.play(&mut w, m)?;
+            let played = self.play(&mut w, m);
+            if w.unknown.is_some() {
+                return Ok(false); // it would turn up a view's unknown card (`turns_card_up`)
+            }
+            played?;
             if w.flips > 0 {
                 return Ok(false);
             }

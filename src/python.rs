@@ -2,14 +2,21 @@
 //! on `Position`s, positions kept in Rust behind a handle; `cardz_core/native.py` wraps them
 //! in `State`s that read their fields from the handle only when asked.
 //!
+//! Views (`State`s with `pools`) are read from their fields at each call, and what is made of
+//! them is handed back as fields for `native.py` to make `View`s of: listing and playing moves
+//! on a view, the view of a position, and a move's chance outcomes (`engine/view.rs`).
+//!
 //! Every call runs under `catch_unwind`: a panic becomes a `cardz_core.problems.CardzError`,
-//! never a crash, as does a position that does not fit the game. A position with unknown cards
-//! (a view's) raises `LookupError`: the caller plays it in Python instead.
+//! never a crash, as does a position that does not fit the game. A view passed where a true
+//! position is wanted, or anything the native engine leaves to the Python engine, raises
+//! `LookupError`: the caller plays it in Python instead.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Mutex, OnceLock};
+use std::rc::Rc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::exceptions::{PyLookupError, PyValueError};
 use pyo3::prelude::*;
@@ -18,7 +25,8 @@ use pyo3::intern;
 use pyo3::types::{PyList, PyString, PyTuple, PyType};
 use pyo3::ffi;
 
-use crate::engine::{BadState, Game, Move, ScoreError, SplitMix, State};
+use crate::engine::{BadState, Unsupported, Counts, Deck, Game, Move, Pick, Played, Pools, Ratio, ScoreError, SplitMix, State,
+                    ViewError};
 use crate::expr::ExprError;
 
 /// A position as Python hands it over: (piles, came_from, recycles, declared, (redeals, moves,
@@ -121,18 +129,7 @@ impl Position {
     /// came_from, recycles, redeals, moves, undos, recycles_total, seed_rank, declared,
     /// rules_off, auto_moved, status, rng).
     fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let s = &self.state;
-        let piles: Vec<Bound<'py, PyTuple>> = s.piles.iter().map(|p| tuple_of(py, p)).collect::<PyResult<_>>()?;
-        let items: [Bound<'py, PyAny>; 13] = [
-            PyTuple::new(py, piles)?.into_any(), tuple_of(py, &s.came_from)?.into_any(),
-            tuple_of(py, &s.recycles)?.into_any(), s.redeals.into_pyobject(py)?.into_any(),
-            s.moves.into_pyobject(py)?.into_any(), s.undos.into_pyobject(py)?.into_any(),
-            s.recycles_total.into_pyobject(py)?.into_any(), s.seed_rank.into_pyobject(py)?.into_any(),
-            tuple_of(py, &s.declared)?.into_any(), s.rules_off.into_pyobject(py)?.to_owned().into_any(),
-            s.auto_moved.into_pyobject(py)?.to_owned().into_any(), s.status.into_pyobject(py)?.into_any(),
-            s.rng.into_pyobject(py)?.into_any(),
-        ];
-        PyTuple::new(py, items)
+        state_fields(py, &self.state)
     }
 
     /// The 64-bit key (`counters=False`: without `moves` and `undos`).
@@ -150,6 +147,21 @@ impl Position {
     }
 }
 
+/// `Position.fields()` of any state.
+fn state_fields<'py>(py: Python<'py>, s: &State) -> PyResult<Bound<'py, PyTuple>> {
+    let piles: Vec<Bound<'py, PyTuple>> = s.piles.iter().map(|p| tuple_of(py, p)).collect::<PyResult<_>>()?;
+    let items: [Bound<'py, PyAny>; 13] = [
+        PyTuple::new(py, piles)?.into_any(), tuple_of(py, &s.came_from)?.into_any(),
+        tuple_of(py, &s.recycles)?.into_any(), s.redeals.into_pyobject(py)?.into_any(),
+        s.moves.into_pyobject(py)?.into_any(), s.undos.into_pyobject(py)?.into_any(),
+        s.recycles_total.into_pyobject(py)?.into_any(), s.seed_rank.into_pyobject(py)?.into_any(),
+        tuple_of(py, &s.declared)?.into_any(), s.rules_off.into_pyobject(py)?.to_owned().into_any(),
+        s.auto_moved.into_pyobject(py)?.to_owned().into_any(), s.status.into_pyobject(py)?.into_any(),
+        s.rng.into_pyobject(py)?.into_any(),
+    ];
+    PyTuple::new(py, items)
+}
+
 /// The Python classes an engine hands positions and moves out as, from `cardz_core/native.py`.
 struct Host {
     move_type: Py<PyAny>,
@@ -163,6 +175,7 @@ struct Engine {
     game: Game,
     host: Host,
     moves: Mutex<HashMap<Move, Py<PyAny>>>,
+    deck: Option<Arc<Deck>>, // what views need (None: views are played in Python)
 }
 
 /// `obj.name = value` past the class's own `__setattr__` (NativeState's guards against
@@ -175,6 +188,44 @@ fn set_slot(obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>, value: &Bound<'_
     Ok(())
 }
 
+/// A view as `native.py` hands it over: its fields as a `StateIn`, and its `pools`.
+type ViewIn = (StateIn, Pools);
+
+/// A view made here, for `native.py` to make a `View` of: `Position.fields()` and the pools.
+type ViewOut<'py> = (Bound<'py, PyTuple>, Pools);
+
+/// A view's outcome for `native.py`: its probability (numerator, denominator), the card ids
+/// turned up and the view after it.
+type OutcomeOut<'py> = (u128, u128, Vec<u32>, ViewOut<'py>);
+
+/// `Engine.outcomes`' answer: the outcomes, the coverage as a fraction (None: all), stopped.
+type ListingOut<'py> = (Vec<OutcomeOut<'py>>, Option<(u128, u128)>, bool);
+
+/// The error a pick from Python's generator raised, kept for the caller to raise.
+type Failed = Rc<RefCell<Option<PyErr>>>;
+
+/// A `Pick` drawing with a Python `random.Random`: `rng.randrange(total)`, as the counts
+/// deck model draws.
+fn picker(rng: Py<PyAny>, failed: &Failed) -> Pick {
+    let failed = failed.clone();
+    Box::new(move |total| {
+        Python::attach(|py| rng.call_method1(py, intern!(py, "randrange"), (total,))?.extract::<u64>(py))
+            .map_err(|e| *failed.borrow_mut() = Some(e))
+            .ok()
+    })
+}
+
+/// A `ViewError` as Python sees it; `failed` holds the error of a pick.
+fn view_error(e: ViewError, failed: &Failed) -> PyErr {
+    match e {
+        ViewError::Expr(e) => e.into(),
+        ViewError::Refused(why) => cardz_error(why, String::new()),
+        ViewError::Pick => failed.borrow_mut().take()
+            .unwrap_or_else(|| cardz_error("drawing a card failed".into(), String::new())),
+        ViewError::Elsewhere => PyLookupError::new_err("the Python engine plays this on the view"),
+    }
+}
+
 fn not_native() -> PyErr {
     PyLookupError::new_err("the native engine plays true positions with the rules on, not views \
                             or positions with the rules off")
@@ -182,15 +233,46 @@ fn not_native() -> PyErr {
 
 impl Engine {
     fn state(&self, s: StateIn) -> PyResult<State> {
-        let (piles, came_from, recycles, declared,
-             (redeals, moves, undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)) = s;
-        let state = State { piles, came_from, recycles, redeals, moves, undos, recycles_total, seed_rank,
-                            declared, rules_off, auto_moved, status, rng };
+        let state = Self::unpack(s);
         self.game.check_state(&state).map_err(|bad| match bad {
             BadState::Unknown => PyLookupError::new_err("a position with unknown cards (a view)"),
             BadState::Shape(why) => cardz_error(why, String::new()),
         })?;
         Ok(state)
+    }
+
+    fn unpack(s: StateIn) -> State {
+        let (piles, came_from, recycles, declared,
+             (redeals, moves, undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)) = s;
+        State { piles, came_from, recycles, redeals, moves, undos, recycles_total, seed_rank, declared, rules_off,
+                auto_moved, status, rng }
+    }
+
+    /// The deck of a game whose views are played here; LookupError for one whose aren't.
+    fn deck(&self) -> PyResult<&Arc<Deck>> {
+        self.deck.as_ref().ok_or_else(|| PyLookupError::new_err("the Python engine plays this game's views"))
+    }
+
+    /// A view handed over (`native.py`'s `_view_in`) as a state with its unseen counts;
+    /// LookupError for the rules off, played in Python.
+    fn view(&self, v: ViewIn) -> PyResult<(State, Counts)> {
+        let deck = self.deck()?;
+        let (fields, pools) = v;
+        let state = Self::unpack(fields);
+        if state.rules_off {
+            return Err(not_native());
+        }
+        self.game.check_view(&state).map_err(|bad| match bad {
+            BadState::Unknown => not_native(),
+            BadState::Shape(why) => cardz_error(why, String::new()),
+        })?;
+        Ok((state, deck.counts(&pools)))
+    }
+
+    /// Whether `m` is legal on the view `v` (what the Python engine refuses, it refuses itself,
+    /// with its reason).
+    fn legal_on_view(&self, v: &State, m: Move) -> PyResult<()> {
+        if self.game.legal(v, m)? { Ok(()) } else { Err(view_error(ViewError::Elsewhere, &Failed::default())) }
     }
 
     /// The handle a live `NativeState` holds, or None for any other `State` (its handle
@@ -278,10 +360,12 @@ impl Engine {
     /// Load a game: `{"compiled": CompiledGame.to_json(), "plan": ...}` as JSON text; and the
     /// Python side: the `Move` class, the `State` subclass positions are handed out as (its
     /// slot `_pos` holds the handle), the three `Status` members and the game's card table. A
-    /// game the engine can't play raises ValueError saying why.
+    /// game the engine can't play raises ValueError saying why. `deck`: what views need of the
+    /// cards (`native.py`'s `deck_document`) as JSON text, None to leave views to Python.
     #[new]
+    #[pyo3(signature = (plan, move_type, state_type, statuses, cards, deck = None))]
     fn new(py: Python<'_>, plan: &str, move_type: Py<PyAny>, state_type: Bound<'_, PyType>,
-           statuses: (Py<PyAny>, Py<PyAny>, Py<PyAny>), cards: Py<PyAny>) -> PyResult<Engine> {
+           statuses: (Py<PyAny>, Py<PyAny>, Py<PyAny>), cards: Py<PyAny>, deck: Option<&str>) -> PyResult<Engine> {
         let base = py.import("cardz_core.engine.state")?.getattr("State")?;
         if !state_type.is_subclass(&base)? || state_type.is(&base) {
             return Err(PyValueError::new_err("positions are handed out as a subclass of State"));
@@ -290,7 +374,16 @@ impl Engine {
                           cards };
         guarded(|| {
             Game::from_json(plan)
-                .map(|game| Engine { game, host, moves: Mutex::new(HashMap::new()) })
+                .and_then(|game| {
+                    let deck = match deck {
+                        None => None,
+                        Some(text) => {
+                            let v = serde_json::from_str(text).map_err(|e| Unsupported(format!("bad deck JSON: {e}")))?;
+                            Some(Arc::new(Deck::from_json(&v, game.n_cards())?))
+                        }
+                    };
+                    Ok(Engine { game, host, moves: Mutex::new(HashMap::new()), deck })
+                })
                 .map_err(|why| PyValueError::new_err(why.0))
         })
     }
@@ -400,6 +493,104 @@ impl Engine {
             Ok(v) => Ok(v),
             Err(ScoreError::NotNative(why)) => Err(PyLookupError::new_err(why)),
             Err(ScoreError::Expr(e)) => Err(e.into()),
+        })
+    }
+
+    /// The view of the true `state`: (piles, pools). `unknown`: the card ids the player does
+    /// not know (None: every face-down card); `labels`: the pool each card counts in (None: the
+    /// pool it was dealt in).
+    #[pyo3(signature = (state, unknown = None, labels = None))]
+    fn view_of(&self, state: &Bound<'_, PyAny>, unknown: Option<Vec<usize>>, labels: Option<Vec<usize>>)
+               -> PyResult<(Vec<Vec<i32>>, Pools)> {
+        guarded(|| {
+            let deck = self.deck()?;
+            let held;
+            let piles: &[Vec<i32>] = match self.handle(state) {
+                Some(pos) => {
+                    held = pos;
+                    &held.get().state.piles
+                }
+                None => &state.getattr(intern!(state.py(), "piles"))?.extract::<Vec<Vec<i32>>>()?,
+            };
+            let unknown = unknown.map(|ids| {
+                let mut bits = vec![false; deck.n_cards()];
+                for id in ids {
+                    if let Some(bit) = bits.get_mut(id) {
+                        *bit = true;
+                    }
+                }
+                bits
+            });
+            deck.view(piles, unknown.as_deref(), labels.as_deref()).map_err(|why| cardz_error(why, String::new()))
+        })
+    }
+
+    /// The legal moves of a view, as `legal_moves` lists them.
+    fn view_moves<'py>(&self, py: Python<'py>, view: ViewIn) -> PyResult<Bound<'py, PyList>> {
+        guarded(|| {
+            let (v, _) = self.view(view)?;
+            let moves = self.game.legal_moves(&v)?;
+            let mut cache = self.move_cache();
+            let objs = moves.into_iter().map(|m| self.move_object(py, &mut cache, m)).collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, objs)
+        })
+    }
+
+    /// `(fields, None)`: the view after `mv` (its pools unchanged; not made canonical, as
+    /// `apply` on a view gives it); `(None, pool)`: the move turns up an unknown card of `pool`,
+    /// whose reveal callback the caller runs; LookupError when it is not legal (the Python
+    /// engine refuses it with its reason).
+    fn view_apply<'py>(&self, py: Python<'py>, view: ViewIn, mv: Move)
+                       -> PyResult<(Option<Bound<'py, PyTuple>>, Option<usize>)> {
+        guarded(|| {
+            let (v, _) = self.view(view)?;
+            self.legal_on_view(&v, mv)?;
+            match self.game.play_view(&v, mv, None)? {
+                Played::Done(after, _) => Ok((Some(state_fields(py, &after)?), None)),
+                Played::Unknown(pool) => Ok((None, Some(pool))),
+                Played::Cut(..) => Err(view_error(ViewError::Elsewhere, &Failed::default())),
+            }
+        })
+    }
+
+    /// `CountsDeck.outcomes` of `mv` on the view, within `MAX_OUTCOMES` (`max_outcomes`) and
+    /// `MAX_OUTCOME_WORK` (`max_work`): ([(numerator, denominator, revealed, (fields, pools))],
+    /// coverage as (numerator, denominator) or None for all, stopped).
+    fn outcomes<'py>(&self, py: Python<'py>, view: ViewIn, mv: Move, limit: Option<usize>, max_outcomes: usize,
+                     max_work: usize)
+                     -> PyResult<ListingOut<'py>> {
+        guarded(|| {
+            let deck = self.deck()?;
+            let (v, counts) = self.view(view)?;
+            self.legal_on_view(&v, mv)?;
+            let failed = Failed::default();
+            let mut price = || -> Result<usize, ViewError> {
+                let rng = py.import("random").and_then(|r| r.getattr("Random")?.call1((0,)))
+                    .map_err(|e| *failed.borrow_mut() = Some(e)).map_err(|()| ViewError::Pick)?;
+                let got = self.game.sample(deck, &v, counts.clone(), mv, picker(rng.unbind(), &failed))?;
+                Ok(got.1.len())
+            };
+            let listing = self.game.outcomes(deck, &v, &counts, mv, limit, (max_outcomes, max_work), &mut price)
+                .map_err(|e| view_error(e, &failed))?;
+            let outcomes = listing.outcomes.into_iter().map(|o| {
+                Ok((o.probability.num, o.probability.den, o.revealed, (state_fields(py, &o.view)?, o.pools)))
+            }).collect::<PyResult<Vec<_>>>()?;
+            Ok((outcomes, listing.kept.map(|Ratio { num, den }| (num, den)), listing.stopped))
+        })
+    }
+
+    /// `CountsDeck.sample`: one outcome of `mv` on the view, its cards drawn with the Python
+    /// generator `rng`: (probability, revealed, (fields, pools)).
+    fn sample<'py>(&self, py: Python<'py>, view: ViewIn, mv: Move, rng: Py<PyAny>)
+                   -> PyResult<(f64, Vec<u32>, ViewOut<'py>)> {
+        guarded(|| {
+            let deck = self.deck()?;
+            let (v, counts) = self.view(view)?;
+            self.legal_on_view(&v, mv)?;
+            let failed = Failed::default();
+            let (p, revealed, after, pools) = self.game.sample(deck, &v, counts, mv, picker(rng, &failed))
+                .map_err(|e| view_error(e, &failed))?;
+            Ok((p, revealed, (state_fields(py, &after)?, pools)))
         })
     }
 

@@ -229,6 +229,9 @@ impl Work {
             cards.swap(i, j);
         }
         self.s.rng = rng.0;
+        if let Some(chance) = self.chance.as_mut() {
+            chance.forget(&mut cards); // a view: the player loses track of the shuffled cards
+        }
         self.set_pile(d, cards);
     }
 }
