@@ -34,10 +34,11 @@ from cardz_core.engine.game import Game
 from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.compiled.game import CompiledGame
 from cardz_core.engine.state import State, Status
-from cardz_core.engine.work import Reveal
+from cardz_core.engine.work import Reveal, Work
 from cardz_core.native_expr import expr_plan
 from cardz_core.problems import CardzError
 from cardz_core.registry import Registry
+from cardz_core.signature import GAME, STATE, Each, Signature
 from cardz_core.spec.model import GameSpec
 from cardz_core.view import Memory, Outcome, Outcomes, View, deck_info, deck_model
 
@@ -53,13 +54,97 @@ def extension() -> ModuleType | None:
         return None
 
 
+def callback_overloads(game: Game) -> list[tuple[str, int, Signature]]:
+    """The function overloads the native engine calls back in Python, in call-back order: those
+    of the registry's functions with no native primitive whose arguments are values (no
+    per-item argument) and whose result is no text (a text stays in Python)."""
+    return [(name, i, sig) for name, fn in sorted(game.registry.functions.items())
+            for i, sig in enumerate(fn.overloads)
+            if sig.native is None and sig.result != "text"
+            and not any(isinstance(p, Each) for p in sig.params)]
+
+
+class CallBacks:
+    """What the extension calls back in Python: ``call(index, state, args)``, function overload
+    ``index`` of ``callback_overloads`` run as the Python engine's closures run it
+    (``cardz_core.expr.closure``); ``step(index, state, me)``, step executor ``index`` (of a
+    step kind with no native primitive) run on a ``Work`` of ``state`` for depot ``me``, giving
+    the board after it as the extension reads it back."""
+
+    def __init__(self, game: Game, executors: list[Callable[[Work], None]]) -> None:
+        self.tables = game.programs.tables
+        self.sigs = [sig for _, _, sig in callback_overloads(game)]
+        self.executors = executors
+
+    def call(self, index: int, state: State, args: tuple[Any, ...]) -> Any:
+        sig = self.sigs[index]
+        if sig.needs == STATE:
+            return sig.fn(self.tables, state, *args)
+        if sig.needs == GAME:
+            return sig.fn(self.tables, *args)
+        return sig.fn(*args)
+
+    def step(self, index: int, state: State, me: int) -> tuple[Any, list[int], int]:
+        w = Work(state)
+        w.self_depot = me
+        self.executors[index](w)
+        fields = (tuple(w.piles), tuple(w.came_from), w.recycles, tuple(w.declared),
+                  (w.redeals, state.moves, state.undos, w.recycles_total, state.seed_rank,
+                   state.rules_off, state.auto_moved, int(state.status), w.rng))
+        return fields, sorted(w.left), w.flips
+
+
+def calls_back(game: Game) -> list[str]:
+    """What a native game's rules call back in Python: its functions and step kinds with no
+    native primitive (none for a Python game)."""
+    native = getattr(game, "native", None)
+    if native is None:
+        return []
+    names = callback_overloads(game)
+    steps = [kind for kind, _ in _called_back_steps(game, game.compiled.to_json())]
+    return sorted({names[i][0] for i in native.engine.calls_back}) + \
+        [f"the {kind} step" for kind in sorted(set(steps))]
+
+
+def _called_back_steps(game: Game, compiled: dict[str, Any]
+                       ) -> list[tuple[str, Callable[[Work], None]]]:
+    """Mark each step of ``compiled`` (``CompiledGame.to_json()``) whose kind names no native
+    primitive to be called back (``native: "callback"``, ``callback``: its number), and give
+    their kinds and Python executors in that order. Deal steps run in Python anyway."""
+    pairs = [(t["do"], game.triggers[i][2]) for i, t in enumerate(compiled["triggers"])]
+    pairs += [(a["do"], game.actions[d][k][1]) for d, acts in enumerate(compiled["actions"])
+              for k, a in enumerate(acts)]
+    pairs.append((compiled["redeal"], game.redeal_steps))
+    executors: list[tuple[str, Callable[[Work], None]]] = []
+    for steps, execs in pairs:
+        for step, run in zip(steps or (), execs):
+            if step.get("native") is None:
+                step["native"], step["callback"] = "callback", len(executors)
+                executors.append((step["kind"], run))
+    return executors
+
+
 def plan_document(game: Game) -> dict[str, Any]:
-    """What the extension loads: the compiled game, what its expressions read, and the plan the
-    Python engine derived from it (so both list moves from the same index tables)."""
+    """What the extension loads: the compiled game (its steps of no native primitive called
+    back), what its expressions read (with the overloads it calls back in Python), and the
+    plan the Python engine derived from it (so both list moves from the same index tables)."""
+    return _plan_and_steps(game)[0]
+
+
+def _plan_and_steps(game: Game) -> tuple[dict[str, Any], list[Callable[[Work], None]]]:
+    """``plan_document`` and the executors of the steps it calls back."""
     c = game.compiled
+    expr = expr_plan(game)
+    callbacks: dict[str, list[int | None]] = {}
+    for index, (name, overload, _) in enumerate(callback_overloads(game)):
+        ids = callbacks.setdefault(name, [None] * len(game.registry.functions[name].overloads))
+        ids[overload] = index
+    expr["callbacks"] = callbacks
+    compiled = c.to_json()
+    executors = [run for _, run in _called_back_steps(game, compiled)]
     return {
-        "compiled": c.to_json(),
-        "expr": expr_plan(game),
+        "compiled": compiled,
+        "expr": expr,
         "plan": {
             "sources": list(game.sources),
             "drop_targets": list(game.drop_targets),
@@ -72,7 +157,7 @@ def plan_document(game: Game) -> dict[str, Any]:
             "redeal_gathers": sorted(game.redeal_gathers),
             "max_cascade": limits.MAX_CASCADE,
         },
-    }
+    }, executors
 
 
 def deck_document(game: Game) -> dict[str, Any]:
@@ -87,9 +172,12 @@ def _engine(game: Game) -> tuple[Any, str | None]:
     native = extension()
     if native is None:
         return None, "the native extension cardz_core._native is not built"
+    plan, executors = _plan_and_steps(game)
+    # a step run in Python turns up no unknown card of a view: such a game's views stay there
+    deck = None if executors else json.dumps(deck_document(game))
     try:
-        return native.Engine(json.dumps(plan_document(game)), Move, NativeState, _STATUSES,
-                             game.identity, json.dumps(deck_document(game))), None
+        return native.Engine(json.dumps(plan), Move, NativeState, _STATUSES, game.identity, deck,
+                             CallBacks(game, executors)), None
     except ValueError as exc:  # the extension's own refusal: what of the tables it can't play
         return None, str(exc)
 

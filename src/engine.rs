@@ -15,7 +15,7 @@ mod settle;
 mod steps;
 mod view;
 
-pub use view::{Chance, Counts, Cut, Deck, Listing, Outcome, Pick, Played, Pools, Ratio, ViewError};
+pub use view::{Caps, Chance, Counts, Cut, Deck, Listing, Outcome, Pick, Played, Pools, Ratio, ViewError};
 
 pub const PLAYING: i32 = 0;
 pub const WON: i32 = 1;
@@ -898,6 +898,16 @@ impl Game {
 
     pub fn n_cards(&self) -> usize {
         self.ident.len()
+    }
+
+    /// What runs the game's Python call-backs (`crate::expr::Host`).
+    pub fn set_host(&mut self, host: std::sync::Arc<dyn crate::expr::Host>) {
+        self.exprs.set_host(host);
+    }
+
+    /// The Python call-backs the game's rules call.
+    pub fn calls_back(&self) -> Vec<usize> {
+        self.exprs.calls_back()
     }
 
     /// Whether a position can be played here: true cards of this game, one pile per depot.

@@ -25,9 +25,9 @@ use pyo3::intern;
 use pyo3::types::{PyList, PyString, PyTuple, PyType};
 use pyo3::ffi;
 
-use crate::engine::{BadState, Unsupported, Counts, Deck, Game, Move, Pick, Played, Pools, Ratio, ScoreError, SplitMix, State,
+use crate::engine::{BadState, Caps, Unsupported, Counts, Deck, Game, Move, Pick, Played, Pools, Ratio, ScoreError, SplitMix, State,
                     ViewError};
-use crate::expr::ExprError;
+use crate::expr::{ExprError, Host as CallBacks, Seq, Stepped, Val};
 
 /// A position as Python hands it over: (piles, came_from, recycles, declared, (redeals, moves,
 /// undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)).
@@ -51,11 +51,117 @@ fn cardz_error(message: String, ptr: String) -> PyErr {
     })
 }
 
-/// An expression's refusal reaches Python as the Python engine's: the same message and pointer.
+/// An expression's refusal reaches Python as the Python engine's: the same message and pointer;
+/// a Python call-back's error as it was raised.
 impl From<ExprError> for PyErr {
     fn from(e: ExprError) -> PyErr {
+        if e.message == CALLBACK_FAILED {
+            if let Some(err) = RAISED.with(|r| r.borrow_mut().take()) {
+                return err;
+            }
+        }
         cardz_error(e.message, e.ptr)
     }
+}
+
+/// The message of an `ExprError` whose cause is the Python error a call-back raised (`RAISED`).
+const CALLBACK_FAILED: &str = "a Python call-back raised an error";
+
+thread_local! {
+    /// The error the last failing call-back raised on this thread, raised again for it.
+    static RAISED: RefCell<Option<PyErr>> = const { RefCell::new(None) };
+}
+
+/// A game's Python call-backs (`native.py`'s `CallBacks`): `call(index, state, args)` and
+/// `step(index, state, me)`, the position handed over as a lazy `NativeState`.
+struct PyCallBacks {
+    call: Py<PyAny>,
+    state_type: Py<PyType>,
+    statuses: [Py<PyAny>; 3],
+    cards: Py<PyAny>,
+}
+
+impl CallBacks for PyCallBacks {
+    fn call(&self, index: usize, s: &State, args: &[Val<'_>]) -> Result<Val<'static>, String> {
+        self.back(|py| {
+            let args = args.iter().map(|a| value_to_py(py, a)).collect::<PyResult<Vec<_>>>()?;
+            let out = self.call.call_method1(py, intern!(py, "call"), (index, self.state(py, s)?, PyTuple::new(py, args)?))?;
+            value_of_py(out.bind(py))
+        })
+    }
+
+    fn step(&self, index: usize, s: &State, me: i32) -> Result<Stepped, String> {
+        self.back(|py| {
+            let out = self.call.call_method1(py, intern!(py, "step"), (index, self.state(py, s)?, me))?;
+            let (fields, left, flips): (StateIn, Vec<usize>, u32) = out.extract(py)?;
+            if left.iter().any(|&d| d >= s.piles.len()) || fields.0.len() != s.piles.len() {
+                return Err(cardz_error("a Python step left a depot the game does not have".into(), String::new()));
+            }
+            Ok(Stepped { state: Engine::unpack(fields), left, flips })
+        })
+    }
+}
+
+impl PyCallBacks {
+    fn state<'py>(&self, py: Python<'py>, s: &State) -> PyResult<Bound<'py, PyAny>> {
+        new_state(py, &self.state_type, &self.statuses, &self.cards, Position::new(s.clone()))
+    }
+
+    /// `f` run holding the GIL; its error kept (`RAISED`) to be raised again as it was.
+    fn back<T>(&self, f: impl FnOnce(Python<'_>) -> PyResult<T>) -> Result<T, String> {
+        Python::attach(|py| {
+            f(py).map_err(|e| {
+                RAISED.with(|r| *r.borrow_mut() = Some(e));
+                CALLBACK_FAILED.to_string()
+            })
+        })
+    }
+}
+
+/// A new `state_type` (NativeState) holding `pos`: `_pos`, `status` and `cards` set, the rest
+/// read from the handle when asked.
+fn new_state<'py>(py: Python<'py>, state_type: &Py<PyType>, statuses: &[Py<PyAny>; 3], cards: &Py<PyAny>,
+                  pos: Position) -> PyResult<Bound<'py, PyAny>> {
+    let status = usize::try_from(pos.state.status).ok().and_then(|i| statuses.get(i))
+        .ok_or_else(|| cardz_error(format!("no status {}", pos.state.status), String::new()))?
+        .bind(py).clone();
+    let handle = Bound::new(py, pos)?.into_any();
+    // SAFETY: `state_type` is a subclass of State (checked in `Engine::new`), whose instances
+    // the generic allocator makes as `object.__new__` does; a new reference or NULL
+    let obj = unsafe {
+        let tp = state_type.as_ptr().cast::<ffi::PyTypeObject>();
+        Bound::from_owned_ptr_or_err(py, ffi::PyType_GenericAlloc(tp, 0))?
+    };
+    set_slot(&obj, intern!(py, "_pos"), &handle)?;
+    set_slot(&obj, intern!(py, "status"), &status)?;
+    set_slot(&obj, intern!(py, "cards"), cards.bind(py))?;
+    Ok(obj)
+}
+
+/// An expression value as the Python engine's closures hold it: None, a bool, an int, a text or
+/// a tuple of ints.
+fn value_to_py<'py>(py: Python<'py>, v: &Val<'_>) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Val::Null => py.None().into_bound(py),
+        Val::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Val::Int(i) => i.into_pyobject(py)?.into_any(),
+        Val::Text(t) => t.into_pyobject(py)?.into_any(),
+        Val::List(items) => PyTuple::new(py, items.iter().copied())?.into_any(),
+    })
+}
+
+/// A call-back's result as an expression value (`native.py` lets no text result through).
+fn value_of_py(v: &Bound<'_, PyAny>) -> PyResult<Val<'static>> {
+    if v.is_none() {
+        return Ok(Val::Null);
+    }
+    if let Ok(b) = v.cast::<pyo3::types::PyBool>() {
+        return Ok(Val::Bool(b.is_true()));
+    }
+    if let Ok(i) = v.extract::<i64>() {
+        return Ok(Val::Int(i));
+    }
+    Ok(Val::List(Seq::Owned(v.extract::<Vec<i32>>()?)))
 }
 
 fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
@@ -314,20 +420,8 @@ impl Engine {
     /// A new `NativeState` holding `pos`: `_pos`, `status` and `cards` set, the rest read from
     /// the handle when asked.
     fn hand_out<'py>(&self, py: Python<'py>, pos: Position) -> PyResult<Bound<'py, PyAny>> {
-        let status = usize::try_from(pos.state.status).ok().and_then(|i| self.host.statuses.get(i))
-            .ok_or_else(|| cardz_error(format!("no status {}", pos.state.status), String::new()))?
-            .bind(py).clone();
-        let handle = Bound::new(py, pos)?.into_any();
-        // SAFETY: `state_type` is a subclass of State (checked in `new`), whose instances the
-        // generic allocator makes as `object.__new__` does; a new reference or NULL
-        let obj = unsafe {
-            let tp = self.host.state_type.as_ptr().cast::<ffi::PyTypeObject>();
-            Bound::from_owned_ptr_or_err(py, ffi::PyType_GenericAlloc(tp, 0))?
-        };
-        set_slot(&obj, intern!(py, "_pos"), &handle)?;
-        set_slot(&obj, intern!(py, "status"), &status)?;
-        set_slot(&obj, intern!(py, "cards"), self.host.cards.bind(py))?;
-        Ok(obj)
+        let h = &self.host;
+        new_state(py, &h.state_type, &h.statuses, &h.cards, pos)
     }
 
     /// The Python `Move` of `m`: the kept one, or built (and kept while under the limit).
@@ -362,19 +456,29 @@ impl Engine {
     /// slot `_pos` holds the handle), the three `Status` members and the game's card table. A
     /// game the engine can't play raises ValueError saying why. `deck`: what views need of the
     /// cards (`native.py`'s `deck_document`) as JSON text, None to leave views to Python.
+    /// `callbacks`: `call(index, state, args)`, which runs the plan's Python call-backs.
     #[new]
-    #[pyo3(signature = (plan, move_type, state_type, statuses, cards, deck = None))]
+    #[pyo3(signature = (plan, move_type, state_type, statuses, cards, deck = None, callbacks = None))]
+    #[allow(clippy::too_many_arguments)] // the Python side's types, each once
     fn new(py: Python<'_>, plan: &str, move_type: Py<PyAny>, state_type: Bound<'_, PyType>,
-           statuses: (Py<PyAny>, Py<PyAny>, Py<PyAny>), cards: Py<PyAny>, deck: Option<&str>) -> PyResult<Engine> {
+           statuses: (Py<PyAny>, Py<PyAny>, Py<PyAny>), cards: Py<PyAny>, deck: Option<&str>,
+           callbacks: Option<Py<PyAny>>) -> PyResult<Engine> {
         let base = py.import("cardz_core.engine.state")?.getattr("State")?;
         if !state_type.is_subclass(&base)? || state_type.is(&base) {
             return Err(PyValueError::new_err("positions are handed out as a subclass of State"));
         }
         let host = Host { move_type, state_type: state_type.unbind(), statuses: [statuses.0, statuses.1, statuses.2],
                           cards };
+        let backs = callbacks.map(|call| PyCallBacks {
+            call, state_type: host.state_type.clone_ref(py), cards: host.cards.clone_ref(py),
+            statuses: [0, 1, 2].map(|i| host.statuses[i].clone_ref(py)),
+        });
         guarded(|| {
             Game::from_json(plan)
-                .and_then(|game| {
+                .and_then(|mut game| {
+                    if let Some(backs) = backs {
+                        game.set_host(Arc::new(backs));
+                    }
                     let deck = match deck {
                         None => None,
                         Some(text) => {
@@ -570,7 +674,7 @@ impl Engine {
                 let got = self.game.sample(deck, &v, counts.clone(), mv, picker(rng.unbind(), &failed))?;
                 Ok(got.1.len())
             };
-            let listing = self.game.outcomes(deck, &v, &counts, mv, limit, (max_outcomes, max_work), &mut price)
+            let listing = self.game.outcomes(deck, &v, &counts, mv, Caps { limit, max_outcomes, max_work }, &mut price)
                 .map_err(|e| view_error(e, &failed))?;
             let outcomes = listing.outcomes.into_iter().map(|o| {
                 Ok((o.probability.num, o.probability.den, o.revealed, (state_fields(py, &o.view)?, o.pools)))
@@ -592,6 +696,12 @@ impl Engine {
                 .map_err(|e| view_error(e, &failed))?;
             Ok((p, revealed, (state_fields(py, &after)?, pools)))
         })
+    }
+
+    /// The Python call-backs the game's rules call (their indices), each once.
+    #[getter]
+    fn calls_back(&self) -> Vec<usize> {
+        self.game.calls_back()
     }
 
     /// How many depots the game has.

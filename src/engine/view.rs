@@ -293,6 +293,15 @@ pub struct Listing {
     pub stopped: bool,
 }
 
+/// The bounds of an outcome listing: `limit` outcomes at most (None: all, refused past
+/// `max_outcomes`, `MAX_OUTCOMES`), within the work budget `max_work` (`MAX_OUTCOME_WORK`).
+#[derive(Clone, Copy, Debug)]
+pub struct Caps {
+    pub limit: Option<usize>,
+    pub max_outcomes: usize,
+    pub max_work: usize,
+}
+
 /// Why outcomes could not be listed here.
 #[derive(Debug)]
 pub enum ViewError {
@@ -432,14 +441,11 @@ impl Game {
     }
 
     /// `CountsDeck.outcomes` of the legal move `m` on the view `v` (its unseen `counts`): a
-    /// best-first search over the faces the move turns up, `limit` outcomes at most (None: all,
-    /// refused past `caps.0`, `MAX_OUTCOMES`), within the work budget `caps.1`
-    /// (`MAX_OUTCOME_WORK`); `price` gives the cards one sampled play turns up (the Python
-    /// engine's draw with `random.Random(0)`).
-    pub fn outcomes(&self, deck: &Arc<Deck>, v: &State, counts: &Counts, m: Move, limit: Option<usize>,
-                    caps: (usize, usize), price: &mut dyn FnMut() -> Result<usize, ViewError>)
-                    -> Result<Listing, ViewError> {
-        let (max_outcomes, max_work) = caps;
+    /// best-first search over the faces the move turns up, within `caps`; `price` gives the
+    /// cards one sampled play turns up (the Python engine's draw with `random.Random(0)`).
+    pub fn outcomes(&self, deck: &Arc<Deck>, v: &State, counts: &Counts, m: Move, caps: Caps,
+                    price: &mut dyn FnMut() -> Result<usize, ViewError>) -> Result<Listing, ViewError> {
+        let Caps { limit, max_outcomes, max_work } = caps;
         let mut heap = BinaryHeap::from([Prefix(Ratio::ONE, Vec::new())]);
         let mut found: Vec<Outcome> = Vec::new();
         let mut kept = Ratio::ZERO;
