@@ -26,9 +26,9 @@ pytestmark = pytest.mark.skipif(extension() is None, reason="the native extensio
 
 GAMES = {r.path.stem: r.path for r in bundled()}
 DEALS = 40 if LONG else 1
-MAX_MOVES = 200 if LONG else 60
+MAX_MOVES = 200 if LONG else 25
 LIMIT = 12  # outcomes listed per move compared (a redeal's full listing is far too long)
-SAMPLED = 2  # moves of each view whose outcomes are compared
+SAMPLED = 2 if LONG else 1  # moves of each view whose outcomes are compared
 
 
 def _pair(path: Path) -> tuple[Game, Game]:
