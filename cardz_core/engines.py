@@ -3,14 +3,15 @@
 ``CARDZ_ENGINE`` environment variable, else ``auto``. ``python`` plays the game in Python
 (``cardz_core.engine.game``); ``native`` in the native engine (``cardz_core.native``), refusing
 with CardzError a game it can't play, saying why; ``auto`` natively when it can.
-``engine_of(game)`` says which engine a compiled game runs on and, for Python, why."""
+``engine_of(game)`` says which engine a compiled game runs on and, for Python, why; for a
+native game whose rules call plugin functions back in Python, which."""
 
 from __future__ import annotations
 
 import os
 
 from cardz_core.engine import game as python_engine
-from cardz_core.native import NativeEngineGame, NativeGame, supports
+from cardz_core.native import NativeEngineGame, NativeGame, calls_back, supports
 from cardz_core.problems import CardzError
 from cardz_core.registry import Registry, default_registry
 from cardz_core.spec.model import GameSpec
@@ -44,8 +45,12 @@ def compile(spec: GameSpec, registry: Registry | None = None,  # noqa: A001
 
 
 def engine_of(game: python_engine.Game) -> tuple[str, str | None]:
-    """(``native`` or ``python``, None or why ``game`` is played in Python)."""
+    """(``native`` or ``python``, why ``game`` is played in Python, or for a native game the
+    Python call-backs it makes, else None)."""
     if isinstance(game, NativeEngineGame):
+        names = calls_back(game)
+        if names:
+            return "native", f"it calls back Python for {', '.join(names)} (no native primitive)"
         return "native", None
     if chosen() == "python":
         return "python", "CARDZ_ENGINE=python asks for it"

@@ -15,14 +15,18 @@ knows no vocabulary word. ``supports(game)`` says why a game can't be played nat
 ``NativeEngineGame`` is the ``Game`` that ``compile(spec, engine="native")`` gives (or
 ``CARDZ_ENGINE=native``; ``auto``, the default, when the game is supported): a Python ``Game``
 whose ``deal``, ``legal_moves``, ``apply`` and ``undo`` run natively for true positions with the
-rules on; views, the rules off and ``apply`` with a reveal callback stay in Python, as does
-everything else.
+rules on, and for views: ``view``, ``legal_moves``, ``apply`` (a move that turns up no unknown
+card), and the ``counts`` deck model's ``outcomes`` and ``sample_outcome`` (``deck_document``
+hands the extension what views need). The rules off, ``apply`` of a move that turns up an
+unknown card (its reveal callback runs in Python), a memory's update (``view.trace``) and
+other deck models stay in Python, as does everything else.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import random
 from types import ModuleType
 from typing import Any, Callable, Sequence, TypeVar
 
@@ -32,11 +36,13 @@ from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.engine.rng import seed_state
 from cardz_core.compiled.game import CompiledGame
 from cardz_core.engine.state import State, Status
-from cardz_core.engine.work import Reveal
+from cardz_core.engine.work import Reveal, Work
 from cardz_core.native_expr import expr_plan
 from cardz_core.problems import CardzError
 from cardz_core.registry import Registry
+from cardz_core.signature import GAME, STATE, Each, Signature
 from cardz_core.spec.model import GameSpec
+from cardz_core.view import Memory, Outcome, Outcomes, View, deck_info, deck_model
 
 S = TypeVar("S", bound=State)
 
@@ -50,13 +56,97 @@ def extension() -> ModuleType | None:
         return None
 
 
+def callback_overloads(game: Game) -> list[tuple[str, int, Signature]]:
+    """The function overloads the native engine calls back in Python, in call-back order: those
+    of the registry's functions with no native primitive whose arguments are values (no
+    per-item argument) and whose result is no text (a text stays in Python)."""
+    return [(name, i, sig) for name, fn in sorted(game.registry.functions.items())
+            for i, sig in enumerate(fn.overloads)
+            if sig.native is None and sig.result != "text"
+            and not any(isinstance(p, Each) for p in sig.params)]
+
+
+class CallBacks:
+    """What the extension calls back in Python: ``call(index, state, args)``, function overload
+    ``index`` of ``callback_overloads`` run as the Python engine's closures run it
+    (``cardz_core.expr.closure``); ``step(index, state, me)``, step executor ``index`` (of a
+    step kind with no native primitive) run on a ``Work`` of ``state`` for depot ``me``, giving
+    the board after it as the extension reads it back."""
+
+    def __init__(self, game: Game, executors: list[Callable[[Work], None]]) -> None:
+        self.tables = game.programs.tables
+        self.sigs = [sig for _, _, sig in callback_overloads(game)]
+        self.executors = executors
+
+    def call(self, index: int, state: State, args: tuple[Any, ...]) -> Any:
+        sig = self.sigs[index]
+        if sig.needs == STATE:
+            return sig.fn(self.tables, state, *args)
+        if sig.needs == GAME:
+            return sig.fn(self.tables, *args)
+        return sig.fn(*args)
+
+    def step(self, index: int, state: State, me: int) -> tuple[Any, list[int], int]:
+        w = Work(state)
+        w.self_depot = me
+        self.executors[index](w)
+        fields = (tuple(w.piles), tuple(w.came_from), w.recycles, tuple(w.declared),
+                  (w.redeals, state.moves, state.undos, w.recycles_total, state.seed_rank,
+                   state.rules_off, state.auto_moved, int(state.status), w.rng))
+        return fields, sorted(w.left), w.flips
+
+
+def calls_back(game: Game) -> list[str]:
+    """What a native game's rules call back in Python: its functions and step kinds with no
+    native primitive (none for a Python game)."""
+    native = getattr(game, "native", None)
+    if native is None:
+        return []
+    names = callback_overloads(game)
+    steps = [kind for kind, _ in _called_back_steps(game, game.compiled.to_json())]
+    return sorted({names[i][0] for i in native.engine.calls_back}) + \
+        [f"the {kind} step" for kind in sorted(set(steps))]
+
+
+def _called_back_steps(game: Game, compiled: dict[str, Any]
+                       ) -> list[tuple[str, Callable[[Work], None]]]:
+    """Mark each step of ``compiled`` (``CompiledGame.to_json()``) whose kind names no native
+    primitive to be called back (``native: "callback"``, ``callback``: its number), and give
+    their kinds and Python executors in that order. Deal steps run in Python anyway."""
+    pairs = [(t["do"], game.triggers[i][2]) for i, t in enumerate(compiled["triggers"])]
+    pairs += [(a["do"], game.actions[d][k][1]) for d, acts in enumerate(compiled["actions"])
+              for k, a in enumerate(acts)]
+    pairs.append((compiled["redeal"], game.redeal_steps))
+    executors: list[tuple[str, Callable[[Work], None]]] = []
+    for steps, execs in pairs:
+        for step, run in zip(steps or (), execs):
+            if step.get("native") is None:
+                step["native"], step["callback"] = "callback", len(executors)
+                executors.append((step["kind"], run))
+    return executors
+
+
 def plan_document(game: Game) -> dict[str, Any]:
-    """What the extension loads: the compiled game, what its expressions read, and the plan the
-    Python engine derived from it (so both list moves from the same index tables)."""
+    """What the extension loads: the compiled game (its steps of no native primitive called
+    back), what its expressions read (with the overloads it calls back in Python), and the
+    plan the Python engine derived from it (so both list moves from the same index tables)."""
+    return _plan_and_steps(game)[0]
+
+
+def _plan_and_steps(game: Game) -> tuple[dict[str, Any], list[Callable[[Work], None]]]:
+    """``plan_document`` and the executors of the steps it calls back."""
     c = game.compiled
+    expr = expr_plan(game)
+    callbacks: dict[str, list[int | None]] = {}
+    for index, (name, overload, _) in enumerate(callback_overloads(game)):
+        ids = callbacks.setdefault(name, [None] * len(game.registry.functions[name].overloads))
+        ids[overload] = index
+    expr["callbacks"] = callbacks
+    compiled = c.to_json()
+    executors = [run for _, run in _called_back_steps(game, compiled)]
     return {
-        "compiled": c.to_json(),
-        "expr": expr_plan(game),
+        "compiled": compiled,
+        "expr": expr,
         "plan": {
             "sources": list(game.sources),
             "drop_targets": list(game.drop_targets),
@@ -70,7 +160,14 @@ def plan_document(game: Game) -> dict[str, Any]:
             "reorders": list(game.reorders),  # the loose fans whose reorders are listed
             "max_cascade": limits.MAX_CASCADE,
         },
-    }
+    }, executors
+
+
+def deck_document(game: Game) -> dict[str, Any]:
+    """What native views need of the game's cards (``view.DeckInfo``): each card id's printed
+    card and the pool each is dealt in."""
+    info = deck_info(game)
+    return {"face_of": info.face_of, "origin": list(info.origin), "n_pools": info.n_pools}
 
 
 def _engine(game: Game) -> tuple[Any, str | None]:
@@ -78,9 +175,12 @@ def _engine(game: Game) -> tuple[Any, str | None]:
     native = extension()
     if native is None:
         return None, "the native extension cardz_core._native is not built"
+    plan, executors = _plan_and_steps(game)
+    # a step run in Python turns up no unknown card of a view: such a game's views stay there
+    deck = None if executors else json.dumps(deck_document(game))
     try:
-        return native.Engine(json.dumps(plan_document(game)), Move, NativeState, _STATUSES,
-                             game.identity), None
+        return native.Engine(json.dumps(plan), Move, NativeState, _STATUSES, game.identity, deck,
+                             CallBacks(game, executors)), None
     except ValueError as exc:  # the extension's own refusal: what of the tables it can't play
         return None, str(exc)
 
@@ -97,6 +197,37 @@ def _as_tuple(state: State) -> tuple[Any, ...]:
     return (state.piles, state.came_from, state.recycles, state.declared,
             (state.redeals, state.moves, state.undos, state.recycles_total, state.seed_rank,
              state.rules_off, state.auto_moved, int(state.status), state.rng))
+
+
+def _view_in(v: State) -> tuple[Any, ...]:
+    """A view as the extension's view calls take it: its fields (``_as_tuple``) and pools."""
+    return _as_tuple(v), v.pools
+
+
+def _made_view(cls: type[S], fields: Sequence[Any], pools: Any, cards: Any) -> S:
+    """A ``cls`` (View or State) from the fields the extension hands back (``Position.fields()``'s
+    order) and its pools."""
+    v = _new(cls)
+    for put, value in zip(_setters, fields):
+        put(v, value)
+    v.status = _STATUSES[v.status]
+    v.pools = tuple(tuple(row) for row in pools)
+    v.cards = cards
+    v._hash = None
+    return v
+
+
+class _Replay:
+    """A reveal callback whose first call was made already: it answers ``first``, then asks
+    ``reveal``."""
+
+    def __init__(self, first: int, reveal: Reveal) -> None:
+        self.first: int | None = first
+        self.reveal = reveal
+
+    def __call__(self, pool: int) -> int:
+        first, self.first = self.first, None
+        return self.reveal(pool) if first is None else first
 
 
 class NotNative(CardzError):
@@ -300,6 +431,7 @@ class NativeEngineGame(Game):
         engine = native.engine
         self._list, self._apply, self._undo = engine.legal_moves, engine.apply, engine.undo
         self._held, self._deal = engine.native_state, engine.deal
+        self._view_moves, self._view_apply = engine.view_moves, engine.view_apply
 
     def deal(self, seed: int) -> State:
         dealt = self._deal(seed_state(seed))  # None: a deal step has no native primitive
@@ -313,23 +445,96 @@ class NativeEngineGame(Game):
 
     # The extension takes any State and raises LookupError for what the Python engine plays
     # (views, unknown cards, the rules off): a try costs nothing when nothing is raised.
+    # A view goes the same way, to the extension's view calls (LookupError: the Python engine
+    # plays it, as for a move that turns up an unknown card: its reveal callback runs there).
     def legal_moves(self, state: State) -> list[Move]:
         try:
             return self._list(state)
         except LookupError:
-            return super().legal_moves(state)
+            pass
+        if state.pools is not None:
+            try:
+                return self._view_moves(_view_in(state))
+            except LookupError:
+                pass
+        return super().legal_moves(state)
 
     def apply(self, state: S, move: Move, reveal: Reveal | None = None) -> S:
         if reveal is None:
             try:
                 got = self._apply(state, move)
             except LookupError:
-                return super().apply(state, move)
-            if got is None:
-                raise IllegalMove(self.illegal_reason(state, move)
-                                  or f"the native engine refuses {move!r}")
-            return got
+                pass
+            else:
+                if got is None:
+                    raise IllegalMove(self.illegal_reason(state, move)
+                                      or f"the native engine refuses {move!r}")
+                return got
+        # a callback that forgets shuffled cards (``view.Reveal``) is played in Python
+        if state.pools is not None and not hasattr(reveal, "forget"):
+            try:
+                fields, pool = self._view_apply(_view_in(state), move)
+            except LookupError:
+                pass
+            else:
+                if fields is not None:
+                    return _made_view(View if isinstance(state, View) else State, fields,
+                                      state.pools, state.cards)  # type: ignore[return-value]
+                if reveal is not None:
+                    # the callback's first call, as the Python engine would make it (a refusing
+                    # callback raises here); the Python engine plays on from its answer
+                    reveal = _Replay(reveal(pool), reveal)
         return super().apply(state, move, reveal)
+
+    def view(self, state: State, memory: Memory | None = None) -> View:
+        unknown = labels = None
+        if isinstance(memory, Memory):
+            unknown, labels = list(memory.unknown), list(memory.labels)
+        try:
+            piles, pools = self.native.engine.view_of(state, unknown, labels)
+        except LookupError:
+            return super().view(state, memory)
+        v = state.copy()
+        v.__class__ = View
+        v.piles = tuple(map(tuple, piles))
+        v.pools = tuple(map(tuple, pools))
+        v.rng = 0
+        return v  # type: ignore[return-value]  # a State made a View in place
+
+    def _counts_limits(self, view: View) -> tuple[int, int] | None:
+        """The listing limits of the registered deck model when it is the ``counts`` model the
+        extension implements (it says so by ``native_limits``) and ``view`` is a view; else
+        None: the model finds the outcomes itself."""
+        limits_of = getattr(deck_model(self), "native_limits", None)
+        if limits_of is None or view.pools is None:
+            return None
+        got: tuple[int, int] = limits_of()
+        return got
+
+    def outcomes(self, view: View, move: Move, limit: int | None = None) -> Outcomes:
+        caps = self._counts_limits(view)
+        if caps is not None and (limit is None or limit >= 1):
+            try:
+                found, kept, stopped = self.native.engine.outcomes(_view_in(view), move, limit,
+                                                                   *caps)
+            except LookupError:
+                pass
+            else:
+                return Outcomes([Outcome(num / den, tuple(revealed),
+                                         _made_view(View, fields, pools, view.cards))
+                                 for num, den, revealed, (fields, pools) in found],
+                                1.0 if kept is None else kept[0] / kept[1], stopped)
+        return super().outcomes(view, move, limit)
+
+    def sample_outcome(self, view: View, move: Move, rng: random.Random) -> Outcome:
+        if self._counts_limits(view) is not None:
+            try:
+                p, revealed, (fields, pools) = self.native.engine.sample(_view_in(view), move, rng)
+            except LookupError:
+                pass
+            else:
+                return Outcome(p, tuple(revealed), _made_view(View, fields, pools, view.cards))
+        return super().sample_outcome(view, move, rng)
 
     def undo(self, before: State, after: State) -> State:
         try:

@@ -16,12 +16,15 @@ mod deal;
 mod reorder;
 mod settle;
 mod steps;
+mod view;
+
+pub use view::{Caps, Chance, Counts, Cut, Deck, Listing, Outcome, Pick, Played, Pools, Ratio, ViewError};
 
 pub const PLAYING: i32 = 0;
 pub const WON: i32 = 1;
 pub const LOST: i32 = 2;
 
-/// A card code: `card id << 1 | face`, face 1 up. Views' unknown cards (negative) are not played.
+/// A card code: `card id << 1 | face`, face 1 up; a view's unknown card is negative (`view.rs`).
 pub type Code = i32;
 pub type Pile = Vec<Code>;
 
@@ -440,6 +443,8 @@ struct Work {
     left: Vec<bool>,
     flips: u32,
     hand: Pile, // the cards in flight, kept for its capacity
+    chance: Option<Box<Chance>>, // what turns up a view's unknown cards (`view.rs`)
+    unknown: Option<usize>,      // the pool of the first unknown card met with no chance
 }
 
 impl Work {
@@ -463,12 +468,15 @@ impl Work {
         let mut left = std::mem::take(&mut scratch.left);
         left.clear();
         left.resize(n, false);
-        Work { s, left, flips: 0, hand: std::mem::take(&mut scratch.hand) }
+        Work { s, left, flips: 0, hand: std::mem::take(&mut scratch.hand), chance: None, unknown: None }
     }
 
     fn up(&mut self, c: Code) -> Code {
         if c & 1 == 0 {
             self.flips += 1;
+        }
+        if c < 0 {
+            return self.reveal(c);
         }
         c | 1
     }
@@ -980,14 +988,33 @@ impl Game {
         self.n
     }
 
+    pub fn n_cards(&self) -> usize {
+        self.ident.len()
+    }
+
+    /// What runs the game's Python call-backs (`crate::expr::Host`).
+    pub fn set_host(&mut self, host: std::sync::Arc<dyn crate::expr::Host>) {
+        self.exprs.set_host(host);
+    }
+
+    /// The Python call-backs the game's rules call.
+    pub fn calls_back(&self) -> Vec<usize> {
+        self.exprs.calls_back()
+    }
+
     /// Whether a position can be played here: true cards of this game, one pile per depot.
     pub fn check_state(&self, s: &State) -> Result<(), BadState> {
+        if s.piles.iter().flatten().any(|&c| c < 0) {
+            return Err(BadState::Unknown);
+        }
+        self.check_view(s)
+    }
+
+    /// Whether a view (or a position) can be played here: `check_state` but for unknown cards.
+    pub fn check_view(&self, s: &State) -> Result<(), BadState> {
         let n = self.n;
         if s.piles.len() != n {
             return Err(BadState::Shape(format!("a position of {} depots for a game of {n}", s.piles.len())));
-        }
-        if s.piles.iter().flatten().any(|&c| c < 0) {
-            return Err(BadState::Unknown);
         }
         let cards = self.ident.len() as i32;
         if s.piles.iter().flatten().any(|&c| (c >> 1) >= cards) {
@@ -1423,7 +1450,11 @@ impl Game {
                 return Ok(false);
             }
             let mut w = Work::new(s);
-            self.play(&mut w, m)?;
+            let played = self.play(&mut w, m);
+            if w.unknown.is_some() {
+                return Ok(false); // it would turn up a view's unknown card (`turns_card_up`)
+            }
+            played?;
             if w.flips > 0 {
                 return Ok(false);
             }

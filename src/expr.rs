@@ -9,13 +9,16 @@
 //! (`cardz_core/expr/closure.py`) compute, missing values and the number limit included.
 //! Functions run through the native primitive each overload names (`Signature.native`); a
 //! call of an overload that names none is refused at `add`, so the game stays on the Python
-//! engine, saying why.
+//! engine, saying why, unless the plan lists a Python call-back for it (`callbacks`): then
+//! the call is made through the game's `Host`, correct and slower.
 
 mod arith;
 mod eval;
 mod fold;
 mod parse;
 mod tables;
+
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -52,6 +55,22 @@ pub struct ExprError {
     pub ptr: String,
 }
 
+/// What runs a game's Python call-backs (`python.rs`): `call`, the function call-back `index`
+/// on the position `s` with the call's arguments: its result (owning what it holds); `step`,
+/// the step call-back `index` on the board `s` for the depot `me`: the board after it; either
+/// way the message of why not.
+pub trait Host: Send + Sync {
+    fn call(&self, index: usize, s: &State, args: &[Val<'_>]) -> Result<Val<'static>, String>;
+    fn step(&self, index: usize, s: &State, me: i32) -> Result<Stepped, String>;
+}
+
+/// A step run in Python: the board after it, the depots that lost cards, the cards it turned up.
+pub struct Stepped {
+    pub state: State,
+    pub left: Vec<usize>,
+    pub flips: u32,
+}
+
 /// One loaded program.
 #[derive(Debug)]
 struct Program {
@@ -76,6 +95,30 @@ impl Exprs {
     pub fn from_json(plan: &Value) -> Result<Exprs, Unsupported> {
         let tables = if plan.is_null() { None } else { Some(Tables::from_json(plan)?) };
         Ok(Exprs { tables, programs: Vec::new() })
+    }
+
+    /// What runs the plan's call-backs from now on.
+    pub fn set_host(&mut self, host: Arc<dyn Host>) {
+        if let Some(t) = self.tables.as_mut() {
+            t.host = Some(host);
+        }
+    }
+
+    /// The step call-back `index` run on `s` (a step of depot `me`), with the error it raised
+    /// as an `ExprError` (the step's pointer is the Python error's own).
+    pub fn run_step(&self, index: usize, s: &State, me: i32) -> Result<Stepped, ExprError> {
+        let host = self.tables.as_ref().and_then(|t| t.host.as_ref())
+            .ok_or_else(|| ExprError { message: "no Python call-back is attached".into(), ptr: String::new() })?;
+        host.step(index, s, me).map_err(|message| ExprError { message, ptr: String::new() })
+    }
+
+    /// The Python call-backs the loaded programs call, each once, in order.
+    pub fn calls_back(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.programs.iter().for_each(|p| p.root.calls_back(&mut out));
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// Load one compiled `ExprRef` (its JSON form in `CompiledGame.to_json()`).
@@ -163,6 +206,7 @@ impl Fault {
             Fault::Past => format!("this expression works out to a number past {MAX_EXPR_INT} either way, \
                                     the most an expression may compute"),
             Fault::NoDepot(name) => format!("no depot is named '{name}'"),
+            Fault::Host(why) => why,
         }
     }
 }

@@ -2,14 +2,21 @@
 //! on `Position`s, positions kept in Rust behind a handle; `cardz_core/native.py` wraps them
 //! in `State`s that read their fields from the handle only when asked.
 //!
+//! Views (`State`s with `pools`) are read from their fields at each call, and what is made of
+//! them is handed back as fields for `native.py` to make `View`s of: listing and playing moves
+//! on a view, the view of a position, and a move's chance outcomes (`engine/view.rs`).
+//!
 //! Every call runs under `catch_unwind`: a panic becomes a `cardz_core.problems.CardzError`,
-//! never a crash, as does a position that does not fit the game. A position with unknown cards
-//! (a view's) raises `LookupError`: the caller plays it in Python instead.
+//! never a crash, as does a position that does not fit the game. A view passed where a true
+//! position is wanted, or anything the native engine leaves to the Python engine, raises
+//! `LookupError`: the caller plays it in Python instead.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Mutex, OnceLock};
+use std::rc::Rc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::exceptions::{PyLookupError, PyValueError};
 use pyo3::prelude::*;
@@ -18,8 +25,9 @@ use pyo3::intern;
 use pyo3::types::{PyList, PyString, PyTuple, PyType};
 use pyo3::ffi;
 
-use crate::engine::{BadState, Game, Move, ScoreError, SplitMix, State};
-use crate::expr::ExprError;
+use crate::engine::{BadState, Caps, Unsupported, Counts, Deck, Game, Move, Pick, Played, Pools, Ratio, ScoreError, SplitMix, State,
+                    ViewError};
+use crate::expr::{ExprError, Host as CallBacks, Seq, Stepped, Val};
 
 /// A position as Python hands it over: (piles, came_from, recycles, declared, (redeals, moves,
 /// undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)).
@@ -43,11 +51,117 @@ fn cardz_error(message: String, ptr: String) -> PyErr {
     })
 }
 
-/// An expression's refusal reaches Python as the Python engine's: the same message and pointer.
+/// An expression's refusal reaches Python as the Python engine's: the same message and pointer;
+/// a Python call-back's error as it was raised.
 impl From<ExprError> for PyErr {
     fn from(e: ExprError) -> PyErr {
+        if e.message == CALLBACK_FAILED {
+            if let Some(err) = RAISED.with(|r| r.borrow_mut().take()) {
+                return err;
+            }
+        }
         cardz_error(e.message, e.ptr)
     }
+}
+
+/// The message of an `ExprError` whose cause is the Python error a call-back raised (`RAISED`).
+const CALLBACK_FAILED: &str = "a Python call-back raised an error";
+
+thread_local! {
+    /// The error the last failing call-back raised on this thread, raised again for it.
+    static RAISED: RefCell<Option<PyErr>> = const { RefCell::new(None) };
+}
+
+/// A game's Python call-backs (`native.py`'s `CallBacks`): `call(index, state, args)` and
+/// `step(index, state, me)`, the position handed over as a lazy `NativeState`.
+struct PyCallBacks {
+    call: Py<PyAny>,
+    state_type: Py<PyType>,
+    statuses: [Py<PyAny>; 3],
+    cards: Py<PyAny>,
+}
+
+impl CallBacks for PyCallBacks {
+    fn call(&self, index: usize, s: &State, args: &[Val<'_>]) -> Result<Val<'static>, String> {
+        self.back(|py| {
+            let args = args.iter().map(|a| value_to_py(py, a)).collect::<PyResult<Vec<_>>>()?;
+            let out = self.call.call_method1(py, intern!(py, "call"), (index, self.state(py, s)?, PyTuple::new(py, args)?))?;
+            value_of_py(out.bind(py))
+        })
+    }
+
+    fn step(&self, index: usize, s: &State, me: i32) -> Result<Stepped, String> {
+        self.back(|py| {
+            let out = self.call.call_method1(py, intern!(py, "step"), (index, self.state(py, s)?, me))?;
+            let (fields, left, flips): (StateIn, Vec<usize>, u32) = out.extract(py)?;
+            if left.iter().any(|&d| d >= s.piles.len()) || fields.0.len() != s.piles.len() {
+                return Err(cardz_error("a Python step left a depot the game does not have".into(), String::new()));
+            }
+            Ok(Stepped { state: Engine::unpack(fields), left, flips })
+        })
+    }
+}
+
+impl PyCallBacks {
+    fn state<'py>(&self, py: Python<'py>, s: &State) -> PyResult<Bound<'py, PyAny>> {
+        new_state(py, &self.state_type, &self.statuses, &self.cards, Position::new(s.clone()))
+    }
+
+    /// `f` run holding the GIL; its error kept (`RAISED`) to be raised again as it was.
+    fn back<T>(&self, f: impl FnOnce(Python<'_>) -> PyResult<T>) -> Result<T, String> {
+        Python::attach(|py| {
+            f(py).map_err(|e| {
+                RAISED.with(|r| *r.borrow_mut() = Some(e));
+                CALLBACK_FAILED.to_string()
+            })
+        })
+    }
+}
+
+/// A new `state_type` (NativeState) holding `pos`: `_pos`, `status` and `cards` set, the rest
+/// read from the handle when asked.
+fn new_state<'py>(py: Python<'py>, state_type: &Py<PyType>, statuses: &[Py<PyAny>; 3], cards: &Py<PyAny>,
+                  pos: Position) -> PyResult<Bound<'py, PyAny>> {
+    let status = usize::try_from(pos.state.status).ok().and_then(|i| statuses.get(i))
+        .ok_or_else(|| cardz_error(format!("no status {}", pos.state.status), String::new()))?
+        .bind(py).clone();
+    let handle = Bound::new(py, pos)?.into_any();
+    // SAFETY: `state_type` is a subclass of State (checked in `Engine::new`), whose instances
+    // the generic allocator makes as `object.__new__` does; a new reference or NULL
+    let obj = unsafe {
+        let tp = state_type.as_ptr().cast::<ffi::PyTypeObject>();
+        Bound::from_owned_ptr_or_err(py, ffi::PyType_GenericAlloc(tp, 0))?
+    };
+    set_slot(&obj, intern!(py, "_pos"), &handle)?;
+    set_slot(&obj, intern!(py, "status"), &status)?;
+    set_slot(&obj, intern!(py, "cards"), cards.bind(py))?;
+    Ok(obj)
+}
+
+/// An expression value as the Python engine's closures hold it: None, a bool, an int, a text or
+/// a tuple of ints.
+fn value_to_py<'py>(py: Python<'py>, v: &Val<'_>) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Val::Null => py.None().into_bound(py),
+        Val::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Val::Int(i) => i.into_pyobject(py)?.into_any(),
+        Val::Text(t) => t.into_pyobject(py)?.into_any(),
+        Val::List(items) => PyTuple::new(py, items.iter().copied())?.into_any(),
+    })
+}
+
+/// A call-back's result as an expression value (`native.py` lets no text result through).
+fn value_of_py(v: &Bound<'_, PyAny>) -> PyResult<Val<'static>> {
+    if v.is_none() {
+        return Ok(Val::Null);
+    }
+    if let Ok(b) = v.cast::<pyo3::types::PyBool>() {
+        return Ok(Val::Bool(b.is_true()));
+    }
+    if let Ok(i) = v.extract::<i64>() {
+        return Ok(Val::Int(i));
+    }
+    Ok(Val::List(Seq::Owned(v.extract::<Vec<i32>>()?)))
 }
 
 pub(crate) fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
@@ -121,18 +235,7 @@ impl Position {
     /// came_from, recycles, redeals, moves, undos, recycles_total, seed_rank, declared,
     /// rules_off, auto_moved, status, rng).
     fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let s = &self.state;
-        let piles: Vec<Bound<'py, PyTuple>> = s.piles.iter().map(|p| tuple_of(py, p)).collect::<PyResult<_>>()?;
-        let items: [Bound<'py, PyAny>; 13] = [
-            PyTuple::new(py, piles)?.into_any(), tuple_of(py, &s.came_from)?.into_any(),
-            tuple_of(py, &s.recycles)?.into_any(), s.redeals.into_pyobject(py)?.into_any(),
-            s.moves.into_pyobject(py)?.into_any(), s.undos.into_pyobject(py)?.into_any(),
-            s.recycles_total.into_pyobject(py)?.into_any(), s.seed_rank.into_pyobject(py)?.into_any(),
-            tuple_of(py, &s.declared)?.into_any(), s.rules_off.into_pyobject(py)?.to_owned().into_any(),
-            s.auto_moved.into_pyobject(py)?.to_owned().into_any(), s.status.into_pyobject(py)?.into_any(),
-            s.rng.into_pyobject(py)?.into_any(),
-        ];
-        PyTuple::new(py, items)
+        state_fields(py, &self.state)
     }
 
     /// The 64-bit key (`counters=False`: without `moves` and `undos`).
@@ -150,6 +253,21 @@ impl Position {
     }
 }
 
+/// `Position.fields()` of any state.
+fn state_fields<'py>(py: Python<'py>, s: &State) -> PyResult<Bound<'py, PyTuple>> {
+    let piles: Vec<Bound<'py, PyTuple>> = s.piles.iter().map(|p| tuple_of(py, p)).collect::<PyResult<_>>()?;
+    let items: [Bound<'py, PyAny>; 13] = [
+        PyTuple::new(py, piles)?.into_any(), tuple_of(py, &s.came_from)?.into_any(),
+        tuple_of(py, &s.recycles)?.into_any(), s.redeals.into_pyobject(py)?.into_any(),
+        s.moves.into_pyobject(py)?.into_any(), s.undos.into_pyobject(py)?.into_any(),
+        s.recycles_total.into_pyobject(py)?.into_any(), s.seed_rank.into_pyobject(py)?.into_any(),
+        tuple_of(py, &s.declared)?.into_any(), s.rules_off.into_pyobject(py)?.to_owned().into_any(),
+        s.auto_moved.into_pyobject(py)?.to_owned().into_any(), s.status.into_pyobject(py)?.into_any(),
+        s.rng.into_pyobject(py)?.into_any(),
+    ];
+    PyTuple::new(py, items)
+}
+
 /// The Python classes an engine hands positions and moves out as, from `cardz_core/native.py`.
 struct Host {
     move_type: Py<PyAny>,
@@ -163,6 +281,7 @@ pub(crate) struct Engine {
     pub(crate) game: Game,
     host: Host,
     moves: Mutex<HashMap<Move, Py<PyAny>>>,
+    deck: Option<Arc<Deck>>, // what views need (None: views are played in Python)
 }
 
 /// `obj.name = value` past the class's own `__setattr__` (NativeState's guards against
@@ -175,6 +294,44 @@ fn set_slot(obj: &Bound<'_, PyAny>, name: &Bound<'_, PyString>, value: &Bound<'_
     Ok(())
 }
 
+/// A view as `native.py` hands it over: its fields as a `StateIn`, and its `pools`.
+type ViewIn = (StateIn, Pools);
+
+/// A view made here, for `native.py` to make a `View` of: `Position.fields()` and the pools.
+type ViewOut<'py> = (Bound<'py, PyTuple>, Pools);
+
+/// A view's outcome for `native.py`: its probability (numerator, denominator), the card ids
+/// turned up and the view after it.
+type OutcomeOut<'py> = (u128, u128, Vec<u32>, ViewOut<'py>);
+
+/// `Engine.outcomes`' answer: the outcomes, the coverage as a fraction (None: all), stopped.
+type ListingOut<'py> = (Vec<OutcomeOut<'py>>, Option<(u128, u128)>, bool);
+
+/// The error a pick from Python's generator raised, kept for the caller to raise.
+type Failed = Rc<RefCell<Option<PyErr>>>;
+
+/// A `Pick` drawing with a Python `random.Random`: `rng.randrange(total)`, as the counts
+/// deck model draws.
+fn picker(rng: Py<PyAny>, failed: &Failed) -> Pick {
+    let failed = failed.clone();
+    Box::new(move |total| {
+        Python::attach(|py| rng.call_method1(py, intern!(py, "randrange"), (total,))?.extract::<u64>(py))
+            .map_err(|e| *failed.borrow_mut() = Some(e))
+            .ok()
+    })
+}
+
+/// A `ViewError` as Python sees it; `failed` holds the error of a pick.
+fn view_error(e: ViewError, failed: &Failed) -> PyErr {
+    match e {
+        ViewError::Expr(e) => e.into(),
+        ViewError::Refused(why) => cardz_error(why, String::new()),
+        ViewError::Pick => failed.borrow_mut().take()
+            .unwrap_or_else(|| cardz_error("drawing a card failed".into(), String::new())),
+        ViewError::Elsewhere => PyLookupError::new_err("the Python engine plays this on the view"),
+    }
+}
+
 fn not_native() -> PyErr {
     PyLookupError::new_err("the native engine plays true positions with the rules on, not views \
                             or positions with the rules off")
@@ -183,10 +340,7 @@ fn not_native() -> PyErr {
 /// The position `s` of `game`, checked: LookupError for unknown cards, CardzError for one
 /// that does not fit the game.
 pub(crate) fn state_of(game: &Game, s: StateIn) -> PyResult<State> {
-    let (piles, came_from, recycles, declared,
-         (redeals, moves, undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)) = s;
-    let state = State { piles, came_from, recycles, redeals, moves, undos, recycles_total, seed_rank,
-                        declared, rules_off, auto_moved, status, rng };
+    let state = Engine::unpack(s);
     game.check_state(&state).map_err(|bad| match bad {
         BadState::Unknown => PyLookupError::new_err("a position with unknown cards (a view)"),
         BadState::Shape(why) => cardz_error(why, String::new()),
@@ -197,6 +351,40 @@ pub(crate) fn state_of(game: &Game, s: StateIn) -> PyResult<State> {
 impl Engine {
     fn state(&self, s: StateIn) -> PyResult<State> {
         state_of(&self.game, s)
+    }
+
+    fn unpack(s: StateIn) -> State {
+        let (piles, came_from, recycles, declared,
+             (redeals, moves, undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)) = s;
+        State { piles, came_from, recycles, redeals, moves, undos, recycles_total, seed_rank, declared, rules_off,
+                auto_moved, status, rng }
+    }
+
+    /// The deck of a game whose views are played here; LookupError for one whose aren't.
+    fn deck(&self) -> PyResult<&Arc<Deck>> {
+        self.deck.as_ref().ok_or_else(|| PyLookupError::new_err("the Python engine plays this game's views"))
+    }
+
+    /// A view handed over (`native.py`'s `_view_in`) as a state with its unseen counts;
+    /// LookupError for the rules off, played in Python.
+    fn view(&self, v: ViewIn) -> PyResult<(State, Counts)> {
+        let deck = self.deck()?;
+        let (fields, pools) = v;
+        let state = Self::unpack(fields);
+        if state.rules_off {
+            return Err(not_native());
+        }
+        self.game.check_view(&state).map_err(|bad| match bad {
+            BadState::Unknown => not_native(),
+            BadState::Shape(why) => cardz_error(why, String::new()),
+        })?;
+        Ok((state, deck.counts(&pools)))
+    }
+
+    /// Whether `m` is legal on the view `v` (what the Python engine refuses, it refuses itself,
+    /// with its reason).
+    fn legal_on_view(&self, v: &State, m: Move) -> PyResult<()> {
+        if self.game.legal(v, m)? { Ok(()) } else { Err(view_error(ViewError::Elsewhere, &Failed::default())) }
     }
 
     /// The handle a live `NativeState` holds, or None for any other `State` (its handle
@@ -238,20 +426,8 @@ impl Engine {
     /// A new `NativeState` holding `pos`: `_pos`, `status` and `cards` set, the rest read from
     /// the handle when asked.
     fn hand_out<'py>(&self, py: Python<'py>, pos: Position) -> PyResult<Bound<'py, PyAny>> {
-        let status = usize::try_from(pos.state.status).ok().and_then(|i| self.host.statuses.get(i))
-            .ok_or_else(|| cardz_error(format!("no status {}", pos.state.status), String::new()))?
-            .bind(py).clone();
-        let handle = Bound::new(py, pos)?.into_any();
-        // SAFETY: `state_type` is a subclass of State (checked in `new`), whose instances the
-        // generic allocator makes as `object.__new__` does; a new reference or NULL
-        let obj = unsafe {
-            let tp = self.host.state_type.as_ptr().cast::<ffi::PyTypeObject>();
-            Bound::from_owned_ptr_or_err(py, ffi::PyType_GenericAlloc(tp, 0))?
-        };
-        set_slot(&obj, intern!(py, "_pos"), &handle)?;
-        set_slot(&obj, intern!(py, "status"), &status)?;
-        set_slot(&obj, intern!(py, "cards"), self.host.cards.bind(py))?;
-        Ok(obj)
+        let h = &self.host;
+        new_state(py, &h.state_type, &h.statuses, &h.cards, pos)
     }
 
     /// The Python `Move` of `m`: the kept one, or built (and kept while under the limit).
@@ -299,19 +475,40 @@ impl Engine {
     /// Load a game: `{"compiled": CompiledGame.to_json(), "plan": ...}` as JSON text; and the
     /// Python side: the `Move` class, the `State` subclass positions are handed out as (its
     /// slot `_pos` holds the handle), the three `Status` members and the game's card table. A
-    /// game the engine can't play raises ValueError saying why.
+    /// game the engine can't play raises ValueError saying why. `deck`: what views need of the
+    /// cards (`native.py`'s `deck_document`) as JSON text, None to leave views to Python.
+    /// `callbacks`: `call(index, state, args)`, which runs the plan's Python call-backs.
     #[new]
+    #[pyo3(signature = (plan, move_type, state_type, statuses, cards, deck = None, callbacks = None))]
+    #[allow(clippy::too_many_arguments)] // the Python side's types, each once
     fn new(py: Python<'_>, plan: &str, move_type: Py<PyAny>, state_type: Bound<'_, PyType>,
-           statuses: (Py<PyAny>, Py<PyAny>, Py<PyAny>), cards: Py<PyAny>) -> PyResult<Engine> {
+           statuses: (Py<PyAny>, Py<PyAny>, Py<PyAny>), cards: Py<PyAny>, deck: Option<&str>,
+           callbacks: Option<Py<PyAny>>) -> PyResult<Engine> {
         let base = py.import("cardz_core.engine.state")?.getattr("State")?;
         if !state_type.is_subclass(&base)? || state_type.is(&base) {
             return Err(PyValueError::new_err("positions are handed out as a subclass of State"));
         }
         let host = Host { move_type, state_type: state_type.unbind(), statuses: [statuses.0, statuses.1, statuses.2],
                           cards };
+        let backs = callbacks.map(|call| PyCallBacks {
+            call, state_type: host.state_type.clone_ref(py), cards: host.cards.clone_ref(py),
+            statuses: [0, 1, 2].map(|i| host.statuses[i].clone_ref(py)),
+        });
         guarded(|| {
             Game::from_json(plan)
-                .map(|game| Engine { game, host, moves: Mutex::new(HashMap::new()) })
+                .and_then(|mut game| {
+                    if let Some(backs) = backs {
+                        game.set_host(Arc::new(backs));
+                    }
+                    let deck = match deck {
+                        None => None,
+                        Some(text) => {
+                            let v = serde_json::from_str(text).map_err(|e| Unsupported(format!("bad deck JSON: {e}")))?;
+                            Some(Arc::new(Deck::from_json(&v, game.n_cards())?))
+                        }
+                    };
+                    Ok(Engine { game, host, moves: Mutex::new(HashMap::new()), deck })
+                })
                 .map_err(|why| PyValueError::new_err(why.0))
         })
     }
@@ -439,6 +636,110 @@ impl Engine {
             Err(ScoreError::NotNative(why)) => Err(PyLookupError::new_err(why)),
             Err(ScoreError::Expr(e)) => Err(e.into()),
         })
+    }
+
+    /// The view of the true `state`: (piles, pools). `unknown`: the card ids the player does
+    /// not know (None: every face-down card); `labels`: the pool each card counts in (None: the
+    /// pool it was dealt in).
+    #[pyo3(signature = (state, unknown = None, labels = None))]
+    fn view_of(&self, state: &Bound<'_, PyAny>, unknown: Option<Vec<usize>>, labels: Option<Vec<usize>>)
+               -> PyResult<(Vec<Vec<i32>>, Pools)> {
+        guarded(|| {
+            let deck = self.deck()?;
+            let held;
+            let piles: &[Vec<i32>] = match self.handle(state) {
+                Some(pos) => {
+                    held = pos;
+                    &held.get().state.piles
+                }
+                None => &state.getattr(intern!(state.py(), "piles"))?.extract::<Vec<Vec<i32>>>()?,
+            };
+            let unknown = unknown.map(|ids| {
+                let mut bits = vec![false; deck.n_cards()];
+                for id in ids {
+                    if let Some(bit) = bits.get_mut(id) {
+                        *bit = true;
+                    }
+                }
+                bits
+            });
+            deck.view(piles, unknown.as_deref(), labels.as_deref()).map_err(|why| cardz_error(why, String::new()))
+        })
+    }
+
+    /// The legal moves of a view, as `legal_moves` lists them.
+    fn view_moves<'py>(&self, py: Python<'py>, view: ViewIn) -> PyResult<Bound<'py, PyList>> {
+        guarded(|| {
+            let (v, _) = self.view(view)?;
+            let moves = self.game.legal_moves(&v)?;
+            let mut cache = self.move_cache();
+            let objs = moves.into_iter().map(|m| self.move_object(py, &mut cache, m)).collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, objs)
+        })
+    }
+
+    /// `(fields, None)`: the view after `mv` (its pools unchanged; not made canonical, as
+    /// `apply` on a view gives it); `(None, pool)`: the move turns up an unknown card of `pool`,
+    /// whose reveal callback the caller runs; LookupError when it is not legal (the Python
+    /// engine refuses it with its reason).
+    fn view_apply<'py>(&self, py: Python<'py>, view: ViewIn, mv: Move)
+                       -> PyResult<(Option<Bound<'py, PyTuple>>, Option<usize>)> {
+        guarded(|| {
+            let (v, _) = self.view(view)?;
+            self.legal_on_view(&v, mv)?;
+            match self.game.play_view(&v, mv, None)? {
+                Played::Done(after, _) => Ok((Some(state_fields(py, &after)?), None)),
+                Played::Unknown(pool) => Ok((None, Some(pool))),
+                Played::Cut(..) => Err(view_error(ViewError::Elsewhere, &Failed::default())),
+            }
+        })
+    }
+
+    /// `CountsDeck.outcomes` of `mv` on the view, within `MAX_OUTCOMES` (`max_outcomes`) and
+    /// `MAX_OUTCOME_WORK` (`max_work`): ([(numerator, denominator, revealed, (fields, pools))],
+    /// coverage as (numerator, denominator) or None for all, stopped).
+    fn outcomes<'py>(&self, py: Python<'py>, view: ViewIn, mv: Move, limit: Option<usize>, max_outcomes: usize,
+                     max_work: usize)
+                     -> PyResult<ListingOut<'py>> {
+        guarded(|| {
+            let deck = self.deck()?;
+            let (v, counts) = self.view(view)?;
+            self.legal_on_view(&v, mv)?;
+            let failed = Failed::default();
+            let mut price = || -> Result<usize, ViewError> {
+                let rng = py.import("random").and_then(|r| r.getattr("Random")?.call1((0,)))
+                    .map_err(|e| *failed.borrow_mut() = Some(e)).map_err(|()| ViewError::Pick)?;
+                let got = self.game.sample(deck, &v, counts.clone(), mv, picker(rng.unbind(), &failed))?;
+                Ok(got.1.len())
+            };
+            let listing = self.game.outcomes(deck, &v, &counts, mv, Caps { limit, max_outcomes, max_work }, &mut price)
+                .map_err(|e| view_error(e, &failed))?;
+            let outcomes = listing.outcomes.into_iter().map(|o| {
+                Ok((o.probability.num, o.probability.den, o.revealed, (state_fields(py, &o.view)?, o.pools)))
+            }).collect::<PyResult<Vec<_>>>()?;
+            Ok((outcomes, listing.kept.map(|Ratio { num, den }| (num, den)), listing.stopped))
+        })
+    }
+
+    /// `CountsDeck.sample`: one outcome of `mv` on the view, its cards drawn with the Python
+    /// generator `rng`: (probability, revealed, (fields, pools)).
+    fn sample<'py>(&self, py: Python<'py>, view: ViewIn, mv: Move, rng: Py<PyAny>)
+                   -> PyResult<(f64, Vec<u32>, ViewOut<'py>)> {
+        guarded(|| {
+            let deck = self.deck()?;
+            let (v, counts) = self.view(view)?;
+            self.legal_on_view(&v, mv)?;
+            let failed = Failed::default();
+            let (p, revealed, after, pools) = self.game.sample(deck, &v, counts, mv, picker(rng, &failed))
+                .map_err(|e| view_error(e, &failed))?;
+            Ok((p, revealed, (state_fields(py, &after)?, pools)))
+        })
+    }
+
+    /// The Python call-backs the game's rules call (their indices), each once.
+    #[getter]
+    fn calls_back(&self) -> Vec<usize> {
+        self.game.calls_back()
     }
 
     /// How many depots the game has.

@@ -10,12 +10,16 @@ import pickle
 import random
 import subprocess
 import sys
+import types
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 from conftest import LONG, run_cli
 
 from cardz_core.engine import Game, IllegalMove, Move, State, compile
+from cardz_core.expr import Each, Function, FunctionError
+from cardz_core.hookspecs import hookimpl
 from cardz_core.engine.rng import below
 from cardz_core.engines import engine_of
 from cardz_core.engine.state import PLAYING, Status
@@ -73,21 +77,104 @@ def test_random_play_agrees_with_the_python_engine(name: str):
 
 
 def _turnabout() -> tuple[GameSpec, Registry]:
-    """The example plugin's game: its ``reverse`` step kind names no native primitive."""
+    """The example plugin's game: its ``reverse`` step kind and its ``ringGap`` function name
+    no native primitive, so the native engine calls them back in Python."""
     reg = build_registry(["example_turnabout"], entry_points=False)
     return load_game(TURNABOUT, registry=reg), reg
 
 
-TURNABOUT_WHY = ("the expression at /depots/2/acceptRule/when can't run natively: it calls ringGap, "
-                 "whose overload 0 has no native primitive")
+def _counted(count_if: Callable[..., Any] | None = None) -> tuple[GameSpec, Registry]:
+    """A game calling a plugin function with a per-item argument and no native primitive,
+    which no Python call-back can run: it stays on the Python engine."""
+    def count(items: Any, f: Any) -> int:
+        return sum(1 for i in items if f(i))
+
+    @hookimpl
+    def cardz_functions(register: Any) -> None:
+        register("countIf", Function.of(("cards", Each(0, "bool")), "number", count_if or count))
+    reg = build_registry([types.SimpleNamespace(__name__="count_if", cardz_functions=cardz_functions)],
+                         entry_points=False)
+    return load_game({"name": "counted", "depots": [
+        {"name": "stock", "type": "Stock", "acceptRule": "none", "ejectRule": "locked"},
+        {"name": "col", "type": "Tableau", "repeat": 4, "ejectRule": "faceUp",
+         "acceptRule": {"build": {"direction": "Down"}, "when": "countIf(pile, it.faceUp) >= 0"}}]},
+        registry=reg), reg
+
+
+COUNTED_WHY = ("the expression at /depots/1/acceptRule/when can't run natively: it calls countIf, "
+               "whose overload 0 has no native primitive")
+TURNABOUT_BACKS = "it calls back Python for ringGap, the reverse step (no native primitive)"
 
 
 def test_supports_refuses_what_it_cannot_run_saying_why():
-    spec, reg = _turnabout()
+    spec, reg = _counted()
     game = compile(spec, reg, engine="python")
-    assert supports(game) == TURNABOUT_WHY
+    assert supports(game) == COUNTED_WHY
     with pytest.raises(CardzError, match="the native engine can't play"):
         NativeGame(game)
+
+
+def test_plugin_functions_and_steps_are_called_back_in_python():
+    """Turnabout runs natively, its ``ringGap`` and ``reverse`` called back: the same moves
+    and positions as the Python engine's, and it says so."""
+    spec, reg = _turnabout()
+    game = compile(spec, reg, engine="python")
+    native = NativeGame(game)
+    assert engine_of(compile(spec, reg)) == ("native", TURNABOUT_BACKS)
+    reverse = Move(game.depot_index["turner"], -1, -1)
+    reversed_once = False
+    for seed in range(DEALS + 2):
+        state, rng = game.deal(seed), random.Random(seed)
+        for step in range(MAX_MOVES):
+            moves = game.legal_moves(state)
+            assert native.legal_moves(state) == moves, (seed, step)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            reversed_once |= move == reverse
+            after = game.apply(state, move)
+            assert native.apply(state, move) == after, (seed, step, move)
+            state = after
+    assert reversed_once
+
+
+def _pyramid_with(last_from: Callable[..., Any]) -> Game:
+    """Pyramid with ``cameFrom`` called ``lastFrom``, a plugin's STATE function of no
+    native primitive, on the native engine."""
+    @hookimpl
+    def cardz_functions(register: Any) -> None:
+        register("lastFrom", Function.of(("depot",), "depot", last_from, "state"))
+    reg = build_registry([types.SimpleNamespace(__name__="last_from", cardz_functions=cardz_functions)],
+                         entry_points=False)
+    text = GAMES["pyramid"].read_text().replace("cameFrom(", "lastFrom(")
+    return compile(load_game(text, registry=reg), reg, engine="native")
+
+
+def test_a_state_function_is_called_back_with_the_position():
+    game = _pyramid_with(lambda tables, state, d: state.came_from[d] if d >= 0 else -1)
+    assert engine_of(game) == ("native", "it calls back Python for lastFrom (no native primitive)")
+    python = reference(GAMES["pyramid"])
+    state, rng = python.deal(4), random.Random(4)
+    for _ in range(MAX_MOVES):
+        moves = python.legal_moves(state)
+        assert game.legal_moves(state) == moves
+        if not moves:
+            break
+        move = rng.choice(moves)
+        after = python.apply(state, move)
+        assert game.apply(state, move) == after
+        state = after
+
+
+def test_a_python_call_backs_error_is_raised_as_it_was():
+    def failing(tables: Any, state: State, d: int) -> int:
+        raise FunctionError("no memory today")
+
+    game = _pyramid_with(failing)
+    state = game.deal(1)
+    with pytest.raises(FunctionError, match="no memory today"):
+        for move in game.legal_moves(state):
+            game.apply(state, move)
 
 
 def test_every_builtin_condition_names_its_native_primitive():
@@ -234,11 +321,11 @@ def test_the_engine_is_chosen_at_compile(monkeypatch: pytest.MonkeyPatch):
     assert type(compile(_spec("klondike"), engine="python")) is Game
     native = compile(_spec("klondike"), engine="native")
     assert isinstance(native, NativeEngineGame)
-    spec, reg = _turnabout()
+    spec, reg = _counted()
     assert type(compile(spec, reg, engine="auto")) is Game
-    assert engine_of(compile(spec, reg)) == ("python", TURNABOUT_WHY)
+    assert engine_of(compile(spec, reg)) == ("python", COUNTED_WHY)
     assert isinstance(compile(_spec("freecell"), engine="auto"), NativeEngineGame)
-    with pytest.raises(CardzError, match=f"can't play Turnabout.*: {TURNABOUT_WHY}"):
+    with pytest.raises(CardzError, match=f"can't play counted.*: {COUNTED_WHY}"):
         compile(spec, reg, engine="native")
     with pytest.raises(CardzError, match="no engine 'rust'"):
         compile(_spec("klondike"), engine="rust")
@@ -265,7 +352,7 @@ def test_check_and_games_json_say_which_engine(capsys: pytest.CaptureFixture[str
 def test_cardz_engine_chooses_for_every_compile(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("CARDZ_ENGINE", "native")
     assert isinstance(open_game("klondike_draw3"), NativeEngineGame)
-    spec, reg = _turnabout()
+    spec, reg = _counted()
     with pytest.raises(CardzError, match="native engine can't play"):
         compile(spec, reg)
     monkeypatch.setenv("CARDZ_ENGINE", "auto")

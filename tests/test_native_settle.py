@@ -172,8 +172,13 @@ def test_a_plugin_kind_plays_natively_through_the_primitive_it_names():
         _agree(game, native, game.deal(seed), random.Random(seed), 60)
 
 
-def test_a_kind_without_a_primitive_keeps_the_game_on_python():
-    assert supports(_sweeping(None)) == "the sweepUp step at /redealRules/0 has no native primitive"
+def test_a_kind_without_a_primitive_is_called_back_in_python():
+    """Its Python executor runs on the board the native engine hands over: the same play."""
+    game = _sweeping(None)
+    assert supports(game) is None
+    native = NativeGame(game)
+    for seed in range(3):
+        _agree(game, native, game.deal(seed), random.Random(seed), 60)
 
 
 def _refilling() -> Game:

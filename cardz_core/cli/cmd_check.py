@@ -90,7 +90,9 @@ def _engine_row(spec: GameSpec, name: str) -> list[Problem]:
         engine, why = engine_of(compile(spec))
     except CardzError:
         return []
-    text = "runs on the native engine" if why is None else f"runs on the Python engine: {why}"
+    text = (f"runs on the {engine} engine" if why is None else
+            f"runs on the native engine; {why}" if engine == "native" else
+            f"runs on the Python engine: {why}")
     return [Problem("", text, INFO, name)]
 
 

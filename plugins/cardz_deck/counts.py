@@ -46,6 +46,12 @@ def _no_view() -> CardzError:
 class CountsDeck:
     """The ``counts`` deck model registered by this plugin."""
 
+    def native_limits(self) -> tuple[int, int]:
+        """``MAX_OUTCOMES`` and ``MAX_OUTCOME_WORK`` as this module holds them now: the native
+        engine, which lists and samples this model's outcomes itself (cardz_core/native.py),
+        lists them within these."""
+        return MAX_OUTCOMES, MAX_OUTCOME_WORK
+
     def outcomes(self, game: Game, v: View, move: Move, limit: int | None = None) -> Outcomes:
         if v.pools is None:
             raise _no_view()

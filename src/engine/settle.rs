@@ -195,7 +195,11 @@ impl Game {
     /// `Taps._trial`: whether running `steps` on `s` would change the piles.
     fn trial(&self, s: &State, steps: &[Step]) -> Result<bool, ExprError> {
         let mut w = Work::new(s);
-        self.run_steps(&mut w, steps)?;
+        let ran = self.run_steps(&mut w, steps);
+        if w.unknown.is_some() {
+            return Ok(true); // turning up a view's unknown card is a change (`trial_reveal`)
+        }
+        ran?;
         Ok(w.s.piles != s.piles)
     }
 

@@ -50,6 +50,8 @@ pub(super) enum Op {
     /// `close_gaps`: the group's piles slid down to its lowest copies, the empty ones then
     /// filled face-up from `from`'s top.
     CloseGaps { group: Vec<usize>, from: Option<DepotArg> },
+    /// a step kind with no primitive, run by its Python executor (this call-back of the host)
+    Host(usize),
 }
 
 /// One compiled step: what it does and the depot its expressions bind `depot` to (its trigger's
@@ -176,6 +178,9 @@ impl StepLoader<'_> {
                 },
                 from: if absent(args, "from") { None } else { Some(self.depot(args, "from", ptr)?) },
             },
+            Some("callback") => Op::Host(v.get("callback").and_then(Value::as_u64).ok_or_else(|| {
+                Unsupported(format!("the step at {ptr} is called back with no call-back number"))
+            })? as usize),
             Some(other) => return Err(Unsupported(format!("the {kind} step at {ptr} names a native primitive {other:?} this engine does not have"))),
             None => return Err(Unsupported(format!("the {kind} step at {ptr} has no native primitive"))),
         };
@@ -226,6 +231,9 @@ impl Work {
         let mut rng = SplitMix(self.s.rng);
         super::deal::shuffle(&mut cards, &mut rng);
         self.s.rng = rng.0;
+        if let Some(chance) = self.chance.as_mut() {
+            chance.forget(&mut cards); // a view: the player loses track of the shuffled cards
+        }
         self.set_pile(d, cards);
     }
 }
@@ -357,6 +365,14 @@ impl Game {
                         w.put(d, &turned, s as i32, false);
                     }
                 }
+            }
+            Op::Host(index) => {
+                let done = self.exprs.run_step(*index, &w.s, me)?;
+                w.s = done.state;
+                for d in done.left {
+                    w.left[d] = true;
+                }
+                w.flips += done.flips;
             }
             Op::ShufflePile { depot } => {
                 if let Some(d) = self.depot_of(depot, w, me)? {

@@ -87,6 +87,8 @@ pub(super) enum Fault {
     Past,
     /// `depot("…")` of a name no depot has (the Python implementation's `FunctionError`)
     NoDepot(String),
+    /// a Python call-back failed, saying this
+    Host(String),
 }
 
 type R<T> = Result<T, Fault>;
@@ -241,6 +243,11 @@ fn node<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
             eval(body, cx)?
         }
         Node::Call(p, args) => call(*p, args, cx)?,
+        Node::Host(index, args) => {
+            let vals = args.iter().map(|a| eval(a, cx)).collect::<R<Vec<_>>>()?;
+            let host = cx.t.host.as_ref().ok_or_else(|| Fault::Host("no Python call-back is attached".into()))?;
+            host.call(*index, cx.s, &vals).map_err(Fault::Host)?
+        }
         // the parser puts these only where a primitive runs them per item
         Node::Each(_, body) => eval(body, cx)?,
     })

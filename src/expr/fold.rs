@@ -51,7 +51,7 @@ fn kids(n: &Node) -> Vec<&Node> {
         }
         Node::Cards(x) | Node::CardsOf(x) | Node::Depots(x) | Node::Zero(x) | Node::Prop(_, x) | Node::Not(x)
         | Node::Neg(x) | Node::Each(_, x) | Node::Pile(_, x) => vec![&**x],
-        Node::Arith(_, xs) | Node::And(xs) | Node::Or(xs) | Node::Call(_, xs) => xs.iter().collect(),
+        Node::Arith(_, xs) | Node::And(xs) | Node::Or(xs) | Node::Call(_, xs) | Node::Host(_, xs) => xs.iter().collect(),
         Node::Cmp(_, _, a, b) | Node::Let(_, a, b) => vec![&**a, &**b],
     }
 }
@@ -67,6 +67,8 @@ fn fixed(n: &Node, known: Known) -> bool {
         },
         Node::Counter(_) | Node::Var(_) | Node::CardsAt(_) | Node::Cards(_) | Node::CardsOf(_) | Node::Let(..)
         | Node::Each(..) | Node::Pile(..) | Node::BoundPile(_) => false,
+        // a Python call-back may read anything of the position, and fail
+        Node::Host(..) => false,
         // the per-item primitives run a body on slots; `cameFrom` reads the position
         Node::Call(p, _) => !matches!(p, Prim::CountEach | Prim::AllEach | Prim::AnyEach | Prim::MinEach
             | Prim::MaxEach | Prim::SumEach | Prim::FirstCard | Prim::FirstDepot | Prim::CameFrom),
@@ -77,7 +79,7 @@ fn fixed(n: &Node, known: Known) -> bool {
 
 /// Whether working `n` out may stop with a fault (`eval::Fault`): arithmetic, sums, names.
 fn fallible(n: &Node) -> bool {
-    matches!(n, Node::Arith(..) | Node::Neg(_) | Node::Call(Prim::SumValues | Prim::SumEach | Prim::DepotNamed, _))
+    matches!(n, Node::Arith(..) | Node::Neg(_) | Node::Host(..) | Node::Call(Prim::SumValues | Prim::SumEach | Prim::DepotNamed, _))
         || kids(n).into_iter().any(fallible)
 }
 

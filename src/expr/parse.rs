@@ -190,6 +190,8 @@ pub(super) enum Node {
     Or(Box<[Node]>),
     Let(usize, Box<Node>, Box<Node>),
     Call(Prim, Box<[Node]>),
+    /// a function overload with no primitive, called back in Python (its call-back's index)
+    Host(usize, Box<[Node]>),
     /// only as a primitive's per-item argument: the item goes in the slot, then the body runs
     Each(usize, Box<Node>),
     /// `top`, `bottom`, `empty` or `count` of one depot's cards (the depot node), read off the
@@ -328,11 +330,19 @@ impl Parser<'_> {
     fn call(&self, name: &str, overload: &Value, args: &Value) -> Parsed<Node> {
         let overloads = self.t.functions.get(name)
             .ok_or_else(|| format!("it calls the function {name}, which the plan does not list"))?;
-        let prim = overload.as_u64().and_then(|i| overloads.get(usize::try_from(i).ok()?))
+        let index = overload.as_u64().and_then(|i| usize::try_from(i).ok());
+        let prim = index.and_then(|i| overloads.get(i))
             .ok_or_else(|| format!("it calls an overload of {name} the plan does not list"))?
-            .as_ref()
-            .map_err(|why| format!("it calls {name}, whose overload {overload} {why}"))?;
+            .as_ref();
         let args = args.as_array().ok_or("a call's arguments are not a list")?;
+        let prim = match prim {
+            Ok(prim) => prim,
+            Err(why) => {
+                let back = self.t.callbacks.get(name).and_then(|ids| ids.get(index?).copied().flatten());
+                let Some(back) = back else { return Err(format!("it calls {name}, whose overload {overload} {why}")) };
+                return Ok(Node::Host(back, args.iter().map(|a| self.node(a)).collect::<Parsed<_>>()?));
+            }
+        };
         let mut out = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
             let each = a.as_array().and_then(|n| n.first()).and_then(Value::as_str) == Some("each");
@@ -369,6 +379,26 @@ impl Parser<'_> {
             Some(other) => Node::Call(*prim, Box::new([other])),
             None => unreachable!("a one-argument call has its argument"),
         })
+    }
+}
+
+impl Node {
+    /// The Python call-backs the tree calls, added to `out`.
+    pub(super) fn calls_back(&self, out: &mut Vec<usize>) {
+        match self {
+            Node::Host(index, xs) => {
+                out.push(*index);
+                xs.iter().for_each(|x| x.calls_back(out));
+            }
+            Node::Cards(x) | Node::CardsOf(x) | Node::Depots(x) | Node::Zero(x) | Node::Prop(_, x) | Node::Not(x)
+            | Node::Neg(x) | Node::Each(_, x) | Node::Pile(_, x) => x.calls_back(out),
+            Node::Arith(_, xs) | Node::And(xs) | Node::Or(xs) | Node::Call(_, xs) => xs.iter().for_each(|x| x.calls_back(out)),
+            Node::Cmp(_, _, a, b) | Node::Let(_, a, b) => {
+                a.calls_back(out);
+                b.calls_back(out);
+            }
+            _ => {}
+        }
     }
 }
 

@@ -2,10 +2,12 @@
 //! `cardz_core/native_expr.py`): the face-up facts of each card and the depot tables.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::parse::Prim;
+use super::Host;
 use crate::engine::Unsupported;
 
 /// What a face-up card reads as: rank, suit and colour (None for a joker), value, joker.
@@ -18,7 +20,7 @@ pub(super) struct Face {
     pub joker: bool,
 }
 
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(super) struct Tables {
     faces: Vec<Face>, // by card id
     pub depot_index: HashMap<String, i64>,
@@ -28,6 +30,18 @@ pub(super) struct Tables {
     pub grid: Vec<Option<(f64, f64)>>, // per depot, (col, row) when placed on the grid
     /// per function name, the native primitive of each overload (None: it has none)
     pub functions: HashMap<String, Vec<Result<Prim, String>>>,
+    /// per function name, each overload's Python call-back (an index into the host's), for
+    /// the overloads without a primitive that may be called back (`plan["callbacks"]`)
+    pub callbacks: HashMap<String, Vec<Option<usize>>>,
+    /// what runs the call-backs (`Exprs::set_host`)
+    pub host: Option<Arc<dyn Host>>,
+}
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tables").field("depot_index", &self.depot_index).field("functions", &self.functions)
+            .field("callbacks", &self.callbacks).finish_non_exhaustive()
+    }
 }
 
 fn bad(what: &str) -> Unsupported {
@@ -106,7 +120,17 @@ impl Tables {
             }).collect();
             functions.insert(name.clone(), prims);
         }
-        Ok(Tables { faces, depot_index, copies, copy_index, covered_by, grid, functions })
+        let mut callbacks = HashMap::new();
+        if let Some(all) = plan.get("callbacks").and_then(Value::as_object) {
+            for (name, overloads) in all {
+                let ids = list(overloads, "callbacks")?.iter().map(|i| match i {
+                    Value::Null => Ok(None),
+                    _ => Ok(Some(int(i, "callbacks")? as usize)),
+                }).collect::<Result<_, Unsupported>>()?;
+                callbacks.insert(name.clone(), ids);
+            }
+        }
+        Ok(Tables { faces, depot_index, copies, copy_index, covered_by, grid, functions, callbacks, host: None })
     }
 
     /// How many depots the tables describe.
