@@ -120,7 +120,7 @@ def test_plugin_functions_and_steps_are_called_back_in_python():
     spec, reg = _turnabout()
     game = compile(spec, reg, engine="python")
     native = NativeGame(game)
-    assert engine_of(compile(spec, reg)) == ("native", TURNABOUT_BACKS)
+    assert engine_of(compile(spec, reg, engine="native")) == ("native", TURNABOUT_BACKS)
     reverse = Move(game.depot_index["turner"], -1, -1)
     reversed_once = False
     for seed in range(DEALS + 2):

@@ -25,8 +25,8 @@ SMALL = 200  # positions: one try, no noise (below PROBE_MIN_STATES)
 
 
 def engines(path: Path | str) -> tuple[object, object]:
-    game = open_game(str(path))
-    return game, compile(game.spec, engine="python")
+    spec = open_game(str(path)).spec  # both compiled here: CARDZ_ENGINE does not choose
+    return compile(spec, engine="native"), compile(spec, engine="python")
 
 
 def replays_on_python(python_game: object, start: object, line: list) -> bool:
