@@ -582,3 +582,22 @@ def test_a_command_imports_only_what_it_needs(tmp_path):
     for absent in ("cardz_core.cli.cmd_simulate", "cardz_core.planners.expectimax",
                    "cardz_core.solver.search", "cardz_core.sim"):
         assert f"'{absent}" not in loaded, absent
+
+
+def test_help_imports_no_command():
+    """``cardz --help`` lists every command from ``cardz_core.cli.COMMANDS`` alone: no
+    command's module, nor the engine, is imported; the table names every command module."""
+    code = ("import sys; from cardz_core.cli.main import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('cardz')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    *shown, loaded = done.stdout.splitlines()
+    assert loaded == str(["cardz_core", "cardz_core.cli", "cardz_core.cli.main",
+                          "cardz_core.interrupts", "cardz_core.safe_text"])
+    from cardz_core.cli import COMMANDS
+    modules = sorted(p.stem[4:] for p in (Path(__file__).parents[1] / "cardz_core" / "cli")
+                     .glob("cmd_*.py"))
+    assert sorted(COMMANDS) == modules
+    assert [line.split(None, 1) for line in shown if line.startswith("    ")] == \
+        [[name, help_line] for name, help_line in COMMANDS.items()]
