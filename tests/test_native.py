@@ -568,7 +568,8 @@ def test_a_position_the_engine_cannot_hold_is_a_cardz_error():
 
 def test_a_command_imports_only_what_it_needs(tmp_path):
     """``cardz moves`` builds its own parser alone and plays no planner: neither the other
-    commands nor the planners' search are imported (start time, docs/benchmarks.md)."""
+    commands nor the planners' search are imported, nor, for a game without expressions, the
+    expression parser and compiler (start time, docs/benchmarks.md)."""
     board = tmp_path / "board.json"
     game = open_game("klondike")
     board.write_text(json.dumps(game.board_document(game.deal(1))))
@@ -580,7 +581,8 @@ def test_a_command_imports_only_what_it_needs(tmp_path):
     loaded = done.stdout.splitlines()[-1]
     assert "cardz_core.cli.cmd_moves" in loaded
     for absent in ("cardz_core.cli.cmd_simulate", "cardz_core.planners.expectimax",
-                   "cardz_core.solver.search", "cardz_core.sim"):
+                   "cardz_core.solver.search", "cardz_core.sim", "cardz_core.expr.parse",
+                   "cardz_core.expr.compiler"):
         assert f"'{absent}" not in loaded, absent
 
 
