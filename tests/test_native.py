@@ -110,28 +110,36 @@ def test_supports_refuses_what_it_cannot_run_saying_why():
         NativeGame(game)
 
 
-def test_plugin_functions_and_steps_are_called_back_in_python():
-    """Turnabout runs natively, its ``ringGap`` and ``reverse`` called back: the same moves
-    and positions as the Python engine's, and it says so."""
-    spec, reg = _turnabout()
-    game = compile(spec, reg, engine="python")
-    native = NativeGame(game)
-    assert engine_of(compile(spec, reg, engine="native")) == ("native", TURNABOUT_BACKS)
-    reverse = Move(game.depot_index["turner"], -1, -1)
-    reversed_once = False
-    for seed in range(DEALS + 2):
-        state, rng = game.deal(seed), random.Random(seed)
+def _alongside(python: Game, native: Game, seeds: range) -> list[Move]:
+    """Seeded random play of deals ``seeds`` on both engines, asserting after every move that
+    they list the same moves and reach the same position, status and score; the moves made."""
+    played = []
+    for seed in seeds:
+        state, rng = python.deal(seed), random.Random(seed)
+        assert native.deal(seed) == state, seed
         for step in range(MAX_MOVES):
-            moves = game.legal_moves(state)
+            moves = python.legal_moves(state)
             assert native.legal_moves(state) == moves, (seed, step)
             if not moves:
                 break
             move = rng.choice(moves)
-            reversed_once |= move == reverse
-            after = game.apply(state, move)
-            assert native.apply(state, move) == after, (seed, step, move)
+            after = python.apply(state, move)
+            got = native.apply(state, move)
+            assert got == after and native.status(got) == python.status(after), (seed, step)
+            assert native.score_value(got) == python.score_value(after), (seed, step)
+            played.append(move)
             state = after
-    assert reversed_once
+    return played
+
+
+def test_plugin_functions_and_steps_are_called_back_in_python():
+    """Turnabout runs natively, its ``ringGap`` and ``reverse`` called back: the same moves
+    and positions as the Python engine's, and it says so."""
+    spec, reg = _turnabout()
+    python, native = compile(spec, reg, engine="python"), compile(spec, reg, engine="native")
+    assert engine_of(native) == ("native", TURNABOUT_BACKS)
+    reverse = Move(python.depot_index["turner"], -1, -1)
+    assert reverse in _alongside(python, native, range(DEALS + 2))
 
 
 def _pyramid_with(last_from: Callable[..., Any]) -> Game:
@@ -149,17 +157,7 @@ def _pyramid_with(last_from: Callable[..., Any]) -> Game:
 def test_a_state_function_is_called_back_with_the_position():
     game = _pyramid_with(lambda tables, state, d: state.came_from[d] if d >= 0 else -1)
     assert engine_of(game) == ("native", "it calls back Python for lastFrom (no native primitive)")
-    python = reference(GAMES["pyramid"])
-    state, rng = python.deal(4), random.Random(4)
-    for _ in range(MAX_MOVES):
-        moves = python.legal_moves(state)
-        assert game.legal_moves(state) == moves
-        if not moves:
-            break
-        move = rng.choice(moves)
-        after = python.apply(state, move)
-        assert game.apply(state, move) == after
-        state = after
+    _alongside(reference(GAMES["pyramid"]), game, range(4, 5))
 
 
 def test_a_python_call_backs_error_is_raised_as_it_was():
@@ -200,20 +198,7 @@ def test_per_item_and_text_functions_are_called_back_in_python():
     python, native = _both_engines(*_osmosis_called_back())
     assert engine_of(native) == ("native", CALLED_BACK_WHY)
     assert supports(python) is None
-    for seed in range(DEALS + 2):
-        state, rng = python.deal(seed), random.Random(seed)
-        assert native.deal(seed) == state
-        for step in range(MAX_MOVES):
-            moves = python.legal_moves(state)
-            assert native.legal_moves(state) == moves, (seed, step)
-            if not moves:
-                break
-            move = rng.choice(moves)
-            after = python.apply(state, move)
-            got = native.apply(state, move)
-            assert got == after and native.status(got) == python.status(after), (seed, step)
-            assert native.score_value(got) == python.score_value(after), (seed, step)
-            state = after
+    assert _alongside(python, native, range(DEALS + 2))
 
 
 def test_check_json_names_the_functions_called_back(capsys: pytest.CaptureFixture[str],
@@ -236,12 +221,7 @@ def _first_error(game: Game, deals: int = 3) -> BaseException | None:
     """The error seeded random play of ``game`` meets first, None if it meets none."""
     try:
         for seed in range(deals):
-            state, rng = game.deal(seed), random.Random(seed)
-            for _ in range(MAX_MOVES):
-                moves = game.legal_moves(state)
-                if not moves:
-                    break
-                state = game.apply(state, rng.choice(moves))
+            _played(game, seed, MAX_MOVES)
     except Exception as exc:  # noqa: BLE001 (compared between the engines)
         return exc
     return None
