@@ -40,7 +40,7 @@ from cardz_core.engine.work import Reveal, Work
 from cardz_core.native_expr import expr_plan
 from cardz_core.problems import CardzError
 from cardz_core.registry import Registry
-from cardz_core.signature import GAME, STATE, Each, Signature
+from cardz_core.signature import GAME, STATE, Signature
 from cardz_core.spec.model import GameSpec
 from cardz_core.view import Memory, Outcome, Outcomes, View, deck_info, deck_model
 
@@ -58,18 +58,17 @@ def extension() -> ModuleType | None:
 
 def callback_overloads(game: Game) -> list[tuple[str, int, Signature]]:
     """The function overloads the native engine calls back in Python, in call-back order: those
-    of the registry's functions with no native primitive whose arguments are values (no
-    per-item argument) and whose result is no text (a text stays in Python)."""
+    of the registry's functions with no native primitive, whatever their kinds."""
     return [(name, i, sig) for name, fn in sorted(game.registry.functions.items())
-            for i, sig in enumerate(fn.overloads)
-            if sig.native is None and sig.result != "text"
-            and not any(isinstance(p, Each) for p in sig.params)]
+            for i, sig in enumerate(fn.overloads) if sig.native is None]
 
 
 class CallBacks:
     """What the extension calls back in Python: ``call(index, state, args)``, function overload
     ``index`` of ``callback_overloads`` run as the Python engine's closures run it
-    (``cardz_core.expr.closure``); ``step(index, state, me)``, step executor ``index`` (of a
+    (``cardz_core.expr.closure``): a per-item argument comes as the extension's callable
+    ``f(item)``, which works the argument out natively while the call runs, and a text is a
+    ``str`` either way; ``step(index, state, me)``, step executor ``index`` (of a
     step kind with no native primitive) run on a ``Work`` of ``state`` for depot ``me``, giving
     the board after it as the extension reads it back."""
 

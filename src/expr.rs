@@ -15,6 +15,7 @@
 mod arith;
 mod eval;
 mod fold;
+mod host;
 mod parse;
 mod tables;
 
@@ -48,20 +49,39 @@ pub struct Scope<'a> {
 }
 
 /// An expression's refusal at run time, as the Python engine's `CardzError`: the same message
-/// and the expression's JSON pointer in the game file.
-#[derive(Clone, Debug, PartialEq)]
+/// and the expression's JSON pointer in the game file. `no_depot`: the refusal is of a depot
+/// name no depot has (a call-back's text), which the Python engine's `depot` raises as its
+/// `FunctionError`, naming no pointer.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ExprError {
     pub message: String,
     pub ptr: String,
+    pub no_depot: Option<String>,
 }
 
 /// What runs a game's Python call-backs (`python.rs`): `call`, the function call-back `index`
-/// on the position `s` with the call's arguments: its result (owning what it holds); `step`,
-/// the step call-back `index` on the board `s` for the depot `me`: the board after it; either
-/// way the message of why not.
+/// on the position `s` with the call's arguments (a per-item argument worked out through
+/// `items`): its result (owning what it holds); `step`, the step call-back `index` on the board
+/// `s` for the depot `me`: the board after it; either way the message of why not.
 pub trait Host: Send + Sync {
-    fn call(&self, index: usize, s: &State, args: &[Val<'_>]) -> Result<Val<'static>, String>;
+    fn call(&self, index: usize, s: &State, args: &[Arg<'_>], items: &mut dyn Items) -> Result<Val<'static>, String>;
     fn step(&self, index: usize, s: &State, me: i32) -> Result<Stepped, String>;
+}
+
+/// One argument of a call-back: a value, or the call's `k`-th per-item argument (an `Each`
+/// parameter), which the Python implementation calls per item.
+#[derive(Debug)]
+pub enum Arg<'a> {
+    Val(Val<'a>),
+    Each(usize),
+}
+
+/// The per-item arguments of one call-back call, valid while the call runs: `item(k, item)`
+/// works out the `k`-th for `item` as the Python engine's closure `f(item)` does (the item in
+/// its slot, the rest of the call's bindings as they were), giving its value or the error the
+/// expression raised at its pointer.
+pub trait Items {
+    fn item(&mut self, k: usize, item: Val<'static>) -> Result<Val<'static>, ExprError>;
 }
 
 /// A step run in Python: the board after it, the depots that lost cards, the cards it turned up.
@@ -108,8 +128,8 @@ impl Exprs {
     /// as an `ExprError` (the step's pointer is the Python error's own).
     pub fn run_step(&self, index: usize, s: &State, me: i32) -> Result<Stepped, ExprError> {
         let host = self.tables.as_ref().and_then(|t| t.host.as_ref())
-            .ok_or_else(|| ExprError { message: "no Python call-back is attached".into(), ptr: String::new() })?;
-        host.step(index, s, me).map_err(|message| ExprError { message, ptr: String::new() })
+            .ok_or_else(|| ExprError { message: "no Python call-back is attached".into(), ..ExprError::default() })?;
+        host.step(index, s, me).map_err(|message| ExprError { message, ..ExprError::default() })
     }
 
     /// The Python call-backs the loaded programs call, each once, in order.
@@ -129,7 +149,7 @@ impl Exprs {
                 "the expression at {ptr} can't run natively: the plan has no expression tables")));
         };
         let program = expr_ref.get("program").and_then(|p| p.get("program"));
-        let (root, slots) = parse::program(program, tables).map_err(|why| {
+        let (root, slots) = parse::program(program, tables, &ptr).map_err(|why| {
             Unsupported(format!("the expression at {ptr} can't run natively: {why}"))
         })?;
         self.programs.push(Program { root, slots, ptr });
@@ -159,7 +179,7 @@ impl Exprs {
         let (Some(t), Some(p)) = (&self.tables, self.programs.get(id)) else {
             return Err(self.never(id));
         };
-        let fail = |fault: Fault| ExprError { message: fault.message(), ptr: p.ptr.clone() };
+        let fail = |fault: Fault| fault.at(&p.ptr);
         if p.slots == 0 {
             return get(&p.root, &mut Cx { t, s, scope: *scope, vars: &mut [] }).map_err(fail);
         }
@@ -195,19 +215,20 @@ impl Exprs {
     }
 
     fn never(&self, id: ExprId) -> ExprError {
-        ExprError { message: format!("no expression {id} was loaded"), ptr: String::new() }
+        ExprError { message: format!("no expression {id} was loaded"), ..ExprError::default() }
     }
 }
 
 impl Fault {
-    /// The Python engine's message for the same refusal.
-    fn message(self) -> String {
-        match self {
-            Fault::Past => format!("this expression works out to a number past {MAX_EXPR_INT} either way, \
-                                    the most an expression may compute"),
-            Fault::NoDepot(name) => format!("no depot is named '{name}'"),
-            Fault::Host(why) => why,
-        }
+    /// The Python engine's refusal, of the expression at `ptr`.
+    fn at(self, ptr: &str) -> ExprError {
+        let (message, no_depot) = match self {
+            Fault::Past => (format!("this expression works out to a number past {MAX_EXPR_INT} either way, \
+                                     the most an expression may compute"), None),
+            Fault::NoDepot(name) => (format!("no depot is named '{name}'"), Some(name)),
+            Fault::Host(why) => (why, None),
+        };
+        ExprError { message, ptr: ptr.to_string(), no_depot }
     }
 }
 

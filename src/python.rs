@@ -11,12 +11,14 @@
 //! position is wanted, or anything the native engine leaves to the Python engine, raises
 //! `LookupError`: the caller plays it in Python instead.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::{self, ThreadId};
 
 use pyo3::exceptions::{PyLookupError, PyValueError};
 use pyo3::prelude::*;
@@ -27,7 +29,7 @@ use pyo3::ffi;
 
 use crate::engine::{BadState, Caps, Unsupported, Counts, Deck, Game, Move, Pick, Played, Pools, Ratio, ScoreError, SplitMix, State,
                     ViewError};
-use crate::expr::{ExprError, Host as CallBacks, Seq, Stepped, Val};
+use crate::expr::{Arg, ExprError, Host as CallBacks, Items, Seq, Stepped, Val};
 
 /// A position as Python hands it over: (piles, came_from, recycles, declared, (redeals, moves,
 /// undos, recycles_total, seed_rank, rules_off, auto_moved, status, rng)).
@@ -60,8 +62,27 @@ impl From<ExprError> for PyErr {
                 return err;
             }
         }
+        if let Some(name) = e.no_depot {
+            return no_depot(&name);
+        }
         cardz_error(e.message, e.ptr)
     }
+}
+
+static FUNCTION_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// `FunctionError(f"no depot is named {name!r}")`, as the Python engine's `depot` raises it.
+fn no_depot(name: &str) -> PyErr {
+    Python::attach(|py| {
+        let made = FUNCTION_ERROR.import(py, "cardz_core.signature", "FunctionError").and_then(|cls| {
+            let message = format!("no depot is named {}", PyString::new(py, name).repr()?);
+            cls.call1((message,))
+        });
+        match made {
+            Ok(err) => PyErr::from_value(err),
+            Err(e) => e,
+        }
+    })
 }
 
 /// The message of an `ExprError` whose cause is the Python error a call-back raised (`RAISED`).
@@ -82,9 +103,14 @@ struct PyCallBacks {
 }
 
 impl CallBacks for PyCallBacks {
-    fn call(&self, index: usize, s: &State, args: &[Val<'_>]) -> Result<Val<'static>, String> {
+    fn call(&self, index: usize, s: &State, args: &[Arg<'_>], items: &mut dyn Items) -> Result<Val<'static>, String> {
         self.back(|py| {
-            let args = args.iter().map(|a| value_to_py(py, a)).collect::<PyResult<Vec<_>>>()?;
+            let live = Live::new(items);
+            let args = args.iter().map(|a| match a {
+                Arg::Val(v) => value_to_py(py, v),
+                Arg::Each(k) => Ok(Bound::new(py, PerItem { k: *k, live: live.cell.clone(), thread: thread::current().id() })?
+                    .into_any()),
+            }).collect::<PyResult<Vec<_>>>()?;
             let out = self.call.call_method1(py, intern!(py, "call"), (index, self.state(py, s)?, PyTuple::new(py, args)?))?;
             value_of_py(out.bind(py))
         })
@@ -118,6 +144,69 @@ impl PyCallBacks {
     }
 }
 
+/// The per-item arguments of a call-back call while it runs, lifetime erased: what `Live`
+/// shares with the call's `PerItem`s.
+struct ItemsPtr(*mut (dyn Items + 'static));
+
+// SAFETY: a `PerItem` runs it only on the thread that made it (checked), while the call runs
+unsafe impl Send for ItemsPtr {}
+
+/// The `Items` of one call-back call, reachable by its `PerItem`s only until the call returns:
+/// dropping it (on every way out of the call) empties the cell they share.
+struct Live {
+    cell: Arc<Mutex<Option<ItemsPtr>>>,
+}
+
+impl Live {
+    fn new(items: &mut dyn Items) -> Live {
+        let ptr: *mut (dyn Items + '_) = items;
+        // SAFETY: only the lifetime is erased; `Drop` takes the pointer away before `items`'s
+        // borrow ends, and `PerItem::__call__` reads it only while it is there
+        let ptr: *mut (dyn Items + 'static) = unsafe { std::mem::transmute(ptr) };
+        Live { cell: Arc::new(Mutex::new(Some(ItemsPtr(ptr)))) }
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        // no `PerItem` holds the lock now: they run on this thread, and the call has returned
+        *self.cell.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    }
+}
+
+/// A per-item argument handed to a Python implementation (the Python engine's `f(item)`):
+/// `f(item)` works the argument out natively for `item`. Valid only while the call it was
+/// made for runs, on that thread, and not from within itself.
+#[pyclass(frozen, module = "cardz_core._native")]
+struct PerItem {
+    k: usize,
+    live: Arc<Mutex<Option<ItemsPtr>>>,
+    thread: ThreadId,
+}
+
+#[pymethods]
+impl PerItem {
+    fn __call__<'py>(&self, item: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = item.py();
+        let refused = |why: &str| cardz_error(format!("a per-item argument {why}"), String::new());
+        if thread::current().id() != self.thread {
+            return Err(refused("is called from another thread"));
+        }
+        let item = value_of_py(item)?;
+        let mut held = self.live.try_lock().map_err(|_| refused("is called while it runs"))?;
+        let Some(ItemsPtr(ptr)) = held.as_mut() else {
+            return Err(refused("is called after the call it was made for"));
+        };
+        // SAFETY: the cell holds the pointer only while the call that made it runs (`Live`),
+        // and the lock keeps this the only use of it
+        let items = unsafe { &mut **ptr };
+        guarded(|| match items.item(self.k, item) {
+            Ok(v) => value_to_py(py, &v),
+            Err(e) => Err(e.into()),
+        })
+    }
+}
+
 /// A new `state_type` (NativeState) holding `pos`: `_pos`, `status` and `cards` set, the rest
 /// read from the handle when asked.
 fn new_state<'py>(py: Python<'py>, state_type: &Py<PyType>, statuses: &[Py<PyAny>; 3], cards: &Py<PyAny>,
@@ -145,12 +234,12 @@ fn value_to_py<'py>(py: Python<'py>, v: &Val<'_>) -> PyResult<Bound<'py, PyAny>>
         Val::Null => py.None().into_bound(py),
         Val::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
         Val::Int(i) => i.into_pyobject(py)?.into_any(),
-        Val::Text(t) => t.into_pyobject(py)?.into_any(),
+        Val::Text(t) => PyString::new(py, t).into_any(),
         Val::List(items) => PyTuple::new(py, items.iter().copied())?.into_any(),
     })
 }
 
-/// A call-back's result as an expression value (`native.py` lets no text result through).
+/// A call-back's result (or an item handed to a per-item argument) as an expression value.
 fn value_of_py(v: &Bound<'_, PyAny>) -> PyResult<Val<'static>> {
     if v.is_none() {
         return Ok(Val::Null);
@@ -160,6 +249,9 @@ fn value_of_py(v: &Bound<'_, PyAny>) -> PyResult<Val<'static>> {
     }
     if let Ok(i) = v.extract::<i64>() {
         return Ok(Val::Int(i));
+    }
+    if let Ok(t) = v.cast::<PyString>() {
+        return Ok(Val::Text(Cow::Owned(t.to_str()?.to_owned())));
     }
     Ok(Val::List(Seq::Owned(v.extract::<Vec<i32>>()?)))
 }

@@ -14,6 +14,7 @@ import types
 from pathlib import Path
 from typing import Any, Callable
 
+import attrs
 import pytest
 from conftest import LONG, run_cli
 
@@ -83,59 +84,62 @@ def _turnabout() -> tuple[GameSpec, Registry]:
     return load_game(TURNABOUT, registry=reg), reg
 
 
-def _counted(count_if: Callable[..., Any] | None = None) -> tuple[GameSpec, Registry]:
-    """A game calling a plugin function with a per-item argument and no native primitive,
-    which no Python call-back can run: it stays on the Python engine."""
-    def count(items: Any, f: Any) -> int:
-        return sum(1 for i in items if f(i))
-
+def _unjudged() -> tuple[GameSpec, Registry]:
+    """FreeCell won by a plugin's condition kind (``allCardsIn``'s facts and test) that names
+    no native primitive: no call-back judges a condition, so it stays on the Python engine."""
     @hookimpl
-    def cardz_functions(register: Any) -> None:
-        register("countIf", Function.of(("cards", Each(0, "bool")), "number", count_if or count))
-    reg = build_registry([types.SimpleNamespace(__name__="count_if", cardz_functions=cardz_functions)],
+    def cardz_conditions(register: Any) -> None:
+        register("everyCardIn", attrs.evolve(CONDITION_KINDS["allCardsIn"], native=None))
+    reg = build_registry([types.SimpleNamespace(__name__="every_card_in",
+                                                cardz_conditions=cardz_conditions)],
                          entry_points=False)
-    return load_game({"name": "counted", "depots": [
-        {"name": "stock", "type": "Stock", "acceptRule": "none", "ejectRule": "locked"},
-        {"name": "col", "type": "Tableau", "repeat": 4, "ejectRule": "faceUp",
-         "acceptRule": {"build": {"direction": "Down"}, "when": "countIf(pile, it.faceUp) >= 0"}}]},
-        registry=reg), reg
+    doc = json.loads(GAMES["freecell"].read_text())
+    doc["winCondition"]["kind"] = "everyCardIn"
+    return load_game(doc, registry=reg), reg
 
 
-COUNTED_WHY = ("the expression at /depots/1/acceptRule/when can't run natively: it calls countIf, "
-               "whose overload 0 has no native primitive")
+UNJUDGED_WHY = 'its win condition: the condition "everyCardIn" is not judged natively'
 TURNABOUT_BACKS = "it calls back Python for ringGap, the reverse step (no native primitive)"
 
 
 def test_supports_refuses_what_it_cannot_run_saying_why():
-    spec, reg = _counted()
+    spec, reg = _unjudged()
     game = compile(spec, reg, engine="python")
-    assert supports(game) == COUNTED_WHY
+    assert supports(game) == UNJUDGED_WHY
     with pytest.raises(CardzError, match="the native engine can't play"):
         NativeGame(game)
+
+
+def _alongside(python: Game, native: Game, seeds: range) -> list[Move]:
+    """Seeded random play of deals ``seeds`` on both engines, asserting after every move that
+    they list the same moves and reach the same position, status and score; the moves made."""
+    played = []
+    for seed in seeds:
+        state, rng = python.deal(seed), random.Random(seed)
+        assert native.deal(seed) == state, seed
+        for step in range(MAX_MOVES):
+            moves = python.legal_moves(state)
+            assert native.legal_moves(state) == moves, (seed, step)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            after = python.apply(state, move)
+            got = native.apply(state, move)
+            assert got == after and native.status(got) == python.status(after), (seed, step)
+            assert native.score_value(got) == python.score_value(after), (seed, step)
+            played.append(move)
+            state = after
+    return played
 
 
 def test_plugin_functions_and_steps_are_called_back_in_python():
     """Turnabout runs natively, its ``ringGap`` and ``reverse`` called back: the same moves
     and positions as the Python engine's, and it says so."""
     spec, reg = _turnabout()
-    game = compile(spec, reg, engine="python")
-    native = NativeGame(game)
-    assert engine_of(compile(spec, reg, engine="native")) == ("native", TURNABOUT_BACKS)
-    reverse = Move(game.depot_index["turner"], -1, -1)
-    reversed_once = False
-    for seed in range(DEALS + 2):
-        state, rng = game.deal(seed), random.Random(seed)
-        for step in range(MAX_MOVES):
-            moves = game.legal_moves(state)
-            assert native.legal_moves(state) == moves, (seed, step)
-            if not moves:
-                break
-            move = rng.choice(moves)
-            reversed_once |= move == reverse
-            after = game.apply(state, move)
-            assert native.apply(state, move) == after, (seed, step, move)
-            state = after
-    assert reversed_once
+    python, native = compile(spec, reg, engine="python"), compile(spec, reg, engine="native")
+    assert engine_of(native) == ("native", TURNABOUT_BACKS)
+    reverse = Move(python.depot_index["turner"], -1, -1)
+    assert reverse in _alongside(python, native, range(DEALS + 2))
 
 
 def _pyramid_with(last_from: Callable[..., Any]) -> Game:
@@ -153,17 +157,7 @@ def _pyramid_with(last_from: Callable[..., Any]) -> Game:
 def test_a_state_function_is_called_back_with_the_position():
     game = _pyramid_with(lambda tables, state, d: state.came_from[d] if d >= 0 else -1)
     assert engine_of(game) == ("native", "it calls back Python for lastFrom (no native primitive)")
-    python = reference(GAMES["pyramid"])
-    state, rng = python.deal(4), random.Random(4)
-    for _ in range(MAX_MOVES):
-        moves = python.legal_moves(state)
-        assert game.legal_moves(state) == moves
-        if not moves:
-            break
-        move = rng.choice(moves)
-        after = python.apply(state, move)
-        assert game.apply(state, move) == after
-        state = after
+    _alongside(reference(GAMES["pyramid"]), game, range(4, 5))
 
 
 def test_a_python_call_backs_error_is_raised_as_it_was():
@@ -175,6 +169,98 @@ def test_a_python_call_backs_error_is_raised_as_it_was():
     with pytest.raises(FunctionError, match="no memory today"):
         for move in game.legal_moves(state):
             game.apply(state, move)
+
+
+# Osmosis calling the test plugin's functions (tests/kinds_plugin.py), none of which names a
+# native primitive: ``someOf`` for ``any`` (a per-item argument), and ``nameOf``'s text (of the
+# source, known only while playing) read back by the native ``depot`` and by ``depotCalled``,
+# a call-back taking a text: the same rules, every call called back.
+CALLED_BACK = ("depot(nameOf(source)) == source && depotCalled(nameOf(source)) == source && "
+               "(index(depot) == 1 || someOf(")
+CALLED_BACK_WHY = "it calls back Python for depotCalled, nameOf, someOf (no native primitive)"
+
+
+def _osmosis_called_back(when: str = CALLED_BACK) -> tuple[str, Registry]:
+    text = GAMES["osmosis"].read_text()
+    assert text.count("(index(depot) == 1 || any(") == 1
+    return text.replace("(index(depot) == 1 || any(", when), \
+        build_registry(["kinds_plugin"], entry_points=False)
+
+
+def _both_engines(text: str, reg: Registry) -> tuple[Game, Game]:
+    spec = load_game(text, registry=reg)
+    return compile(spec, reg, engine="python"), compile(spec, reg, engine="native")
+
+
+def test_per_item_and_text_functions_are_called_back_in_python():
+    """Functions of every kind run natively through call-backs: the same moves, positions,
+    status and score after every move as the Python engine's, and engine_of says so."""
+    python, native = _both_engines(*_osmosis_called_back())
+    assert engine_of(native) == ("native", CALLED_BACK_WHY)
+    assert supports(python) is None
+    assert _alongside(python, native, range(DEALS + 2))
+
+
+def test_check_json_names_the_functions_called_back(capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    tmp_path: Path):
+    import cardz_core.registry
+
+    monkeypatch.delenv("CARDZ_ENGINE", raising=False)
+    text, reg = _osmosis_called_back()
+    monkeypatch.setattr(cardz_core.registry, "_default", reg)
+    path = tmp_path / "osmosis_called_back.cardz"
+    path.write_text(text)
+    code, out, _ = run_cli(capsys, "check", "--json", str(path))
+    assert code == 0
+    assert [r["message"] for r in json.loads(out) if r["severity"] == "info"] == [
+        f"runs on the native engine; {CALLED_BACK_WHY}"]
+
+
+def _first_error(game: Game, deals: int = 3) -> BaseException | None:
+    """The error seeded random play of ``game`` meets first, None if it meets none."""
+    try:
+        for seed in range(deals):
+            _played(game, seed, MAX_MOVES)
+    except Exception as exc:  # noqa: BLE001 (compared between the engines)
+        return exc
+    return None
+
+
+@pytest.mark.parametrize("when", [
+    # a per-item argument's error, raised inside the Python implementation's call
+    "(index(depot) == 1 || someOf(c in pile, c.rank * 9007199254740991 > 1) || someOf(",
+    # a call-back's text naming no depot, read by the native `depot` and by a call-back
+    "index(depot(nameOf(cameFrom(depot)))) >= 0 && (index(depot) == 1 || someOf(",
+    "index(depotCalled(nameOf(cameFrom(depot)))) >= 0 && (index(depot) == 1 || someOf(",
+])
+def test_a_called_back_functions_errors_are_the_python_engines(when: str):
+    python, native = _both_engines(*_osmosis_called_back(when))
+    want, got = _first_error(python), _first_error(native)
+    assert want is not None and type(got) is type(want)
+    assert (str(got), getattr(got, "problems", None)) == (str(want), getattr(want, "problems", None))
+
+
+def test_a_per_item_argument_works_only_while_its_call_runs():
+    """The callable a per-item argument is handed as works the argument out while the call
+    runs; kept and called later, it refuses."""
+    kept: list[Callable[[int], Any]] = []
+
+    def keeping(items: tuple[int, ...], holds: Callable[[int], Any]) -> bool:
+        kept.append(holds)
+        return any(holds(i) for i in items)
+
+    @hookimpl
+    def cardz_functions(register: Any) -> None:
+        register("someOf", Function.of(("items", Each(0, "bool")), "bool", keeping))
+    reg = build_registry([types.SimpleNamespace(__name__="keeping", cardz_functions=cardz_functions)],
+                         entry_points=False)
+    python, native = _both_engines(_osmosis_called_back("(index(depot) == 1 || someOf(")[0], reg)
+    state = native.deal(2)
+    assert native.legal_moves(state) == python.legal_moves(state) and kept
+    with pytest.raises(CardzError, match="a per-item argument is called after the call it was "
+                                         "made for"):
+        kept[0](1)
 
 
 def test_every_builtin_condition_names_its_native_primitive():
@@ -321,11 +407,11 @@ def test_the_engine_is_chosen_at_compile(monkeypatch: pytest.MonkeyPatch):
     assert type(compile(_spec("klondike"), engine="python")) is Game
     native = compile(_spec("klondike"), engine="native")
     assert isinstance(native, NativeEngineGame)
-    spec, reg = _counted()
+    spec, reg = _unjudged()
     assert type(compile(spec, reg, engine="auto")) is Game
-    assert engine_of(compile(spec, reg)) == ("python", COUNTED_WHY)
+    assert engine_of(compile(spec, reg)) == ("python", UNJUDGED_WHY)
     assert isinstance(compile(_spec("freecell"), engine="auto"), NativeEngineGame)
-    with pytest.raises(CardzError, match=f"can't play counted.*: {COUNTED_WHY}"):
+    with pytest.raises(CardzError, match=f"can't play FreeCell: {UNJUDGED_WHY}"):
         compile(spec, reg, engine="native")
     with pytest.raises(CardzError, match="no engine 'rust'"):
         compile(_spec("klondike"), engine="rust")
@@ -352,7 +438,7 @@ def test_check_and_games_json_say_which_engine(capsys: pytest.CaptureFixture[str
 def test_cardz_engine_chooses_for_every_compile(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("CARDZ_ENGINE", "native")
     assert isinstance(open_game("klondike_draw3"), NativeEngineGame)
-    spec, reg = _counted()
+    spec, reg = _unjudged()
     with pytest.raises(CardzError, match="native engine can't play"):
         compile(spec, reg)
     monkeypatch.setenv("CARDZ_ENGINE", "auto")
@@ -462,7 +548,8 @@ def test_a_position_the_engine_cannot_hold_is_a_cardz_error():
 
 def test_a_command_imports_only_what_it_needs(tmp_path):
     """``cardz moves`` builds its own parser alone and plays no planner: neither the other
-    commands nor the planners' search are imported (start time, docs/benchmarks.md)."""
+    commands nor the planners' search are imported, nor, for a game without expressions, the
+    expression parser and compiler (start time, docs/benchmarks.md)."""
     board = tmp_path / "board.json"
     game = open_game("klondike")
     board.write_text(json.dumps(game.board_document(game.deal(1))))
@@ -474,5 +561,25 @@ def test_a_command_imports_only_what_it_needs(tmp_path):
     loaded = done.stdout.splitlines()[-1]
     assert "cardz_core.cli.cmd_moves" in loaded
     for absent in ("cardz_core.cli.cmd_simulate", "cardz_core.planners.expectimax",
-                   "cardz_core.solver.search", "cardz_core.sim"):
+                   "cardz_core.solver.search", "cardz_core.sim", "cardz_core.expr.parse",
+                   "cardz_core.expr.compiler"):
         assert f"'{absent}" not in loaded, absent
+
+
+def test_help_imports_no_command():
+    """``cardz --help`` lists every command from ``cardz_core.cli.COMMANDS`` alone: no
+    command's module, nor the engine, is imported; the table names every command module."""
+    code = ("import sys; from cardz_core.cli.main import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('cardz')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    *shown, loaded = done.stdout.splitlines()
+    assert loaded == str(["cardz_core", "cardz_core.cli", "cardz_core.cli.main",
+                          "cardz_core.interrupts", "cardz_core.safe_text"])
+    from cardz_core.cli import COMMANDS
+    modules = sorted(p.stem[4:] for p in (Path(__file__).parents[1] / "cardz_core" / "cli")
+                     .glob("cmd_*.py"))
+    assert sorted(COMMANDS) == modules
+    assert [line.split(None, 1) for line in shown if line.startswith("    ")] == \
+        [[name, help_line] for name, help_line in COMMANDS.items()]

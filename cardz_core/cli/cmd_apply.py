@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
 from cardz_core.engine.moves import IllegalMove
 from cardz_core.problems import CardzError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("apply", help="apply a move to a board and print the new board",
+    p = sub.add_parser("apply", help=COMMANDS["apply"],
                        description="Apply move M, and everything that follows from it, to "
                                    "board B; print the new board document. Give --move again "
                                    "to apply several moves in turn.")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import GAME_HELP, UsageError, check_range, print_json
 from cardz_core.cli.playcheck import PLAY_DEALS, PLAY_MAX_DEALS, PLAY_STATES
 from cardz_core.problems import ERROR, CardzError, Problem
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "check", help="validate game files",
+        "check", help=COMMANDS["check"],
         description="Validate .cardz game files. Prints one line per problem, "
                     "'FILE: /json/pointer: message'; exits 1 if any file has an error.")
     parser.add_argument("files", nargs="*", metavar="FILE", help=GAME_HELP)

@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import (UsageError, add_game_args, check_output, check_range,
                                    check_seed, open_game, print_json)
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_MAX_STATES
@@ -19,7 +20,7 @@ from cardz_core.winnable import (WINNABLE_MAX_TRIES, WINNABLE_STATES, WINNABLE_T
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("deal", help="print the opening board of a deal",
+    p = sub.add_parser("deal", help=COMMANDS["deal"],
                        description="Deal a game and print its opening board document "
                                    "(cardz-board/1, see docs/contract.md). With --winnable, a "
                                    "deal the solver has won, chosen from --seed (default 0) "

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
 from cardz_core.problems import CardzError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("eval", help="evaluate a rule expression on a board",
+    p = sub.add_parser("eval", help=COMMANDS["eval"],
                        description="Evaluate rule expression EXPR on board B and print its value: "
                                    "cards in card notation, depots by name (see docs/expressions.md). "
                                    "The expression sees the depots and the score facts (moves, "

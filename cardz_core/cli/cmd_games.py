@@ -10,6 +10,7 @@ from pathlib import Path
 
 from typing import Any
 
+from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import print_json
 from cardz_core.ratings import LEVELS, Found, file_hash, table_for
 from cardz_core.rulesets import Ruleset, bundled
@@ -17,7 +18,7 @@ from cardz_core.rulesets import Ruleset, bundled
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "games", help="list the bundled games",
+        "games", help=COMMANDS["games"],
         description="List the bundled rule sets, sorted by name: name, family, file, and the "
                     "share of deals the solver wins (with its 95%% interval, counting the "
                     "deals it left undecided as lost and then as won, over the deals rated) "

@@ -6,6 +6,7 @@ import argparse
 import random
 from typing import TYPE_CHECKING, Any
 
+from cardz_core.cli import COMMANDS
 from cardz_core.cli.cmd_view import view_of_board
 from cardz_core.cli.common import (add_game_args, check_range, check_seconds, check_seed,
                                    open_game, print_json)
@@ -46,7 +47,7 @@ def planner_from_args(game: Game, args: argparse.Namespace, name: str | None = N
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("hint", help="print the move a planner would make",
+    p = sub.add_parser("hint", help=COMMANDS["hint"],
                        description="Print the move planner P would make on the player's view of "
                                    "board B. Planners see only the view: face-down cards stay "
                                    "hidden. A game that offers no planner (planner: false, or "

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 
+from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("moves", help="list the legal moves of a board",
+    p = sub.add_parser("moves", help=COMMANDS["moves"],
                        description="List the legal moves of board B, one per line in text form "
                                    "(FROM@INDEX>TO, tap DEPOT; see docs/contract.md).")
     add_game_args(p, board="a true board")

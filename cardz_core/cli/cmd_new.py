@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import GAME_HELP, UsageError, check_output, print_json
 from cardz_core.problems import ERROR, CardzError
 
@@ -63,7 +64,7 @@ def file_name(name: str) -> str:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("new", help="write a starter game file that checks clean",
+    p = sub.add_parser("new", help=COMMANDS["new"],
                        description="Write a starter .cardz file for a game called NAME: a "
                                    "small Klondike whose description explains each part, or "
                                    "with --like GAME a copy of that game renamed. The file is "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from cardz_core.cli import COMMANDS
 from cardz_core.cli.cmd_apply import read_move
 from cardz_core.cli.cmd_view import view_of_board
 from cardz_core.cli.common import add_game_args, check_range, open_game, print_json
@@ -12,7 +13,7 @@ from cardz_core.problems import CardzError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("outcomes", help="list what a move may lead to, with probabilities",
+    p = sub.add_parser("outcomes", help=COMMANDS["outcomes"],
                        description="Apply move M to the player's view of board B and list every "
                                    "outcome, most likely first: its probability, the cards it "
                                    "turns up (in order) and the view it leads to; then the "

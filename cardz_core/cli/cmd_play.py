@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from cardz_core.cli import COMMANDS
 from cardz_core.cli.cmd_hint import add_planner_options, check_planner_options, planner_from_args
 from cardz_core.cli.common import (UsageError, add_game_args, check_output, check_range,
                                    check_seed, open_game, print_json, read_document)
@@ -48,7 +49,7 @@ SAVE_DIR = "cardz"  # below $XDG_STATE_HOME (default ~/.local/state): where game
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("play", help="play a deal in the terminal, or watch a planner play it",
+    p = sub.add_parser("play", help=COMMANDS["play"],
                        description="Deal the game and play it in the terminal: the board as the "
                                    "player sees it, the legal moves each with a key that stays "
                                    "the same within a position. Type a key or a move; u undoes, "

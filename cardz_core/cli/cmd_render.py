@@ -6,13 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import (UsageError, add_game_args, check_output, open_game, print_json,
                                    read_document)
 from cardz_core.problems import CardzError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("render", help="draw a board as SVG",
+    p = sub.add_parser("render", help=COMMANDS["render"],
                        description="Draw board B (a true board or a view) as an SVG picture, each "
                                    "depot where the game file places it, its cards fanned as the "
                                    "file says; face-down cards show their backs. Sizes and "

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import print_json
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "schema", help="print the JSON Schema of the game-file format",
+        "schema", help=COMMANDS["schema"],
         description="Print the JSON Schema (draft 2020-12) of .cardz game files, built from the "
                     "loader's tables and the installed plugins. Property names are given in their "
                     "canonical camelCase; enum values match in any letter case.")

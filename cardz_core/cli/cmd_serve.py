@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from cardz_core.cli import COMMANDS
 from cardz_core.problems import CardzError
 from cardz_core.safe_text import json_text
 
@@ -12,7 +13,7 @@ DEFAULT_PORT = 8765
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("serve", help="play in a browser: a local web app and its JSON API",
+    p = sub.add_parser("serve", help=COMMANDS["serve"],
                        description="Serve a web app for playing the bundled games and the game "
                                    "files given (a .cardz file, or a folder's .cardz files), and "
                                    "for opening the simulation reports given (.html). Reads no "

@@ -10,6 +10,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Callable
 
+from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import GAME_HELP, check_output, check_range, check_seed
 from cardz_core.interrupts import interrupt_exit_code
 from cardz_core.limits import (MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_VARIANTS, MAX_SIM_WORKERS,
@@ -42,7 +43,7 @@ def _rows_path(text: str) -> str:
 
 def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "simulate", help="play many deals with planners and summarise the results",
+        "simulate", help=COMMANDS["simulate"],
         description="Play N deals of one or more variants of a game with one or more planners "
                     "(every planner plays the same deals on every variant), print a summary "
                     "(why games ended, win rate with a 95% Wilson interval, game length, score, "

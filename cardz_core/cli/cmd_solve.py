@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import (add_game_args, check_output, check_range, check_seconds,
                                    check_seed, open_game, print_json, read_document)
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
@@ -19,7 +20,7 @@ from cardz_core.problems import CardzError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("solve", help="decide a deal with every card known: won, lost or unknown",
+    p = sub.add_parser("solve", help=COMMANDS["solve"],
                        description="Search a position with every card known (perfect information). "
                                    "Answers won (with a winning line), lost (proved: every reachable "
                                    "position searched) or unknown (a budget ran out).")

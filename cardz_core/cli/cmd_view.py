@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
 
 if TYPE_CHECKING:
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("view", help="print the player's view of a board",
+    p = sub.add_parser("view", help=COMMANDS["view"],
                        description="Print the player's view of board B as a board document: "
                                    "every face-down card is ~?, and 'unseen' holds the counts of "
                                    "the cards not seen, one object per pool. A board document "

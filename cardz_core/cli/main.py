@@ -10,29 +10,35 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
 import sys
 
-from cardz_core.cli.common import UsageError
+from cardz_core.cli import COMMANDS
 from cardz_core.interrupts import interrupt_exit_code, signals_interrupt
-from cardz_core.problems import CardzError
 from cardz_core.safe_text import safe_output
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or of command ``only`` alone: a command imports what it
     needs, so that running one imports none of the others."""
-    parser = argparse.ArgumentParser(prog="cardz", description="Solitaire card games written as data.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in _commands():
+    parser, sub = _top()
+    for name in COMMANDS:
         if only is None or name == only:
             importlib.import_module(f"cardz_core.cli.cmd_{name}").add_parser(sub)
     return parser
 
 
-def _commands() -> list[str]:
-    package = importlib.import_module("cardz_core.cli")
-    return sorted(i.name[4:] for i in pkgutil.iter_modules(package.__path__) if i.name.startswith("cmd_"))
+def _top() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
+    parser = argparse.ArgumentParser(prog="cardz", description="Solitaire card games written as data.")
+    return parser, parser.add_subparsers(dest="command", metavar="COMMAND")
+
+
+def _index() -> argparse.ArgumentParser:
+    """The parser when no command is named (``cardz --help``, a mistyped command): every
+    command listed with its line of help, none of their modules imported."""
+    parser, sub = _top()
+    for name, line in COMMANDS.items():
+        sub.add_parser(name, help=line)
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,11 +50,15 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser(argv[0] if argv and argv[0] in _commands() else None)
+    parser = build_parser(argv[0]) if argv and argv[0] in COMMANDS else _index()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    # a command's module has imported these already; `cardz --help` never gets here
+    from cardz_core.cli.common import UsageError
+    from cardz_core.problems import CardzError
+
     try:
         return int(args.func(args) or 0)
     except UsageError as exc:  # worded and numbered as the parser's own usage errors

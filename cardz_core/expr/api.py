@@ -9,17 +9,22 @@ compiling again.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from cardz_core.expr.check import expressions
 from cardz_core.expr.closure import closure
-from cardz_core.expr.compiler import Compiler, ExprProblem
 from cardz_core.expr.contexts import CONTEXTS
-from cardz_core.expr.parse import ExprSyntaxError, parse
 from cardz_core.expr.program import Program
 from cardz_core.expr.tables import Tables
 from cardz_core.problems import CardzError, Problem
 from cardz_core.spec.model import Depot, Expr, GameSpec
+
+if TYPE_CHECKING:
+    from cardz_core.expr.compiler import ExprProblem
+    from cardz_core.expr.parse import ExprSyntaxError
+
+# The parser (lark) and the compiler are imported when an expression is first compiled: a game
+# with none (most bundled games) never loads them (start time, docs/benchmarks.md).
 
 # where an expression makes a rule (decides what may be played or what happens)
 RULE_CONTEXTS = frozenset(CONTEXTS) - {"scoring", "planner", "eval", "evalDepot"}
@@ -42,6 +47,9 @@ def _context(context: str) -> Any:
 def compile_program(text: str, context: str, tables: Tables, functions: Any,
                     self_depot: int | None = None) -> Program:
     """One expression's program. Raises ``ExprSyntaxError`` or ``ExprProblem``."""
+    from cardz_core.expr.compiler import Compiler
+    from cardz_core.expr.parse import parse
+
     return Compiler(tables, functions, _context(context), self_depot).compile(parse(text))
 
 
@@ -72,6 +80,9 @@ class GamePrograms:
         key = self._key(expr, context, self_depot)
         program = self._programs.get(key)
         if program is None:
+            from cardz_core.expr.compiler import ExprProblem
+            from cardz_core.expr.parse import ExprSyntaxError
+
             index = None if self_depot is None else self.tables.depot_index[self_depot]
             try:
                 program = compile_program(expr.text, context, self.tables, self.registry.functions,
@@ -183,6 +194,9 @@ def read_problems(exprs: Iterable[tuple[Expr, str | None, str | None]], names: d
     read (``names``: name -> type, ``groups``: repeated depot -> copies). An expression read in
     no context is checked for syntax only; with ``names_complete`` False, a problem that an
     unread depot's name could explain (an unknown name) is left out."""
+    from cardz_core.expr.compiler import ExprProblem
+    from cardz_core.expr.parse import ExprSyntaxError, parse
+
     registry = _registry(registry)
     depots = []
     for group, copies in groups.items():

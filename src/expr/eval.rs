@@ -3,6 +3,7 @@
 //! rank, suit or colour a number or missing, a list of cards or depots a `Seq` that borrows the
 //! pile (or the constant) it comes from wherever it can.
 
+use std::borrow::Cow;
 use std::ops::Deref;
 
 use super::arith::{floor_rem, Chain};
@@ -53,7 +54,8 @@ pub enum Val<'a> {
     Null,
     Bool(bool),
     Int(i64),
-    Text(&'a str),
+    /// a name, the program's own or a call-back's
+    Text(Cow<'a, str>),
     List(Seq<'a>),
 }
 
@@ -204,7 +206,7 @@ fn node<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
             Const::Null => Val::Null,
             Const::Bool(b) => Val::Bool(*b),
             Const::Int(i) => Val::Int(*i),
-            Const::Text(s) => Val::Text(s),
+            Const::Text(s) => Val::Text(Cow::Borrowed(s)),
             Const::List(v) => Val::List(Seq::Slice(v)),
         },
         Node::Bind(b) => match b {
@@ -243,11 +245,7 @@ fn node<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
             eval(body, cx)?
         }
         Node::Call(p, args) => call(*p, args, cx)?,
-        Node::Host(index, args) => {
-            let vals = args.iter().map(|a| eval(a, cx)).collect::<R<Vec<_>>>()?;
-            let host = cx.t.host.as_ref().ok_or_else(|| Fault::Host("no Python call-back is attached".into()))?;
-            host.call(*index, cx.s, &vals).map_err(Fault::Host)?
-        }
+        Node::Host(h) => super::host::call(h, cx)?,
         // the parser puts these only where a primitive runs them per item
         Node::Each(_, body) => eval(body, cx)?,
     })
@@ -427,7 +425,7 @@ fn call<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
             Val::List(Seq::Owned(seq(&args[0], cx)?.iter().copied().filter(|c| (c & 1 == 1) == up).collect()))
         }
         Prim::DepotNamed => match eval(&args[0], cx)? {
-            Val::Text(name) => Val::Int(*t.depot_index.get(name).ok_or_else(|| Fault::NoDepot(name.into()))?),
+            Val::Text(name) => Val::Int(*t.depot_index.get(&*name).ok_or_else(|| Fault::NoDepot(name.into()))?),
             _ => Val::Int(-1),
         },
         Prim::CopyIndex => Val::Int(depot(num(&args[0], cx)?, t).map_or(0, |d| t.copy_index[d])),

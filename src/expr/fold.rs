@@ -51,7 +51,8 @@ fn kids(n: &Node) -> Vec<&Node> {
         }
         Node::Cards(x) | Node::CardsOf(x) | Node::Depots(x) | Node::Zero(x) | Node::Prop(_, x) | Node::Not(x)
         | Node::Neg(x) | Node::Each(_, x) | Node::Pile(_, x) => vec![&**x],
-        Node::Arith(_, xs) | Node::And(xs) | Node::Or(xs) | Node::Call(_, xs) | Node::Host(_, xs) => xs.iter().collect(),
+        Node::Arith(_, xs) | Node::And(xs) | Node::Or(xs) | Node::Call(_, xs) => xs.iter().collect(),
+        Node::Host(h) => h.args.iter().collect(),
         Node::Cmp(_, _, a, b) | Node::Let(_, a, b) => vec![&**a, &**b],
     }
 }

@@ -190,8 +190,8 @@ pub(super) enum Node {
     Or(Box<[Node]>),
     Let(usize, Box<Node>, Box<Node>),
     Call(Prim, Box<[Node]>),
-    /// a function overload with no primitive, called back in Python (its call-back's index)
-    Host(usize, Box<[Node]>),
+    /// a function overload with no primitive, called back in Python
+    Host(Box<HostCall>),
     /// only as a primitive's per-item argument: the item goes in the slot, then the body runs
     Each(usize, Box<Node>),
     /// `top`, `bottom`, `empty` or `count` of one depot's cards (the depot node), read off the
@@ -201,10 +201,20 @@ pub(super) enum Node {
     BoundPile(PileRead),
 }
 
+/// A call of a function overload with no primitive, called back in Python: its call-back's
+/// index, its arguments (a per-item one an `Each` node) and its program's pointer, where an
+/// error of a per-item argument is raised.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct HostCall {
+    pub index: usize,
+    pub args: Box<[Node]>,
+    pub ptr: Box<str>,
+}
+
 type Parsed<T> = Result<T, String>;
 
 /// The root node and slot count of a program's JSON form.
-pub(super) fn program(json: Option<&Value>, t: &Tables) -> Parsed<(Node, usize)> {
+pub(super) fn program(json: Option<&Value>, t: &Tables, ptr: &str) -> Parsed<(Node, usize)> {
     let json = json.ok_or("it has no program")?;
     if json.get("format").and_then(Value::as_i64) != Some(1) {
         return Err("its program is not of format 1".into());
@@ -212,13 +222,14 @@ pub(super) fn program(json: Option<&Value>, t: &Tables) -> Parsed<(Node, usize)>
     let slots = json.get("slots").and_then(Value::as_u64).ok_or("its program has no slot count")?;
     let slots = usize::try_from(slots).map_err(|_| "its program has too many slots")?;
     let root = json.get("root").ok_or("its program has no root")?;
-    let node = Parser { t, slots }.node(root)?;
+    let node = Parser { t, slots, ptr }.node(root)?;
     Ok((node, slots))
 }
 
 struct Parser<'t> {
     t: &'t Tables,
     slots: usize,
+    ptr: &'t str,
 }
 
 fn text(v: Option<&Value>) -> Parsed<&str> {
@@ -340,22 +351,23 @@ impl Parser<'_> {
             Err(why) => {
                 let back = self.t.callbacks.get(name).and_then(|ids| ids.get(index?).copied().flatten());
                 let Some(back) = back else { return Err(format!("it calls {name}, whose overload {overload} {why}")) };
-                return Ok(Node::Host(back, args.iter().map(|a| self.node(a)).collect::<Parsed<_>>()?));
+                let args = args.iter().map(|a| match each_node(a) {
+                    Some(n) => self.each(n),
+                    None => self.node(a),
+                }).collect::<Parsed<_>>()?;
+                return Ok(Node::Host(Box::new(HostCall { index: back, args, ptr: self.ptr.into() })));
             }
         };
         let mut out = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
-            let each = a.as_array().and_then(|n| n.first()).and_then(Value::as_str) == Some("each");
+            let each = each_node(a);
             let per_item = prim.params() == Params::ItemsEach && i == 1;
-            if each != per_item {
+            if each.is_some() != per_item {
                 return Err(format!("its call of {name} does not fit the native primitive {prim:?}"));
             }
-            out.push(if each {
-                let n = a.as_array().expect("an each node is a list");
-                let slot = self.slot(n.get(1).ok_or("an each node is too short")?)?;
-                Node::Each(slot, Box::new(self.node(n.get(2).ok_or("an each node is too short")?)?))
-            } else {
-                self.node(a)?
+            out.push(match each {
+                Some(n) => self.each(n)?,
+                None => self.node(a)?,
             });
         }
         let want = match prim.params() {
@@ -382,13 +394,27 @@ impl Parser<'_> {
     }
 }
 
+/// The items of an `each` node (a per-item argument), None for any other node.
+fn each_node(v: &Value) -> Option<&[Value]> {
+    let items = v.as_array()?;
+    (items.first().and_then(Value::as_str) == Some("each")).then_some(items.as_slice())
+}
+
+impl Parser<'_> {
+    /// A per-item argument: its slot and body.
+    fn each(&self, n: &[Value]) -> Parsed<Node> {
+        let slot = self.slot(n.get(1).ok_or("an each node is too short")?)?;
+        Ok(Node::Each(slot, Box::new(self.node(n.get(2).ok_or("an each node is too short")?)?)))
+    }
+}
+
 impl Node {
     /// The Python call-backs the tree calls, added to `out`.
     pub(super) fn calls_back(&self, out: &mut Vec<usize>) {
         match self {
-            Node::Host(index, xs) => {
-                out.push(*index);
-                xs.iter().for_each(|x| x.calls_back(out));
+            Node::Host(h) => {
+                out.push(h.index);
+                h.args.iter().for_each(|x| x.calls_back(out));
             }
             Node::Cards(x) | Node::CardsOf(x) | Node::Depots(x) | Node::Zero(x) | Node::Prop(_, x) | Node::Not(x)
             | Node::Neg(x) | Node::Each(_, x) | Node::Pile(_, x) => x.calls_back(out),
