@@ -116,12 +116,30 @@ impl<'a> Problem<'a> {
         Ok(moves)
     }
 
-    /// A child done with: its buffers are reused for the next ones.
-    pub fn recycle(&mut self, line: Vec<Move>, state: State) {
+    /// A position done with: its buffers are reused for the next ones.
+    pub fn recycle_state(&mut self, state: State) {
         if self.states.len() < POOL_LIMIT {
             self.states.push(state);
+        }
+    }
+
+    /// A line done with, kept as `recycle_state` keeps a position.
+    pub fn recycle_line(&mut self, line: Vec<Move>) {
+        if self.lines.len() < POOL_LIMIT {
             self.lines.push(line);
         }
+    }
+
+    /// The position `line` leads to from `s`, remade as `successors` made it: the search keeps
+    /// a child's line and key but not the position, and makes it again only if it goes there.
+    pub fn remake(&mut self, s: &State, line: &[Move]) -> Result<State, ExprError> {
+        let (&first, rest) = line.split_first().expect("a child's line has a move");
+        let mut out = self.make(s, first)?;
+        for &m in rest {
+            let before = std::mem::take(&mut out);
+            out = self.game.apply_owned(before, m, &mut self.scratch, true)?;
+        }
+        Ok(out)
     }
 
     /// The children of `s` (not over), appended to `out` in the Python search's order.

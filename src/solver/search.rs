@@ -67,7 +67,9 @@ pub struct Found {
 }
 
 /// An expanded position on the path: its key, the lowest order it reaches, the moves from its
-/// parent and its children not yet searched, best last (None until it is expanded).
+/// parent and its children not yet searched, best last (None until it is expanded). A child
+/// waiting is kept as its line and key alone, and made again from this position if the search
+/// goes there: most children are never entered (met again closed, or the search answers first).
 struct Frame {
     state: State,
     key: Key,
@@ -76,8 +78,8 @@ struct Frame {
     children: Option<Vec<Ranked>>,
 }
 
-/// A child waiting on the path: the moves to it, the position and its key.
-type Ranked = (Vec<Move>, State, Key);
+/// A child waiting on the path: the moves to it and its key.
+type Ranked = (Vec<Move>, Key);
 
 fn table_bytes<T>(capacity: usize) -> usize {
     capacity * (std::mem::size_of::<T>() + 1) // one control byte an entry
@@ -160,12 +162,14 @@ impl Search<'_, '_> {
             }
             let k = self.keyer.key(&state);
             if self.closed(&k) {
-                self.problem.recycle(line, state);
+                self.problem.recycle_line(line);
+                self.problem.recycle_state(state);
                 continue;
             }
             if let Some(&at) = self.t.order.get(&k) {
                 low = low.min(at);
-                self.problem.recycle(line, state);
+                self.problem.recycle_line(line);
+                self.problem.recycle_state(state);
                 continue;
             }
             let rank = match self.t.seen.get(&k) {
@@ -182,7 +186,8 @@ impl Search<'_, '_> {
                     if state.status == LOST {
                         self.t.seen.insert(k, 0.0);
                         self.close(k);
-                        self.problem.recycle(line, state);
+                        self.problem.recycle_line(line);
+                        self.problem.recycle_state(state);
                         continue;
                     }
                     let rank = self.problem.priority(&state);
@@ -190,8 +195,9 @@ impl Search<'_, '_> {
                     rank
                 }
             };
+            self.problem.recycle_state(state);
             ranks.push((rank, kept.len() as u32));
-            kept.push(Some((line, state, k)));
+            kept.push(Some((line, k)));
         }
         // best last; ties keep the successor order (the earlier is searched first)
         ranks.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
@@ -204,10 +210,11 @@ impl Search<'_, '_> {
         let mut path = Vec::new();
         let answer = self.walk(root, &mut path);
         for frame in path {
-            for (line, state, _) in frame.children.into_iter().flatten() {
-                self.problem.recycle(line, state);
+            for (line, _) in frame.children.into_iter().flatten() {
+                self.problem.recycle_line(line);
             }
-            self.problem.recycle(frame.moves, frame.state);
+            self.problem.recycle_line(frame.moves);
+            self.problem.recycle_state(frame.state);
         }
         answer
     }
@@ -242,27 +249,31 @@ impl Search<'_, '_> {
             let mut next = None;
             let top = path.last_mut().expect("a frame");
             let children = top.children.as_mut().expect("expanded");
-            while let Some((moves, child, k)) = children.pop() {
+            while let Some((moves, k)) = children.pop() {
                 if self.lost.contains(&k) || (!self.record && self.t.local.contains(&k)) {
-                    self.problem.recycle(moves, child);
+                    self.problem.recycle_line(moves);
                     continue;
                 }
                 match self.t.order.get(&k) {
                     None => {
-                        next = Some((moves, child, k));
+                        next = Some((moves, k));
                         break;
                     }
                     Some(&at) => {
                         top.low = top.low.min(at);
-                        self.problem.recycle(moves, child);
+                        self.problem.recycle_line(moves);
                     }
                 }
             }
             match next {
-                Some((moves, state, key)) => path.push(Frame { state, key, low: 0, moves, children: None }),
+                Some((moves, key)) => {
+                    let state = self.problem.remake(&top.state, &moves)?;
+                    path.push(Frame { state, key, low: 0, moves, children: None });
+                }
                 None => {
                     let mut done = path.pop().expect("a frame");
-                    self.problem.recycle(std::mem::take(&mut done.moves), std::mem::take(&mut done.state));
+                    self.problem.recycle_line(std::mem::take(&mut done.moves));
+                    self.problem.recycle_state(std::mem::take(&mut done.state));
                     if Some(&done.low) == self.t.order.get(&done.key) {
                         // the first of a component searched to the end: every member is lost
                         while let Some(k) = self.t.open.pop() {
