@@ -154,13 +154,14 @@ impl Search<'_, '_> {
         let mut low = here;
         children.clear();
         self.problem.successors(&frame.state, children)?;
+        self.keyer.parent(&frame.state);
         let mut ranks: Vec<(f32, u32)> = Vec::with_capacity(children.len());
         let mut kept: Vec<Option<Ranked>> = Vec::with_capacity(children.len());
         for Child { line, state } in children.drain(..) {
             if self.late() {
                 return Err(Halt::Answer(Answer::Unknown, Vec::new(), Some(Stop::Seconds)));
             }
-            let k = self.keyer.key(&state);
+            let k = self.keyer.child(&frame.state, &state);
             if self.closed(&k) {
                 self.problem.recycle_line(line);
                 self.problem.recycle_state(state);
