@@ -93,7 +93,7 @@ pub struct Keyer<'p> {
 /// Whether two piles hold the same cards, tops compared first (where a move changes a pile);
 /// a loop rather than `==`, whose call to `memcmp` costs more than these few cards.
 #[inline]
-fn same_cards(a: &[Code], b: &[Code]) -> bool {
+pub(crate) fn same_cards(a: &[Code], b: &[Code]) -> bool {
     a.len() == b.len() && a.iter().rev().zip(b.iter().rev()).all(|(x, y)| x == y)
 }
 
@@ -154,11 +154,9 @@ impl<'p> Keyer<'p> {
         h.finish()
     }
 
-    /// Whether depot `d` hashes alike in `a` and `b`: the same pile and called suit, and not
-    /// the stock or its target (whose hash reads both, at the ring's start).
-    fn same_pile(&self, a: &State, b: &State, d: usize) -> bool {
-        !self.plan.cycle.is_some_and(|(k, w, _)| d == k || d == w)
-            && same_cards(&a.piles[d], &b.piles[d])
+    /// Whether depot `d` holds the same pile and called suit in `a` and `b`.
+    fn same_pile(a: &State, b: &State, d: usize) -> bool {
+        same_cards(&a.piles[d], &b.piles[d])
             && a.declared.get(d).copied().unwrap_or(-1) == b.declared.get(d).copied().unwrap_or(-1)
     }
 
@@ -184,11 +182,20 @@ impl<'p> Keyer<'p> {
 
     /// The key of `s`, a position made from `parent` (the position last given to `parent`).
     pub fn child(&mut self, parent: &State, s: &State) -> Key {
-        let ring = self.on_ring(s);
+        // the stock's and its target's hashes read both piles (at the ring's start): kept only
+        // when both are as they were, and then so is whether they are on the ring
+        let (stock_same, ring) = match self.plan.cycle {
+            Some((k, w, _)) if Self::same_pile(parent, s, k) && Self::same_pile(parent, s, w)
+                && parent.rules_off == s.rules_off => (true, false),
+            Some(_) => (false, self.on_ring(s)),
+            None => (true, false),
+        };
         let mut piles = std::mem::take(&mut self.piles);
         piles.clear();
         for d in 0..s.piles.len() {
-            piles.push(if self.same_pile(parent, s, d) { self.base[d] } else { self.pile(s, d, ring) });
+            let in_cycle = self.plan.cycle.is_some_and(|(k, w, _)| d == k || d == w);
+            let same = if in_cycle { stock_same } else { Self::same_pile(parent, s, d) };
+            piles.push(if same { self.base[d] } else { self.pile(s, d, ring) });
         }
         let key = self.combine(s, &piles);
         self.piles = piles;
@@ -281,6 +288,10 @@ mod tests {
             assert_eq!(near, k.key(c));
         }
         assert_eq!(k.child(&parent, &children[2]), k.key(&parent));
+        // on the ring, a move that leaves the stock and its target alone
+        let (on, moved) = (&children[0], state(vec![vec![2], vec![5], vec![9, 7], vec![5]]));
+        k.parent(on);
+        assert_eq!(k.child(on, &moved), k.key(&moved));
     }
 
     #[test]

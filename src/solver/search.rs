@@ -12,7 +12,7 @@ use crate::solver::key::{Key, Keyer};
 use crate::solver::plan::{Plan, Weights};
 use crate::solver::problem::{Buffers, Child, Problem};
 
-/// Keys are hashes already: a table needs only their first word.
+/// Keys are hashes already: a table needs only their words folded together.
 #[derive(Default)]
 pub struct KeyHash(u64);
 
@@ -21,8 +21,13 @@ impl StdHasher for KeyHash {
         self.0
     }
 
+    /// A key arrives as its 16 bytes (integer slices hash as bytes): its words, xor-ed.
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            self.0 ^= u64::from_le_bytes(w.try_into().expect("8 bytes"));
+        }
+        for &b in words.remainder() {
             self.0 = self.0.rotate_left(8) ^ u64::from(b);
         }
     }
