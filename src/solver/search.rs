@@ -318,6 +318,23 @@ pub fn search<'a>(problem: &mut Problem<'a>, keyer: &mut Keyer<'a>, tables: &mut
     Ok(Found { answer, line, states: s.t.seen.len() as u64, stopped_by, table_bytes })
 }
 
+/// Whether `line` is legal move after move from `root` and ends on a won board, each move
+/// judged afresh by the engine (listed, or legal alone) and played as `Game::apply_legal`
+/// plays it: a won line checked without the search's keys or its own making of children.
+pub fn replays_to_win(game: &Game, root: &State, line: &[Move]) -> Result<bool, ExprError> {
+    let mut s = root.clone();
+    let mut listed = Vec::new();
+    for &m in line {
+        listed.clear();
+        game.list_moves(&s, &mut listed)?;
+        if !listed.contains(&m) && !game.legal(&s, m)? {
+            return Ok(false);
+        }
+        s = game.apply_legal(&s, m)?;
+    }
+    Ok(s.status == WON)
+}
+
 /// (weights, streamlined, noise seed) of try `i`: the orders without noise, the streamlined
 /// try after the first round if there is one, then the orders again and again with new noise.
 fn tries(orders: &[Weights], first: Weights, streamlined: bool) -> impl Iterator<Item = (Weights, bool, u64)> + '_ {
