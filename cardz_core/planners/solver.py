@@ -70,11 +70,10 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     ran."""
     check_budget(max_states, timeout)
     an = analysis if analysis is not None else analysis_of(game)
-    if an.oneway is None:
-        an.oneway = OneWay(an)
+    native = prepare(game, an)
+    assert an.oneway is not None
     if an.oneway.reason is None and an.oneway.fits(state) is None:
         return _solve_oneway(an, game, state, max_states, timeout)
-    native = _native_solver(game, an)
     if native is not None and not state.rules_off and state.pools is None:
         try:
             return _solve_native(native, an, state, max_states, timeout)
@@ -109,6 +108,15 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
         ("states" if spent >= max_states else "seconds")
     return SolveResult(result, found.line if found is not None else [], spent,
                        time.perf_counter() - start, stopped, [*an.notes, PYTHON_NOTE])
+
+
+def prepare(game: Any, an: Analysis) -> Any | None:
+    """Build on ``an`` the per-game tables ``solve`` reads (the one-way model, the native
+    search with its plan), once: a caller that solves many deals of one game in fresh processes
+    builds them before it forks, so that no deal pays for them. The native search, or None."""
+    if an.oneway is None:
+        an.oneway = OneWay(an)
+    return _native_solver(game, an)
 
 
 def _native_solver(game: Any, an: Analysis) -> Any | None:
