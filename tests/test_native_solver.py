@@ -17,7 +17,7 @@ from cardz_core.engine import WON, compile
 from cardz_core.msdeal import deal_ms
 from cardz_core.native import NativeEngineGame
 from cardz_core.planners.solver import (NATIVE_NOTE, PROBE_MIN_STATES, PYTHON_NOTE, _native_solver,
-                                        replay, solve)
+                                        prepare, replay, solve)
 from cardz_core.solver.analysis import analysis_of
 
 BUNDLED = sorted(Path(__file__).resolve().parent.parent.joinpath("rulesets").glob("*.cardz"))
@@ -109,3 +109,13 @@ def test_games_on_the_python_engine_keep_the_python_search():
     _, python = engines("rulesets/freecell.cardz")
     r = solve(python, deal_ms(python, 2), max_states=20_000, timeout=60)
     assert r.result == "won" and PYTHON_NOTE in r.notes and NATIVE_NOTE not in r.notes
+
+
+def test_prepare_builds_the_native_search_once_for_every_deal():
+    native, python = engines("rulesets/freecell.cardz")
+    an = analysis_of(native)
+    search = prepare(native, an)
+    assert search is not None and an.native is search and an.oneway is not None
+    r = solve(native, deal_ms(native, 2), max_states=20_000, timeout=60, analysis=an)
+    assert r.result == "won" and NATIVE_NOTE in r.notes and an.native is search
+    assert prepare(python, analysis_of(python)) is None  # the Python engine: the Python search

@@ -78,22 +78,43 @@ fn feed_cards(h: &mut Hasher, cards: impl Iterator<Item = Code>) {
     }
 }
 
-/// The key's reader: the plan's part and scratch space reused from key to key.
+/// The key's reader: the plan's part and scratch space reused from key to key. A child's key
+/// is read beside its parent's (`parent`, then `child`): a depot whose pile and called suit the
+/// move left as they were keeps the parent's hash of it, so only the piles a move touched are
+/// hashed again.
 pub struct Keyer<'p> {
     plan: &'p KeyPlan,
     ring: Vec<Code>,
-    sorted: Vec<Key>,
+    /// the piles' hashes of the position `parent` read, and of the one being keyed, by depot
+    base: Vec<Key>,
+    piles: Vec<Key>,
+}
+
+/// Whether two piles hold the same cards, tops compared first (where a move changes a pile);
+/// a loop rather than `==`, whose call to `memcmp` costs more than these few cards.
+#[inline]
+pub(crate) fn same_cards(a: &[Code], b: &[Code]) -> bool {
+    a.len() == b.len() && a.iter().rev().zip(b.iter().rev()).all(|(x, y)| x == y)
+}
+
+/// Wrapping sums of the pile hashes of a class, lane by lane: the same for every order of the
+/// piles (the multiset of piles `Analysis.key` sorts), with no sort.
+fn class_sum(piles: &[Key], class: &[usize]) -> Key {
+    class.iter().fold([0, 0], |[a, b], &d| [a.wrapping_add(piles[d][0]), b.wrapping_add(piles[d][1])])
 }
 
 impl<'p> Keyer<'p> {
     pub fn new(plan: &'p KeyPlan) -> Keyer<'p> {
-        Keyer { plan, ring: Vec::new(), sorted: Vec::new() }
+        Keyer { plan, ring: Vec::new(), base: Vec::new(), piles: Vec::new() }
     }
 
     /// Whether the stock and its target are on their ring (`Analysis._ring_start`): the target
     /// holds whole draws (or the stock is empty), stock cards face-down, target cards face-up.
     /// Then `self.ring` holds the stock as it is at the ring's start.
     fn on_ring(&mut self, s: &State) -> bool {
+        if s.rules_off {
+            return false;
+        }
         let Some((k, w, count)) = self.plan.cycle else { return false };
         let (stock, waste) = (&s.piles[k], &s.piles[w]);
         if waste.is_empty() || (!stock.is_empty() && waste.len() % count != 0) {
@@ -133,26 +154,68 @@ impl<'p> Keyer<'p> {
         h.finish()
     }
 
+    /// Whether depot `d` holds the same pile and called suit in `a` and `b`.
+    fn same_pile(a: &State, b: &State, d: usize) -> bool {
+        same_cards(&a.piles[d], &b.piles[d])
+            && a.declared.get(d).copied().unwrap_or(-1) == b.declared.get(d).copied().unwrap_or(-1)
+    }
+
+    /// The key of `s`, every pile hashed.
     pub fn key(&mut self, s: &State) -> Key {
-        let ring = !s.rules_off && self.on_ring(s);
+        let ring = self.on_ring(s);
+        let mut piles = std::mem::take(&mut self.piles);
+        piles.clear();
+        piles.extend((0..s.piles.len()).map(|d| self.pile(s, d, ring)));
+        let key = self.combine(s, &piles);
+        self.piles = piles;
+        key
+    }
+
+    /// `s` is the position whose children are keyed next (`child`).
+    pub fn parent(&mut self, s: &State) {
+        let ring = self.on_ring(s);
+        let mut base = std::mem::take(&mut self.base);
+        base.clear();
+        base.extend((0..s.piles.len()).map(|d| self.pile(s, d, ring)));
+        self.base = base;
+    }
+
+    /// The key of `s`, a position made from `parent` (the position last given to `parent`).
+    pub fn child(&mut self, parent: &State, s: &State) -> Key {
+        // the stock's and its target's hashes read both piles (at the ring's start): kept only
+        // when both are as they were, and then so is whether they are on the ring
+        let (stock_same, ring) = match self.plan.cycle {
+            Some((k, w, _)) if Self::same_pile(parent, s, k) && Self::same_pile(parent, s, w)
+                && parent.rules_off == s.rules_off => (true, false),
+            Some(_) => (false, self.on_ring(s)),
+            None => (true, false),
+        };
+        let mut piles = std::mem::take(&mut self.piles);
+        piles.clear();
+        for d in 0..s.piles.len() {
+            let in_cycle = self.plan.cycle.is_some_and(|(k, w, _)| d == k || d == w);
+            let same = if in_cycle { stock_same } else { Self::same_pile(parent, s, d) };
+            piles.push(if same { self.base[d] } else { self.pile(s, d, ring) });
+        }
+        let key = self.combine(s, &piles);
+        self.piles = piles;
+        key
+    }
+
+    /// The key from the piles' hashes (`piles`, by depot) and the counters the key keeps.
+    fn combine(&self, s: &State, piles: &[Key]) -> Key {
         let mut h = Hasher::new();
         for &d in &self.plan.singles {
-            let [a, b] = self.pile(s, d, ring);
+            let [a, b] = piles[d];
             h.word(a);
             h.word(b);
         }
-        let mut sorted = std::mem::take(&mut self.sorted);
         for class in &self.plan.classes {
-            sorted.clear();
-            sorted.extend(class.iter().map(|&d| self.pile(s, d, ring)));
-            sorted.sort_unstable();
+            let [a, b] = class_sum(piles, class);
             h.word(u64::MAX); // a class boundary
-            for [a, b] in sorted.iter().copied() {
-                h.word(a);
-                h.word(b);
-            }
+            h.word(a);
+            h.word(b);
         }
-        self.sorted = sorted;
         let n = self.plan.singles.len() + self.plan.classes.iter().map(Vec::len).sum::<usize>();
         if self.plan.recycles {
             (0..n).for_each(|d| h.word(s.recycles.get(d).copied().unwrap_or(0) as u64));
@@ -205,6 +268,30 @@ mod tests {
         let b = k.key(&state(vec![vec![3], vec![5], vec![]]));
         let c = k.key(&state(vec![vec![5, 3], vec![], vec![]]));
         assert!(a != b && a != c && b != c);
+    }
+
+    #[test]
+    fn a_child_keyed_beside_its_parent_has_its_own_full_key() {
+        let mut p = plan(vec![vec![1, 2]], vec![0, 3]);
+        p.sink = vec![false; 4];
+        p.cycle = Some((0, 3, 1));
+        let mut k = Keyer::new(&p);
+        let parent = state(vec![vec![2, 4], vec![5, 7], vec![9], vec![]]);
+        let children = [
+            state(vec![vec![2], vec![5, 7], vec![9], vec![5]]),     // a draw: onto the ring
+            state(vec![vec![2, 4], vec![5], vec![9, 7], vec![]]),   // a move within the class
+            state(vec![vec![2, 4], vec![9], vec![5, 7], vec![]]),   // the class's piles swapped
+        ];
+        k.parent(&parent);
+        for c in &children {
+            let near = k.child(&parent, c);
+            assert_eq!(near, k.key(c));
+        }
+        assert_eq!(k.child(&parent, &children[2]), k.key(&parent));
+        // on the ring, a move that leaves the stock and its target alone
+        let (on, moved) = (&children[0], state(vec![vec![2], vec![5], vec![9, 7], vec![5]]));
+        k.parent(on);
+        assert_eq!(k.child(on, &moved), k.key(&moved));
     }
 
     #[test]

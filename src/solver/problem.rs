@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use crate::engine::{Game, Move, Scratch, SplitMix, State};
 use crate::expr::ExprError;
-use crate::solver::key::{Hasher, Key};
+use crate::solver::key::{same_cards, Hasher, Key};
 use crate::solver::plan::{Plan, Weights};
 
 /// One child: the moves that reach it (one, or a run of taps and a move, or a take and the
@@ -49,6 +49,8 @@ pub struct Problem<'a> {
     free: Vec<bool>,
     chains: HashMap<(usize, usize), bool>,
     in_home: Vec<bool>,
+    /// the cards the foundations take next (`next_depth`), kept for its allocation
+    wanted: Vec<i32>,
     /// positions, lines and move listings done with, kept for their allocations
     states: Vec<State>,
     lines: Vec<Vec<Move>>,
@@ -79,6 +81,7 @@ impl<'a> Problem<'a> {
             free: vec![false; plan.cards],
             chains: HashMap::new(),
             in_home: vec![false; plan.cards],
+            wanted: Vec::new(),
             states: buffers.states,
             lines: buffers.lines,
             listings: buffers.listings,
@@ -116,12 +119,30 @@ impl<'a> Problem<'a> {
         Ok(moves)
     }
 
-    /// A child done with: its buffers are reused for the next ones.
-    pub fn recycle(&mut self, line: Vec<Move>, state: State) {
+    /// A position done with: its buffers are reused for the next ones.
+    pub fn recycle_state(&mut self, state: State) {
         if self.states.len() < POOL_LIMIT {
             self.states.push(state);
+        }
+    }
+
+    /// A line done with, kept as `recycle_state` keeps a position.
+    pub fn recycle_line(&mut self, line: Vec<Move>) {
+        if self.lines.len() < POOL_LIMIT {
             self.lines.push(line);
         }
+    }
+
+    /// The position `line` leads to from `s`, remade as `successors` made it: the search keeps
+    /// a child's line and key but not the position, and makes it again only if it goes there.
+    pub fn remake(&mut self, s: &State, line: &[Move]) -> Result<State, ExprError> {
+        let (&first, rest) = line.split_first().expect("a child's line has a move");
+        let mut out = self.make(s, first)?;
+        for &m in rest {
+            let before = std::mem::take(&mut out);
+            out = self.game.apply_owned(before, m, &mut self.scratch, true)?;
+        }
+        Ok(out)
     }
 
     /// The children of `s` (not over), appended to `out` in the Python search's order.
@@ -299,7 +320,7 @@ impl<'a> Problem<'a> {
             let config = self.config(&next, k, w);
             let repeated = seen.contains(&config);
             seen.push(config);
-            if self.plan.untapped.iter().any(|&i| next.piles[i] != before.piles[i]) {
+            if self.plan.untapped.iter().any(|&i| !same_cards(&next.piles[i], &before.piles[i])) {
                 if onto.is_none() {
                     out.push(Child { line: taps, state: next });
                 }
@@ -365,9 +386,10 @@ impl<'a> Problem<'a> {
     }
 
     /// How many cards lie on top of the cards the foundations take next.
-    fn next_depth(&self, s: &State) -> usize {
+    fn next_depth(&mut self, s: &State) -> usize {
         let p = &self.plan.priority;
-        let mut wanted = Vec::with_capacity(p.steps.len());
+        let wanted = &mut self.wanted;
+        wanted.clear();
         let mut empties = false;
         for (d, nexts) in &p.steps {
             match s.piles[*d].last() {

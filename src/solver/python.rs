@@ -4,13 +4,13 @@
 
 use std::time::Duration;
 
-use pyo3::exceptions::{PyLookupError, PyValueError};
+use pyo3::exceptions::{PyAssertionError, PyLookupError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::engine::Move;
 use crate::python::{guarded, state_of, Engine, StateIn};
 use crate::solver::plan::Plan;
-use crate::solver::search::{solve, Answer, Stop};
+use crate::solver::search::{replays_to_win, solve, Answer, Stop};
 
 /// What `solve` answers: (result, line, positions recorded, stopped by, the tables' peak bytes).
 type Answered = (&'static str, Vec<Move>, u64, Option<&'static str>, usize);
@@ -40,7 +40,8 @@ impl Solver {
     }
 
     /// Search `position` (as `cardz_core/native.py::_as_tuple` gives it) for a win: the tries of `planners/solver.py::solve`, within
-    /// `max_states` positions and `timeout` seconds. LookupError for a view's position.
+    /// `max_states` positions and `timeout` seconds. LookupError for a view's position; a won
+    /// line is replayed on the engine first (`replays_to_win`), AssertionError if it does not win.
     fn solve(&self, py: Python<'_>, position: StateIn, max_states: u64, timeout: f64) -> PyResult<Answered> {
         guarded(|| {
             let game = &self.engine.get().game;
@@ -50,7 +51,15 @@ impl Solver {
             }
             // a timeout past any run (an infinite one included) is a deadline that never comes
             let timeout = Duration::try_from_secs_f64(timeout).unwrap_or(FOREVER).min(FOREVER);
-            let found = py.detach(|| solve(game, &self.plan, &state, max_states, timeout))?;
+            let found = py.detach(|| {
+                let found = solve(game, &self.plan, &state, max_states, timeout)?;
+                let checked = found.answer != Answer::Won || replays_to_win(game, &state, &found.line)?;
+                Ok::<_, crate::expr::ExprError>((found, checked))
+            });
+            let (found, checked) = found?;
+            if !checked {
+                return Err(PyAssertionError::new_err("the native search's line does not win in the engine"));
+            }
             let result = match found.answer {
                 Answer::Won => "won",
                 Answer::Lost => "lost",

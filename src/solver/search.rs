@@ -12,7 +12,7 @@ use crate::solver::key::{Key, Keyer};
 use crate::solver::plan::{Plan, Weights};
 use crate::solver::problem::{Buffers, Child, Problem};
 
-/// Keys are hashes already: a table needs only their first word.
+/// Keys are hashes already: a table needs only their words folded together.
 #[derive(Default)]
 pub struct KeyHash(u64);
 
@@ -21,8 +21,13 @@ impl StdHasher for KeyHash {
         self.0
     }
 
+    /// A key arrives as its 16 bytes (integer slices hash as bytes): its words, xor-ed.
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            self.0 ^= u64::from_le_bytes(w.try_into().expect("8 bytes"));
+        }
+        for &b in words.remainder() {
             self.0 = self.0.rotate_left(8) ^ u64::from(b);
         }
     }
@@ -67,7 +72,9 @@ pub struct Found {
 }
 
 /// An expanded position on the path: its key, the lowest order it reaches, the moves from its
-/// parent and its children not yet searched, best last (None until it is expanded).
+/// parent and its children not yet searched, best last (None until it is expanded). A child
+/// waiting is kept as its line and key alone, and made again from this position if the search
+/// goes there: most children are never entered (met again closed, or the search answers first).
 struct Frame {
     state: State,
     key: Key,
@@ -76,8 +83,8 @@ struct Frame {
     children: Option<Vec<Ranked>>,
 }
 
-/// A child waiting on the path: the moves to it, the position and its key.
-type Ranked = (Vec<Move>, State, Key);
+/// A child waiting on the path: the moves to it and its key.
+type Ranked = (Vec<Move>, Key);
 
 fn table_bytes<T>(capacity: usize) -> usize {
     capacity * (std::mem::size_of::<T>() + 1) // one control byte an entry
@@ -152,20 +159,23 @@ impl Search<'_, '_> {
         let mut low = here;
         children.clear();
         self.problem.successors(&frame.state, children)?;
+        self.keyer.parent(&frame.state);
         let mut ranks: Vec<(f32, u32)> = Vec::with_capacity(children.len());
         let mut kept: Vec<Option<Ranked>> = Vec::with_capacity(children.len());
         for Child { line, state } in children.drain(..) {
             if self.late() {
                 return Err(Halt::Answer(Answer::Unknown, Vec::new(), Some(Stop::Seconds)));
             }
-            let k = self.keyer.key(&state);
+            let k = self.keyer.child(&frame.state, &state);
             if self.closed(&k) {
-                self.problem.recycle(line, state);
+                self.problem.recycle_line(line);
+                self.problem.recycle_state(state);
                 continue;
             }
             if let Some(&at) = self.t.order.get(&k) {
                 low = low.min(at);
-                self.problem.recycle(line, state);
+                self.problem.recycle_line(line);
+                self.problem.recycle_state(state);
                 continue;
             }
             let rank = match self.t.seen.get(&k) {
@@ -182,7 +192,8 @@ impl Search<'_, '_> {
                     if state.status == LOST {
                         self.t.seen.insert(k, 0.0);
                         self.close(k);
-                        self.problem.recycle(line, state);
+                        self.problem.recycle_line(line);
+                        self.problem.recycle_state(state);
                         continue;
                     }
                     let rank = self.problem.priority(&state);
@@ -190,8 +201,9 @@ impl Search<'_, '_> {
                     rank
                 }
             };
+            self.problem.recycle_state(state);
             ranks.push((rank, kept.len() as u32));
-            kept.push(Some((line, state, k)));
+            kept.push(Some((line, k)));
         }
         // best last; ties keep the successor order (the earlier is searched first)
         ranks.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
@@ -204,10 +216,11 @@ impl Search<'_, '_> {
         let mut path = Vec::new();
         let answer = self.walk(root, &mut path);
         for frame in path {
-            for (line, state, _) in frame.children.into_iter().flatten() {
-                self.problem.recycle(line, state);
+            for (line, _) in frame.children.into_iter().flatten() {
+                self.problem.recycle_line(line);
             }
-            self.problem.recycle(frame.moves, frame.state);
+            self.problem.recycle_line(frame.moves);
+            self.problem.recycle_state(frame.state);
         }
         answer
     }
@@ -242,27 +255,31 @@ impl Search<'_, '_> {
             let mut next = None;
             let top = path.last_mut().expect("a frame");
             let children = top.children.as_mut().expect("expanded");
-            while let Some((moves, child, k)) = children.pop() {
+            while let Some((moves, k)) = children.pop() {
                 if self.lost.contains(&k) || (!self.record && self.t.local.contains(&k)) {
-                    self.problem.recycle(moves, child);
+                    self.problem.recycle_line(moves);
                     continue;
                 }
                 match self.t.order.get(&k) {
                     None => {
-                        next = Some((moves, child, k));
+                        next = Some((moves, k));
                         break;
                     }
                     Some(&at) => {
                         top.low = top.low.min(at);
-                        self.problem.recycle(moves, child);
+                        self.problem.recycle_line(moves);
                     }
                 }
             }
             match next {
-                Some((moves, state, key)) => path.push(Frame { state, key, low: 0, moves, children: None }),
+                Some((moves, key)) => {
+                    let state = self.problem.remake(&top.state, &moves)?;
+                    path.push(Frame { state, key, low: 0, moves, children: None });
+                }
                 None => {
                     let mut done = path.pop().expect("a frame");
-                    self.problem.recycle(std::mem::take(&mut done.moves), std::mem::take(&mut done.state));
+                    self.problem.recycle_line(std::mem::take(&mut done.moves));
+                    self.problem.recycle_state(std::mem::take(&mut done.state));
                     if Some(&done.low) == self.t.order.get(&done.key) {
                         // the first of a component searched to the end: every member is lost
                         while let Some(k) = self.t.open.pop() {
@@ -299,6 +316,23 @@ pub fn search<'a>(problem: &mut Problem<'a>, keyer: &mut Keyer<'a>, tables: &mut
     };
     let table_bytes = s.peak.max(s.bytes());
     Ok(Found { answer, line, states: s.t.seen.len() as u64, stopped_by, table_bytes })
+}
+
+/// Whether `line` is legal move after move from `root` and ends on a won board, each move
+/// judged afresh by the engine (listed, or legal alone) and played as `Game::apply_legal`
+/// plays it: a won line checked without the search's keys or its own making of children.
+pub fn replays_to_win(game: &Game, root: &State, line: &[Move]) -> Result<bool, ExprError> {
+    let mut s = root.clone();
+    let mut listed = Vec::new();
+    for &m in line {
+        listed.clear();
+        game.list_moves(&s, &mut listed)?;
+        if !listed.contains(&m) && !game.legal(&s, m)? {
+            return Ok(false);
+        }
+        s = game.apply_legal(&s, m)?;
+    }
+    Ok(s.status == WON)
 }
 
 /// (weights, streamlined, noise seed) of try `i`: the orders without noise, the streamlined
