@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Hashable
 
 import attrs
 
@@ -63,6 +63,7 @@ if TYPE_CHECKING:
 SAMPLES = 64  # child solves per decision, all moves together
 NODES = 16_000  # positions per decision, shared equally among the solves
 UNKNOWN_SHARE = 0.5  # what an unknown answer counts for in a move's estimated win share
+RESIGN_SAMPLES = 8  # deals on which every move must be proved lost before the planner gives up
 
 
 @attrs.define
@@ -104,7 +105,7 @@ class BanditPlanner:
 
     def __init__(self, game: Game, nodes: int | None = None, seconds: float | None = None,
                  samples: int = SAMPLES, unknown: float = UNKNOWN_SHARE,
-                 **_options: Any) -> None:
+                 resign: int = RESIGN_SAMPLES, **_options: Any) -> None:
         if nodes is None and seconds is None:
             nodes = NODES
         self.budget = Budget(nodes, seconds)
@@ -115,12 +116,18 @@ class BanditPlanner:
         if isinstance(unknown, bool) or not isinstance(unknown, (int, float)) or \
                 not 0.0 <= unknown <= 1.0:
             raise CardzError(f"an unknown answer counts for 0 to 1 of a win, not {unknown}")
+        if isinstance(resign, bool) or not isinstance(resign, int) or \
+                not 1 <= resign <= BANDIT_MAX_SAMPLES:
+            raise CardzError(f"the bandit planner gives up after 1 to {BANDIT_MAX_SAMPLES} lost "
+                             f"samples of every move, not {resign}")
         self.samples = samples
+        self.resign = resign
         self.unknown = float(unknown)
         # nothing hidden: one solve with the whole budget; no sample won: its expectimax
         self.whole = SamplingPlanner(game, nodes=nodes, seconds=seconds, deals=1)
         self.analysis = self.whole.analysis
         self.safe = self.analysis.safe
+        self.class_of = {i: n for n, cl in enumerate(self.analysis.classes) for i in cl}
         self.plan: list[tuple[Piles, Move]] = []  # (piles the move is played from, move)
         self.visited = Visited(roles(game))  # boards of this game: play must not circle
 
@@ -141,21 +148,24 @@ class BanditPlanner:
             return None  # every move leads back to a board it has been on
         best = self._halve(game, view, arms, rng)
         if not any(a.won or a.unknown for a in arms):
-            return None  # every move lost on every deal sampled: give up
+            best = self._confirm_loss(game, view, arms, rng)
+            if best is None:
+                return None  # every move lost on ``resign`` deals or more: give up
         if not any(a.line for a in arms):
-            return self.whole.fallback.choose(game, view, rng)  # no sample won: no guide
+            return self._unguided(game, view, arms, best, rng)
         if best.line is None:
             return best.move  # better than the moves a sample won with, by the unknown ones
         self.plan = follow(game, view, best.line, through_reveal=False)
         return self.plan.pop(0)[1]
 
     def _arms(self, game: Game, view: View, moves: list[Move]) -> list[Arm]:
-        """The candidate moves: one per distinct view a move that turns up nothing leads to
-        (unless this game has been there before: going back wins nothing the samples did not
-        already count, and would let the planner circle), every move that turns up a card,
-        none that only relabels a pile."""
+        """The candidate moves: one per distinct view, up to the solver's symmetry, a move that
+        turns up nothing leads to (unless this game has been there before: going back wins
+        nothing the samples did not already count, and would let the planner circle); one per
+        move that turns up a card, where moves taking the same cards to depots that play alike
+        and hold the same pile count once; none that only relabels a pile."""
         r = roles(game)
-        seen: set[Piles] = set()
+        seen: set[Hashable] = set()
         arms = []
         for i, m in enumerate(moves):
             if r.pointless(view, m):
@@ -163,19 +173,40 @@ class BanditPlanner:
             try:
                 after = game.apply(view, m, reveal=refuse_reveal)
             except Unknown:
-                arms.append(Arm(m, i))
+                cls = self.class_of.get(m.dst)
+                turned = (m.src, m.index, m.declare, cls, view.piles[m.dst]) if cls is not None \
+                    else m
+                if turned not in seen:
+                    seen.add(turned)
+                    arms.append(Arm(m, i))
                 continue
-            if after.piles not in seen and not self.visited.visits(after):
-                seen.add(after.piles)
+            key = self._symmetric(after)
+            if key not in seen and not self.visited.visits(after):
+                seen.add(key)
                 arms.append(Arm(m, i))
         return arms
+
+    def _symmetric(self, v: View) -> Hashable:
+        """What tells two views apart up to the solver's symmetry classes (depots that play
+        alike, such as Klondike's empty foundations: an ace to any of them is one candidate,
+        not four that split the samples)."""
+        an = self.analysis
+        # what else tells positions apart: only the fields the rules read (the solver's key)
+        fields = (v.declared, v.recycles if an.key_recycles else None,
+                  v.redeals if an.key_redeals else None,
+                  v.came_from if an.key_came_from else None)
+        piles = v.piles
+        if any(d != -1 for d in v.declared) or an.key_came_from:
+            return piles, fields  # a called suit or a pile's origin belongs to its depot
+        sym = tuple(tuple(sorted(piles[i] for i in cl)) for cl in an.classes)
+        return sym, tuple(p for i, p in enumerate(piles) if i not in self.class_of), fields
 
     def _halve(self, game: Game, view: View, arms: list[Arm], rng: random.Random) -> Arm:
         """Successive halving over ``arms``; the arm with the best estimate at the end."""
         rounds = schedule(len(arms), self.samples)
         solves = sum(alive * each for alive, each in rounds)
         b = self.budget
-        share = max(1, b.nodes // solves) if b.nodes is not None else SOLVE_DEFAULT_STATES
+        share = self._share(solves)
         # with a time cap: an equal share of it per solve, and never past the cap
         each_seconds = NO_TIME_LIMIT if b.seconds is None else b.seconds / solves
         deadline = None if b.seconds is None else time.perf_counter() + b.seconds
@@ -194,6 +225,41 @@ class BanditPlanner:
                         return arm  # no choice to make: enough that some deal is not lost
             alive = sorted(alive, key=self._rank)[:math.ceil(len(alive) / 2)]
         return self._best(alive)
+
+    def _unguided(self, game: Game, view: View, arms: list[Arm], best: Arm,
+                  rng: random.Random) -> Move:
+        """No sample won, so no line guides play. The move proved lost least often where the
+        samples tell the moves apart; where they do not, ``expectimax``'s choice for this one
+        move (its line is not followed: the next move is sampled again), or ``best`` where it
+        gives up (never resign while a move may still win)."""
+        top = self._rank(best)[0]
+        if sum(1 for a in arms if a.tried and self._rank(a)[0] == top) == 1:
+            return best.move
+        fallback = self.whole.fallback
+        move = fallback.choose(game, view, rng)
+        fallback.plan = []
+        return move if move is not None else best.move
+
+    def _confirm_loss(self, game: Game, view: View, arms: list[Arm], rng: random.Random
+                      ) -> Arm | None:
+        """Every sample of every move was lost. Successive halving gave the moves it dropped
+        early only a few, so each move is tried on new deals until it has ``resign`` of them:
+        the first move with a deal not proved lost is returned, None when there is none."""
+        share = self._share()
+        deals = [sample_deal(view, rng) for _ in range(self.resign)]
+        for arm in arms:
+            for deal in deals[:max(0, self.resign - arm.tried)]:
+                self._try(game, arm, deal, share, NO_TIME_LIMIT)
+                if arm.tried > arm.lost:
+                    return arm
+        return None
+
+    def _share(self, solves: int | None = None) -> int:
+        """One solve's positions: an equal share of the budget over the solves planned."""
+        b = self.budget
+        if b.nodes is None:
+            return SOLVE_DEFAULT_STATES
+        return max(1, b.nodes // (solves or self.samples))
 
     def _try(self, game: Game, arm: Arm, deal: State, states: int, seconds: float) -> None:
         """Play the arm's move on a sampled deal and solve the child."""
