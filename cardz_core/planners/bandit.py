@@ -148,9 +148,10 @@ class BanditPlanner:
             return None  # every move leads back to a board it has been on
         best = self._halve(game, view, arms, rng)
         if not any(a.won or a.unknown for a in arms):
-            best = self._confirm_loss(game, view, arms, rng)
-            if best is None:
+            alive = self._confirm_loss(game, view, arms, rng)
+            if alive is None:
                 return None  # every move lost on ``resign`` deals or more: give up
+            best = alive
         if not any(a.line for a in arms):
             return self._unguided(game, view, arms, best, rng)
         if best.line is None:
