@@ -2,9 +2,10 @@
 moves by successive halving (docs/planners.md).
 
 Each time it must choose, the planner looks at the distinct legal moves of the view (moves that
-turn up nothing and lead to the same view count once; a whole pile moved to an empty copy of
-its depot is left out, and so is a move back to a board this game has been on, so that play
-cannot circle). Each round deals a few true positions the view may stand for
+lead to the same view up to the solver's symmetry count once, as do moves that turn a card up by
+taking the same cards to interchangeable depots holding the same pile; a whole pile moved to an
+empty copy of its depot is left out, and so is a move back to a board this game has been on, so
+that play cannot circle). Each round deals a few true positions the view may stand for
 (``cardz_core.view.sample_deal``), plays every move still in the running on each of them, and
 asks the solver (docs/solver.md) whether the child position is won, lost or unknown within a
 small share of the node budget. The same deals serve every move of a round, so the moves are
@@ -20,10 +21,17 @@ every card the line uses), and not the next move that does: every move that turn
 is chosen by a new round of samples. The solver's analysis proves some moves safe (a card no
 other pile could use, onto its foundation); those are played without sampling.
 
-When every move was lost on every deal sampled, the planner gives up (None). Where no sample of
-any move was won (early in a deal, when the share of the budget is too small for the solver),
-it asks ``expectimax`` and follows its line. A view with nothing hidden is solved once with the
-whole budget, as ``sampling`` does.
+The planner gives up (None) only when every candidate has been proved lost on ``resign`` deals
+(8 by default): successive halving gives the moves it drops early few samples, so when every
+sample was lost each move is tried on new deals until it has that many, and the first one not
+proved lost on one of them is played. A "lost" answer is a proof on its deal, so the rule gives
+up on a board only when the deals it stands for are lost with every move, which is rare for a
+board that is still won. Where no sample of any move was won (early in a deal, when the share of
+the budget is too small for the solver), the move proved lost least often is played when that
+is one move; when the samples do not tell the best moves apart, ``expectimax`` breaks the tie
+for this one move (its line is not followed: the next move is sampled again), and where it gives
+up the planner still plays the best-ranked move. A view with nothing hidden is solved once with
+the whole budget, as ``sampling`` does.
 
 Why the children and not the root: a solver that sees every card chooses its own first move
 knowing what it will turn up. Solving the position after each candidate move makes the move
