@@ -64,14 +64,20 @@ def test_successive_halving_keeps_the_better_half_each_round(arms, samples, roun
         assert sum(alive * each for alive, each in rounds) <= samples
 
 
-def test_the_move_whose_children_win_gets_most_samples_and_is_played(monkeypatch):
+def _one_move_answers(monkeypatch, mine, others):
+    """Klondike deal QUIET's view, and its last move that turns nothing up, whose children the
+    faked solver answers ``mine`` and every other move's ``others``."""
     game = klondike()
     v = game.view(game.deal(QUIET))
-    legal = game.legal_moves(v)
-    target = next(m for m in reversed(legal) if not _reveals(game, v, m))
+    target = next(m for m in reversed(game.legal_moves(v)) if not _reveals(game, v, m))
     mark = _face_up(game.apply(v, target, reveal=refuse_reveal))
     monkeypatch.setattr(bandit, "solve", lambda game, child, **k: SolveResult(
-        "won" if _face_up(child) == mark else "unknown"))
+        mine if _face_up(child) == mark else others))
+    return game, v, target
+
+
+def test_the_move_whose_children_win_gets_most_samples_and_is_played(monkeypatch):
+    game, v, target = _one_move_answers(monkeypatch, "won", "unknown")
     planner = BanditPlanner(game, samples=32, nodes=3200)
     arms = []
     real = planner._halve
@@ -142,13 +148,7 @@ def test_symmetric_moves_are_one_candidate():
 
 
 def test_without_a_win_the_move_proved_lost_least_is_played_and_no_line_kept(monkeypatch):
-    game = klondike()
-    v = game.view(game.deal(QUIET))
-    legal = game.legal_moves(v)
-    target = next(m for m in reversed(legal) if not _reveals(game, v, m))
-    mark = _face_up(game.apply(v, target, reveal=refuse_reveal))
-    monkeypatch.setattr(bandit, "solve", lambda game, child, **k: SolveResult(
-        "unknown" if _face_up(child) == mark else "lost"))
+    game, v, target = _one_move_answers(monkeypatch, "unknown", "lost")
     planner = BanditPlanner(game, samples=16, nodes=1600)
     monkeypatch.setattr(planner.whole.fallback, "choose", lambda *a: pytest.fail("told apart"))
     assert planner.choose(game, v, random.Random(0)) == target
