@@ -44,7 +44,7 @@ def _face_up(state):
     ("samples", BANDIT_MAX_SAMPLES + 1, False), ("samples", 0, False), ("samples", True, False),
     ("unknown", 0.0, True), ("unknown", 1, True), ("unknown", 1.01, False),
     ("unknown", -0.5, False), ("resign", 1, True), ("resign", 0, False), ("resign", 2.5, False),
-    ("resign", BANDIT_MAX_SAMPLES + 1, False), ("nodes", PLANNER_MAX_NODES, True),
+    ("resign", BANDIT_MAX_SAMPLES + 1, False), ("lines", False, True), ("lines", 1, False), ("nodes", PLANNER_MAX_NODES, True),
     ("nodes", PLANNER_MAX_NODES + 1, False), ("nodes", 0, False)])
 def test_options_are_bounded(option, value, ok):
     game = klondike()
@@ -102,6 +102,8 @@ def test_it_follows_a_won_line_until_the_next_move_that_turns_a_card_up(monkeypa
     assert planner.choose(game, v, random.Random(0)) == first
     assert planner.plan == [(after.piles, quiet)]  # not the move that turns a card up
     assert planner.choose(game, after, random.Random(0)) == quiet and not planner.plan
+    every_move = BanditPlanner(game, samples=16, nodes=1600, lines=False)
+    assert every_move.choose(game, v, random.Random(0)) == first and not every_move.plan
 
 
 def test_every_move_lost_on_every_sample_gives_up(monkeypatch):

@@ -15,10 +15,12 @@ halving, a fixed-budget best-arm rule (Karnin, Koren and Somekh, 2013), chosen o
 because the number of solves it makes is known before it starts, so each solve's share of the
 node budget is too. A move's estimated win share counts an unknown answer as ``unknown`` of a win.
 
-The move with the best estimate is played; then the rest of the winning line that one of its
-samples found, for as long as the line turns up no unknown card (until then the view knows
-every card the line uses), and not the next move that does: every move that turns a card up
-is chosen by a new round of samples. The solver's analysis proves some moves safe (a card no
+The move with the best estimate is played; then (``lines``, the default) the rest of the
+winning line that one of its samples found, for as long as the line turns up no unknown card
+(until then the view knows every card the line uses), and not the next move that does: every
+move that turns a card up is chosen by a new round of samples. Such a line was chosen knowing
+the sample's hidden cards, and on Klondike draw 3 deal 6 a move of it lost a won deal;
+``lines=False`` chooses every move by samples instead, at about three times the solves a game. The solver's analysis proves some moves safe (a card no
 other pile could use, onto its foundation); those are played without sampling.
 
 The planner gives up (None) only when every candidate has been proved lost on ``resign`` deals
@@ -38,7 +40,7 @@ knowing what it will turn up. Solving the position after each candidate move mak
 itself a choice made without that knowledge, so a move that only wins for some of the deals the
 view stands for is valued by how many. Past that first move every sampled solve still plays as
 if it could see all the cards (strategy fusion), which the planner limits by thinking again at
-every move that turns a card up.
+every move that turns a card up (or at every move, ``lines=False``).
 
 Everything is reproducible from the ``rng`` given to ``choose`` and the node budgets; ``seconds``
 is an optional cap (not reproducible across machines).
@@ -113,7 +115,7 @@ class BanditPlanner:
 
     def __init__(self, game: Game, nodes: int | None = None, seconds: float | None = None,
                  samples: int = SAMPLES, unknown: float = UNKNOWN_SHARE,
-                 resign: int = RESIGN_SAMPLES, **_options: Any) -> None:
+                 resign: int = RESIGN_SAMPLES, lines: bool = True, **_options: Any) -> None:
         if nodes is None and seconds is None:
             nodes = NODES
         self.budget = Budget(nodes, seconds)
@@ -128,8 +130,11 @@ class BanditPlanner:
                 not 1 <= resign <= BANDIT_MAX_SAMPLES:
             raise CardzError(f"the bandit planner gives up after 1 to {BANDIT_MAX_SAMPLES} lost "
                              f"samples of every move, not {resign}")
+        if not isinstance(lines, bool):
+            raise CardzError(f"the bandit planner's lines option is true or false, not {lines!r}")
         self.samples = samples
         self.resign = resign
+        self.lines = lines  # follow a sampled win's line past the move chosen
         self.unknown = float(unknown)
         # nothing hidden: one solve with the whole budget; no sample won: its expectimax
         self.whole = SamplingPlanner(game, nodes=nodes, seconds=seconds, deals=1)
@@ -162,8 +167,8 @@ class BanditPlanner:
             best = alive
         if not any(a.line for a in arms):
             return self._unguided(game, view, arms, best, rng)
-        if best.line is None:
-            return best.move  # better than the moves a sample won with, by the unknown ones
+        if best.line is None or not self.lines:
+            return best.move  # the next move is chosen by samples again
         self.plan = follow(game, view, best.line, through_reveal=False)
         return self.plan.pop(0)[1]
 
