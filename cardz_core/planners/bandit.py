@@ -20,7 +20,7 @@ winning line that one of its samples found, for as long as the line turns up no 
 (until then the view knows every card the line uses), and not the next move that does: every
 move that turns a card up is chosen by a new round of samples. Such a line was chosen knowing
 the sample's hidden cards, and on Klondike draw 3 deal 6 a move of it lost a won deal;
-``lines=False`` chooses every move by samples instead, at about three times the solves a game. The solver's analysis proves some moves safe (a card no
+``lines=False`` chooses every move by samples instead, a decision (and its solves) per move. The solver's analysis proves some moves safe (a card no
 other pile could use, onto its foundation); those are played without sampling.
 
 The planner gives up (None) only when every candidate has been proved lost on ``resign`` deals
