@@ -154,12 +154,12 @@ def playable_games(names: list[str] | None) -> list[str]:
 
 def _setting(text: str) -> tuple[str, str, Any]:
     """``PLANNER.OPTION=VALUE`` as (planner, option, value), the value a number where it reads
-    as one."""
+    as one, and ``true`` or ``false`` a bool."""
     name, _, rest = text.partition(".")
     key, eq, raw = rest.partition("=")
     if not (name and key and eq):
         raise argparse.ArgumentTypeError(f"--set wants PLANNER.OPTION=VALUE, not {text!r}")
-    value: Any = raw
+    value: Any = {"true": True, "false": False}.get(raw.lower(), raw)
     for kind in (int, float):
         try:
             value = kind(raw)

@@ -43,7 +43,8 @@ def _face_up(state):
     ("samples", 1, True), ("samples", BANDIT_MAX_SAMPLES, True),
     ("samples", BANDIT_MAX_SAMPLES + 1, False), ("samples", 0, False), ("samples", True, False),
     ("unknown", 0.0, True), ("unknown", 1, True), ("unknown", 1.01, False),
-    ("unknown", -0.5, False), ("nodes", PLANNER_MAX_NODES, True),
+    ("unknown", -0.5, False), ("resign", 1, True), ("resign", 0, False), ("resign", 2.5, False),
+    ("resign", BANDIT_MAX_SAMPLES + 1, False), ("lines", False, True), ("lines", 1, False), ("nodes", PLANNER_MAX_NODES, True),
     ("nodes", PLANNER_MAX_NODES + 1, False), ("nodes", 0, False)])
 def test_options_are_bounded(option, value, ok):
     game = klondike()
@@ -63,14 +64,20 @@ def test_successive_halving_keeps_the_better_half_each_round(arms, samples, roun
         assert sum(alive * each for alive, each in rounds) <= samples
 
 
-def test_the_move_whose_children_win_gets_most_samples_and_is_played(monkeypatch):
+def _one_move_answers(monkeypatch, mine, others):
+    """Klondike deal QUIET's view, and its last move that turns nothing up, whose children the
+    faked solver answers ``mine`` and every other move's ``others``."""
     game = klondike()
     v = game.view(game.deal(QUIET))
-    legal = game.legal_moves(v)
-    target = next(m for m in reversed(legal) if not _reveals(game, v, m))
+    target = next(m for m in reversed(game.legal_moves(v)) if not _reveals(game, v, m))
     mark = _face_up(game.apply(v, target, reveal=refuse_reveal))
     monkeypatch.setattr(bandit, "solve", lambda game, child, **k: SolveResult(
-        "won" if _face_up(child) == mark else "unknown"))
+        mine if _face_up(child) == mark else others))
+    return game, v, target
+
+
+def test_the_move_whose_children_win_gets_most_samples_and_is_played(monkeypatch):
+    game, v, target = _one_move_answers(monkeypatch, "won", "unknown")
     planner = BanditPlanner(game, samples=32, nodes=3200)
     arms = []
     real = planner._halve
@@ -95,13 +102,59 @@ def test_it_follows_a_won_line_until_the_next_move_that_turns_a_card_up(monkeypa
     assert planner.choose(game, v, random.Random(0)) == first
     assert planner.plan == [(after.piles, quiet)]  # not the move that turns a card up
     assert planner.choose(game, after, random.Random(0)) == quiet and not planner.plan
+    every_move = BanditPlanner(game, samples=16, nodes=1600, lines=False)
+    assert every_move.choose(game, v, random.Random(0)) == first and not every_move.plan
 
 
 def test_every_move_lost_on_every_sample_gives_up(monkeypatch):
     game = klondike()
     v = game.view(game.deal(QUIET))
-    monkeypatch.setattr(bandit, "solve", lambda *a, **k: SolveResult("lost"))
-    assert BanditPlanner(game, samples=8, nodes=800).choose(game, v, random.Random(0)) is None
+    children = []
+    monkeypatch.setattr(bandit, "solve", lambda g, child, **k: children.append(child) or
+                        SolveResult("lost"))
+    planner = BanditPlanner(game, samples=8, nodes=800, resign=5)
+    assert planner.choose(game, v, random.Random(0)) is None
+    # it gave up only once every candidate had been proved lost on 5 deals or more
+    arms = planner._arms(game, v, game.legal_moves(v))
+    assert len(arms) > 1 and len(children) >= 5 * len(arms)
+
+
+def test_a_move_not_proved_lost_in_the_extra_deals_is_played_not_resigned(monkeypatch):
+    game = klondike()
+    v = game.view(game.deal(QUIET))
+    calls = []
+    planner = BanditPlanner(game, samples=8, nodes=800, resign=8)
+    planned = sum(a * e for a, e in schedule(len(planner._arms(game, v, game.legal_moves(v))), 8))
+
+    def solve_late(g, child, **k):  # every solve of the halving is lost, the next one is not
+        calls.append(child)
+        return SolveResult("lost" if len(calls) <= planned else "unknown")
+
+    monkeypatch.setattr(bandit, "solve", solve_late)
+    monkeypatch.setattr(planner.whole.fallback, "choose", lambda *a: pytest.fail("no tie to break"))
+    move = planner.choose(game, v, random.Random(0))
+    assert move in game.legal_moves(v) and len(calls) == planned + 1
+
+
+def test_symmetric_moves_are_one_candidate():
+    game = open_game("rulesets/klondike_draw3.cardz")
+    seat = Seat(game, game.deal(9))  # after these, the waste shows an ace: four empty foundations
+    for text in ("tap stock", "tap stock", "waste@5>column-1"):
+        seat.play(next(m for m in game.legal_moves(seat.view) if game.move_text(m) == text))
+    v = seat.view
+    legal = game.legal_moves(v)
+    home = [m for m in legal if game.move_text(m).startswith("waste@4>foundation-")]
+    assert len(home) == 4
+    arms = [a.move for a in BanditPlanner(game)._arms(game, v, legal)]
+    assert [m for m in arms if m in home] == home[:1] and len(arms) == len(legal) - 3
+
+
+def test_without_a_win_the_move_proved_lost_least_is_played_and_no_line_kept(monkeypatch):
+    game, v, target = _one_move_answers(monkeypatch, "unknown", "lost")
+    planner = BanditPlanner(game, samples=16, nodes=1600)
+    monkeypatch.setattr(planner.whole.fallback, "choose", lambda *a: pytest.fail("told apart"))
+    assert planner.choose(game, v, random.Random(0)) == target
+    assert not planner.plan and not planner.whole.following(game.apply(v, target))
 
 
 def test_a_safe_move_is_played_without_sampling(monkeypatch):
@@ -113,15 +166,34 @@ def test_a_safe_move_is_played_without_sampling(monkeypatch):
         next(i for i, c in enumerate(game.identity) if str(c) == "AS")
 
 
-def test_without_a_win_in_any_sample_it_asks_expectimax(monkeypatch):
+def test_when_no_sample_tells_the_moves_apart_it_asks_expectimax_for_one_move(monkeypatch):
     game = klondike()
     v = game.view(game.deal(QUIET))
-    planner = BanditPlanner(game, samples=4, nodes=16)  # far too few positions for any win
+    planner = BanditPlanner(game, samples=4, nodes=16)  # far too few positions for any answer
     asked = []
     real = planner.whole.fallback.choose
     monkeypatch.setattr(planner.whole.fallback, "choose", lambda *a: asked.append(1) or real(*a))
     move = planner.choose(game, v, random.Random(0))
     assert asked == [1] and move in game.legal_moves(v)
+    assert not planner.whole.fallback.plan  # its line is not followed: the next move is sampled
+
+
+def test_a_whole_game_is_the_same_from_the_same_seed():
+    game = open_game("rulesets/klondike_draw3.cardz")
+    games = []
+    for _ in range(2):
+        seat = Seat(game, game.deal(4))
+        planner = make_planner(game, "bandit", samples=8, nodes=4000, force=True)
+        rng = random.Random(4)
+        moves = []
+        while seat.state.status == 0 and len(moves) < 25:
+            move = planner.choose(game, seat.view, rng)
+            if move is None:
+                break
+            moves.append(move)
+            seat.play(move)
+        games.append(moves)
+    assert games[0] == games[1] and len(games[0]) > 10
 
 
 def test_it_reads_only_the_view_and_is_reproducible_from_its_seed(monkeypatch):
