@@ -5,7 +5,7 @@
 
 use std::ops::Deref;
 
-use super::arith::{floor_rem, Chain};
+use super::arith::{floor_rem64, Chain};
 use super::parse::{Arith, Binding, Cmp, Const, Counter, How, Node, PileRead, Prim, Prop};
 use super::tables::Tables;
 use super::{Scope, MAX_EXPR_INT};
@@ -250,6 +250,18 @@ fn node<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         }
         // the parser puts these only where a primitive runs them per item
         Node::Each(_, body) => eval(body, cx)?,
+        Node::Sieved(p, sieve, args) => match sieve.items(cx) {
+            Some(items) => each_over(*p, items, &args[1], cx)?,
+            None => call_each(*p, args, cx)?,
+        },
+        Node::In(how, items, x) => {
+            let items = seq(items, cx)?;
+            let found = !items.is_empty() && {
+                let x = num(x, cx)?;
+                items.iter().any(|&i| compare(Cmp::Eq, *how, Some(i64::from(i)), x))
+            };
+            Val::Bool(found)
+        }
     })
 }
 
@@ -276,17 +288,17 @@ fn cards_of<'a>(ds: &[i32], cx: &Cx<'a, '_>) -> Seq<'a> {
 /// in Python), refused past `MAX_EXPR_INT`.
 fn arith<'a>(ops: &[Arith], xs: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Option<i64>> {
     if let ([op], [a, b]) = (ops, xs) {
-        // one operator: i128 holds any result of two 64-bit operands
+        // one operator, in i64: a result that leaves i64 is past the limit anyway (and i128
+        // division is a library call, the dearest step of a `%`-heavy loop)
         let (a, b) = (num(a, cx)?, num(b, cx)?);
-        let (Some(a), Some(b)) = (a, b) else { return Ok(None) };
-        let (x, y) = (i128::from(a), i128::from(b));
+        let (Some(x), Some(y)) = (a, b) else { return Ok(None) };
         let v = match op {
-            Arith::Add => x + y,
-            Arith::Sub => x - y,
-            Arith::Mul => x * y,
-            Arith::Rem => floor_rem(x, y),
+            Arith::Add => x.checked_add(y),
+            Arith::Sub => x.checked_sub(y),
+            Arith::Mul => x.checked_mul(y),
+            Arith::Rem => Some(floor_rem64(x, y)),
         };
-        return if v.unsigned_abs() <= MAX_EXPR_INT as u128 { Ok(Some(v as i64)) } else { Err(Fault::Past) };
+        return v.filter(|v| v.unsigned_abs() <= MAX_EXPR_INT as u64).map(Some).ok_or(Fault::Past);
     }
     chain(ops, xs, cx)
 }
@@ -466,10 +478,15 @@ fn call<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
 /// The primitives whose second argument is worked out per item of the first.
 #[inline(never)]
 fn call_each<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
+    each_over(p, &seq(&args[0], cx)?, &args[1], cx)
+}
+
+/// `call_each` over the items `items`.
+fn each_over<'a>(p: Prim, items: &[i32], each: &'a Node, cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
     Ok(match p {
         Prim::CountEach => {
             let mut n = 0;
-            per_item(&seq(&args[0], cx)?, &args[1], cx, truth, |_, v| {
+            per_item(items, each, cx, truth, |_, v| {
                 n += i64::from(v);
                 Ok(true)
             })?;
@@ -478,7 +495,7 @@ fn call_each<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         Prim::AllEach | Prim::AnyEach => {
             let want = p == Prim::AnyEach;
             let mut found = false;
-            per_item(&seq(&args[0], cx)?, &args[1], cx, truth, |_, v| {
+            per_item(items, each, cx, truth, |_, v| {
                 found = v == want;
                 Ok(!found)
             })?;
@@ -487,7 +504,7 @@ fn call_each<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         Prim::MinEach | Prim::MaxEach | Prim::SumEach => {
             let mut acc: Option<i64> = None;
             let mut fault = None;
-            per_item(&seq(&args[0], cx)?, &args[1], cx, num, |_, v| {
+            per_item(items, each, cx, num, |_, v| {
                 let v = v.unwrap_or(0);
                 acc = Some(match (acc, p) {
                     (None, _) => v,
@@ -510,7 +527,7 @@ fn call_each<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         }
         Prim::FirstCard | Prim::FirstDepot => {
             let mut found = None;
-            per_item(&seq(&args[0], cx)?, &args[1], cx, truth, |item, v| {
+            per_item(items, each, cx, truth, |item, v| {
                 if v {
                     found = Some(item);
                 }

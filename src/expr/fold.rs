@@ -24,6 +24,22 @@ pub struct Known {
     pub cards: bool,
 }
 
+/// What `fixed` may read: the bindings known and the slots whose values are given (a loop's
+/// item and the outer value its sieve is kept by, `loops.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reads {
+    pub depot: bool,
+    pub source: bool,
+    pub cards: bool,
+    pub slots: [Option<usize>; 2],
+}
+
+impl From<Known> for Reads {
+    fn from(k: Known) -> Reads {
+        Reads { depot: true, source: k.source, cards: k.cards, slots: [None, None] }
+    }
+}
+
 /// A condition's decision, worked out once per program and asked for many bindings.
 #[derive(Debug)]
 pub struct Decider<'a> {
@@ -32,7 +48,7 @@ pub struct Decider<'a> {
 }
 
 #[derive(Debug)]
-enum Part<'a> {
+pub(super) enum Part<'a> {
     /// worked out by the evaluator
     Fixed(&'a Node),
     /// `&&` (false) or `||` (true) stopped by an operand of that value: the operands, each
@@ -44,29 +60,31 @@ enum Part<'a> {
 }
 
 /// The nodes directly beneath `n`.
-fn kids(n: &Node) -> Vec<&Node> {
+pub(super) fn kids(n: &Node) -> Vec<&Node> {
     match n {
         Node::Const(_) | Node::Bind(_) | Node::Counter(_) | Node::Var(_) | Node::CardsAt(_) | Node::BoundPile(_) => {
             Vec::new()
         }
         Node::Cards(x) | Node::CardsOf(x) | Node::Depots(x) | Node::Zero(x) | Node::Prop(_, x) | Node::Not(x)
         | Node::Neg(x) | Node::Each(_, x) | Node::Pile(_, x) => vec![&**x],
-        Node::Arith(_, xs) | Node::And(xs) | Node::Or(xs) | Node::Call(_, xs) | Node::Host(_, xs) => xs.iter().collect(),
-        Node::Cmp(_, _, a, b) | Node::Let(_, a, b) => vec![&**a, &**b],
+        Node::Arith(_, xs) | Node::And(xs) | Node::Or(xs) | Node::Call(_, xs) | Node::Host(_, xs)
+        | Node::Sieved(_, _, xs) => xs.iter().collect(),
+        Node::Cmp(_, _, a, b) | Node::Let(_, a, b) | Node::In(_, a, b) => vec![&**a, &**b],
     }
 }
 
-/// Whether `n` reads nothing but the known bindings, constants and the depot tables.
-fn fixed(n: &Node, known: Known) -> bool {
+/// Whether `n` reads nothing but the known bindings and slots, constants and the depot tables.
+fn fixed(n: &Node, known: Reads) -> bool {
     let own = match n {
         Node::Bind(b) => match b {
-            Binding::Depot => true,
+            Binding::Depot => known.depot,
             Binding::Source => known.source,
             Binding::Card | Binding::Top => known.cards,
             Binding::Pile => false,
         },
-        Node::Counter(_) | Node::Var(_) | Node::CardsAt(_) | Node::Cards(_) | Node::CardsOf(_) | Node::Let(..)
-        | Node::Each(..) | Node::Pile(..) | Node::BoundPile(_) => false,
+        Node::Var(slot) => known.slots.contains(&Some(*slot)),
+        Node::Counter(_) | Node::CardsAt(_) | Node::Cards(_) | Node::CardsOf(_) | Node::Let(..)
+        | Node::Each(..) | Node::Pile(..) | Node::BoundPile(_) | Node::Sieved(..) | Node::In(..) => false,
         // a Python call-back may read anything of the position, and fail
         Node::Host(..) => false,
         // the per-item primitives run a body on slots; `cameFrom` reads the position
@@ -83,7 +101,7 @@ fn fallible(n: &Node) -> bool {
         || kids(n).into_iter().any(fallible)
 }
 
-fn part(n: &Node, known: Known) -> Part<'_> {
+pub(super) fn part(n: &Node, known: Reads) -> Part<'_> {
     if fixed(n, known) {
         return Part::Fixed(n);
     }
@@ -100,7 +118,7 @@ fn part(n: &Node, known: Known) -> Part<'_> {
 }
 
 impl<'a> Part<'a> {
-    fn decide<'c>(&self, cx: &mut Cx<'c, '_>) -> Option<bool>
+    pub(super) fn decide<'c>(&self, cx: &mut Cx<'c, '_>) -> Option<bool>
     where
         'a: 'c,
     {
@@ -124,7 +142,7 @@ impl<'a> Part<'a> {
     }
 
     /// Whether some binding may decide it.
-    fn can_decide(&self) -> bool {
+    pub(super) fn can_decide(&self) -> bool {
         match self {
             Part::Fixed(_) => true,
             Part::Not(p) => p.can_decide(),
@@ -137,7 +155,7 @@ impl<'a> Part<'a> {
 impl<'a> Decider<'a> {
     /// The decider of a program's root; None when no binding of `known` can decide it.
     pub(super) fn new(root: &'a Node, t: &'a Tables, known: Known) -> Option<Decider<'a>> {
-        let part = part(root, known);
+        let part = part(root, known.into());
         part.can_decide().then_some(Decider { part, t })
     }
 
