@@ -377,6 +377,18 @@ fn per_item<'a, T>(items: &[i32], each: &'a Node, cx: &mut Cx<'a, '_>,
     Ok(())
 }
 
+/// Every card of the list `n`, in order, to `f` (which may stop it with a fault); the cards of several depots (`cardsOf`) read
+/// off their piles without being gathered first.
+fn for_cards<'a>(n: &'a Node, cx: &mut Cx<'a, '_>, mut f: impl FnMut(i32) -> R<()>) -> R<()> {
+    if let Node::CardsOf(ds) = n {
+        for &d in seq(ds, cx)?.iter() {
+            cx.pile(i64::from(d)).iter().try_for_each(|&c| f(c))?;
+        }
+        return Ok(());
+    }
+    seq(n, cx)?.iter().try_for_each(|&c| f(c))
+}
+
 /// A sum of item numbers, refused when it leaves 64 bits (Python's would not stop, but no rule
 /// of a bundled game comes near).
 fn add(acc: i64, v: i64) -> R<i64> {
@@ -391,6 +403,16 @@ fn call<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         Prim::CountCards => Val::Int(match &args[0] {
             // count(Foundation): the piles' sizes, without gathering their cards
             Node::CardsOf(ds) => seq(ds, cx)?.iter().map(|&d| cx.pile(i64::from(d)).len() as i64).sum(),
+            // count(faceDown(…)): counted, not gathered
+            Node::Call(f @ (Prim::FaceUpCards | Prim::FaceDownCards), xs) => {
+                let up = *f == Prim::FaceUpCards;
+                let mut n = 0;
+                for_cards(&xs[0], cx, |c| {
+                    n += i64::from((c & 1 == 1) == up);
+                    Ok(())
+                })?;
+                n
+            }
             a => seq(a, cx)?.len() as i64,
         }),
         Prim::MinTwo | Prim::MaxTwo => {
@@ -403,20 +425,10 @@ fn call<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         Prim::SumValues => {
             let value = |c: &i32| t.face(i64::from(*c)).map_or(0, |f| f.value);
             let mut sum = 0;
-            match &args[0] {
-                Node::CardsOf(ds) => {
-                    for &d in seq(ds, cx)?.iter() {
-                        for c in cx.pile(i64::from(d)) {
-                            sum = add(sum, value(c))?;
-                        }
-                    }
-                }
-                a => {
-                    for c in seq(a, cx)?.iter() {
-                        sum = add(sum, value(c))?;
-                    }
-                }
-            }
+            for_cards(&args[0], cx, |c| {
+                sum = add(sum, value(&c))?;
+                Ok(())
+            })?;
             Val::Int(sum)
         }
         Prim::CardValue => Val::Int(num(&args[0], cx)?.and_then(|c| t.face(c)).map_or(0, |f| f.value)),
@@ -436,7 +448,14 @@ fn call<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         }
         Prim::FaceUpCards | Prim::FaceDownCards => {
             let up = p == Prim::FaceUpCards;
-            Val::List(Seq::Owned(seq(&args[0], cx)?.iter().copied().filter(|c| (c & 1 == 1) == up).collect()))
+            let mut out = Vec::new();
+            for_cards(&args[0], cx, |c| {
+                if (c & 1 == 1) == up {
+                    out.push(c);
+                }
+                Ok(())
+            })?;
+            Val::List(Seq::Owned(out))
         }
         Prim::DepotNamed => match eval(&args[0], cx)? {
             Val::Text(name) => Val::Int(*t.depot_index.get(name).ok_or_else(|| Fault::NoDepot(name.into()))?),
