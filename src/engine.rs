@@ -736,7 +736,7 @@ fn accept(v: &Value, depot: usize, exprs: &mut Exprs) -> Result<Accept, Unsuppor
         Some(Value::Array(a)) => Some(a.iter().filter_map(Value::as_u64).map(|x| x as usize).collect()),
         _ => None,
     };
-    let when = if absent(v, "when") { None } else { Some(exprs.add(field(v, "when")?)?) };
+    let when = if absent(v, "when") { None } else { Some(exprs.add_for(field(v, "when")?, depot)?) };
     Ok(Accept {
         none: flag(v, "rejects_all"),
         empty_only: flag(v, "empty_only"),

@@ -124,6 +124,16 @@ impl Exprs {
 
     /// Load one compiled `ExprRef` (its JSON form in `CompiledGame.to_json()`).
     pub fn add(&mut self, expr_ref: &Value) -> Result<ExprId, Unsupported> {
+        self.add_at(expr_ref, None)
+    }
+
+    /// `add` of a program that runs only with `depot` bound to this depot (an accept rule's
+    /// `when`, a trigger's, an action's): what it reads of the depot alone is worked out now.
+    pub fn add_for(&mut self, expr_ref: &Value, depot: usize) -> Result<ExprId, Unsupported> {
+        self.add_at(expr_ref, Some(depot as i32))
+    }
+
+    fn add_at(&mut self, expr_ref: &Value, depot: Option<i32>) -> Result<ExprId, Unsupported> {
         let ptr = expr_ref.get("ptr").and_then(Value::as_str).unwrap_or("").to_string();
         let Some(tables) = &self.tables else {
             return Err(Unsupported(format!(
@@ -133,6 +143,9 @@ impl Exprs {
         let (mut root, slots) = parse::program(program, tables).map_err(|why| {
             Unsupported(format!("the expression at {ptr} can't run natively: {why}"))
         })?;
+        if let Some(d) = depot {
+            fold::specialise(&mut root, tables, d);
+        }
         loops::rewrite(&mut root, tables, slots);
         self.programs.push(Program { root, slots, ptr });
         Ok(self.programs.len() - 1)
@@ -391,6 +404,36 @@ mod tests {
             ["call", "g", 0, [["cards", ["var", 1]]]]]]]]]);
         let outer = load(&mut e, json!(["call", "f", 1, [["const", [0, 1, 2]], ["each", 0, inner]]]), 2).expect("loads");
         assert_eq!(format!("{:?}", e.value(outer, &s, &Scope::default()).unwrap()), "Int(2)"); // row-1 and pile
+    }
+
+    #[test]
+    fn a_program_for_one_depot_works_out_what_it_reads_of_the_depot_once() {
+        // `index(depot) == 1 && moves == 7 || index(depot) == 2 && top(neighbour(depot, -1))`
+        let index_is = |k: i64| json!(["cmp", "==", "plain", ["call", "i", 0, [["bind", "depot"]]], ["const", k]]);
+        let root = json!(["or", [["and", [index_is(1), ["cmp", "==", "plain", ["counter", "moves"], ["const", 7]]]],
+                                 ["and", [index_is(2), ["call", "g", 0, [["cards", ["call", "h", 0, [["bind", "depot"], ["const", -1]]]]]]]]]]);
+        let program = |root: &Value| json!({"$": "ExprRef", "text": "", "context": "eval", "self_depot": -1, "ptr": "/x",
+            "program": {"$": "Program", "program": {"format": 1, "kind": "bool", "slots": 0, "reads": [], "root": root}}});
+        let mut e = exprs();
+        let general = e.add(&program(&root)).expect("loads");
+        for (s, depot) in [(state(&[&[1], &[], &[]]), 0), (state(&[&[1], &[], &[]]), 1), (state(&[&[], &[], &[]]), 1),
+                           (state(&[&[1], &[3], &[]]), 2)] {
+            let id = e.add_for(&program(&root), depot as usize).expect("loads");
+            let scope = Scope { depot, ..Scope::default() };
+            assert_eq!(e.test(id, &s, &scope), e.test(general, &s, &scope), "depot {depot}");
+            let mut reads = String::new();
+            fn walk(n: &Node, out: &mut String) {
+                if matches!(n, Node::Bind(_) | Node::Call(parse::Prim::CopyIndex | parse::Prim::NeighbourCopy, _)) {
+                    out.push('!');
+                }
+                fold::kids(n).into_iter().for_each(|k| walk(k, out));
+            }
+            walk(&e.programs[id].root, &mut reads);
+            assert!(reads.is_empty(), "depot {depot}: {:?}", e.programs[id].root);
+        }
+        // pile (copy 0) is decided false before the board
+        let pile = e.add_for(&program(&root), 2).expect("loads");
+        assert!(matches!(&e.programs[pile].root, Node::Const(parse::Const::Bool(false))));
     }
 
     #[test]

@@ -11,8 +11,8 @@
 //! the limit, a depot name no depot has) before the deciding one leaves the whole undecided,
 //! so no error the evaluator would raise is skipped.
 
-use super::eval::{truth, Cx};
-use super::parse::{Binding, Node, Prim};
+use super::eval::{eval, truth, Cx, Val};
+use super::parse::{Binding, Const, Node, Prim};
 use super::tables::Tables;
 use super::Scope;
 use crate::engine::State;
@@ -70,6 +70,20 @@ pub(super) fn kids(n: &Node) -> Vec<&Node> {
         Node::Arith(_, xs) | Node::And(xs) | Node::Or(xs) | Node::Call(_, xs) | Node::Host(_, xs)
         | Node::Sieved(_, _, xs) => xs.iter().collect(),
         Node::Cmp(_, _, a, b) | Node::Let(_, a, b) | Node::In(_, a, b) => vec![&**a, &**b],
+    }
+}
+
+/// `kids`, to change them.
+pub(super) fn kids_mut(n: &mut Node) -> Vec<&mut Node> {
+    match n {
+        Node::Const(_) | Node::Bind(_) | Node::Counter(_) | Node::Var(_) | Node::CardsAt(_) | Node::BoundPile(_) => {
+            Vec::new()
+        }
+        Node::Cards(x) | Node::CardsOf(x) | Node::Depots(x) | Node::Zero(x) | Node::Prop(_, x) | Node::Not(x)
+        | Node::Neg(x) | Node::Each(_, x) | Node::Pile(_, x) => vec![&mut **x],
+        Node::Arith(_, xs) | Node::And(xs) | Node::Or(xs) | Node::Call(_, xs) | Node::Host(_, xs)
+        | Node::Sieved(_, _, xs) => xs.iter_mut().collect(),
+        Node::Cmp(_, _, a, b) | Node::Let(_, a, b) | Node::In(_, a, b) => vec![&mut **a, &mut **b],
     }
 }
 
@@ -165,4 +179,80 @@ impl<'a> Decider<'a> {
         let empty = State::default();
         self.part.decide(&mut Cx { t: self.t, s: &empty, scope: *scope, vars: &mut [] })
     }
+}
+
+/// `n` for one depot: every part that reads nothing but the `depot` binding (as `depot`),
+/// constants and the depot tables, and cannot fail, worked out once into a constant, and the
+/// `&&` and `||` operands that are constants and cannot stop them dropped. A program made so
+/// is run only with that `depot` binding (an accept rule's `when` on its own depot, a
+/// trigger's or an action's on theirs).
+pub(super) fn specialise(n: &mut Node, t: &Tables, depot: i32) {
+    if matches!(n, Node::Const(_)) {
+        return;
+    }
+    let reads = Reads { depot: true, source: false, cards: false, slots: [None, None] };
+    if fixed(n, reads) && !fallible(n) {
+        let empty = State::default();
+        let scope = Scope { depot, source: -1, ..Scope::default() };
+        if let Ok(v) = eval(n, &mut Cx { t, s: &empty, scope, vars: &mut [] }) {
+            *n = Node::Const(match v {
+                Val::Null => Const::Null,
+                Val::Bool(b) => Const::Bool(b),
+                Val::Int(i) => Const::Int(i),
+                Val::Text(s) => Const::Text(s.to_string()),
+                Val::List(items) => Const::List(items.to_vec()),
+            });
+            return;
+        }
+    }
+    for k in kids_mut(n) {
+        specialise(k, t, depot);
+    }
+    let folded = match n {
+        Node::Not(x) => match &**x {
+            Node::Const(c) => Some(Const::Bool(!const_truth(c))),
+            _ => None,
+        },
+        Node::And(xs) => junction(xs, false),
+        Node::Or(xs) => junction(xs, true),
+        _ => None,
+    };
+    if let Some(c) = folded {
+        *n = Node::Const(c);
+    }
+}
+
+/// Python's `bool` of a constant.
+fn const_truth(c: &Const) -> bool {
+    match c {
+        Const::Null => false,
+        Const::Bool(b) => *b,
+        Const::Int(i) => *i != 0,
+        Const::Text(s) => !s.is_empty(),
+        Const::List(v) => !v.is_empty(),
+    }
+}
+
+/// The operands of an `&&` (`stop` false) or `||` (`stop` true) without the constants that
+/// cannot stop it, cut after the first that does (what comes before it still runs, and may
+/// fail or stop first); the junction's value when that leaves no question.
+fn junction(xs: &mut Box<[Node]>, stop: bool) -> Option<Const> {
+    let mut kept = Vec::with_capacity(xs.len());
+    let mut stopped = false;
+    for x in std::mem::take(xs).into_vec() {
+        match &x {
+            Node::Const(c) if const_truth(c) == stop => {
+                kept.push(x);
+                stopped = true;
+                break;
+            }
+            Node::Const(_) => {}
+            _ => kept.push(x),
+        }
+    }
+    if kept.is_empty() || (stopped && kept.len() == 1) {
+        return Some(Const::Bool(if kept.is_empty() { !stop } else { stop }));
+    }
+    *xs = kept.into_boxed_slice();
+    None
 }

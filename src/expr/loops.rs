@@ -15,7 +15,7 @@
 //! (`fold::Part::decide`).
 
 use super::eval::{Cx, Val};
-use super::fold::{kids, part, Reads};
+use super::fold::{kids, kids_mut, part, Reads};
 use super::parse::{Cmp, Const, Key, Node, Prim, Sieve};
 use super::tables::Tables;
 use super::Scope;
@@ -34,19 +34,6 @@ pub(super) fn rewrite(n: &mut Node, t: &Tables, slots: usize) {
         *n = m;
     } else if let Some(sieved) = sieve(n, t, slots) {
         *n = sieved;
-    }
-}
-
-fn kids_mut(n: &mut Node) -> Vec<&mut Node> {
-    match n {
-        Node::Const(_) | Node::Bind(_) | Node::Counter(_) | Node::Var(_) | Node::CardsAt(_) | Node::BoundPile(_) => {
-            Vec::new()
-        }
-        Node::Cards(x) | Node::CardsOf(x) | Node::Depots(x) | Node::Zero(x) | Node::Prop(_, x) | Node::Not(x)
-        | Node::Neg(x) | Node::Each(_, x) | Node::Pile(_, x) => vec![&mut **x],
-        Node::Arith(_, xs) | Node::And(xs) | Node::Or(xs) | Node::Call(_, xs) | Node::Host(_, xs)
-        | Node::Sieved(_, _, xs) => xs.iter_mut().collect(),
-        Node::Cmp(_, _, a, b) | Node::Let(_, a, b) | Node::In(_, a, b) => vec![&mut **a, &mut **b],
     }
 }
 
