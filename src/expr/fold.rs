@@ -209,12 +209,9 @@ pub(super) fn specialise(n: &mut Node, t: &Tables, depot: i32) {
         specialise(k, t, depot);
     }
     let folded = match n {
-        Node::Not(x) => match &**x {
-            Node::Const(c) => Some(Const::Bool(!const_truth(c))),
-            _ => None,
-        },
-        Node::And(xs) => junction(xs, false),
-        Node::Or(xs) => junction(xs, true),
+        Node::Not(x) => const_truth(x, t).map(|b| Const::Bool(!b)),
+        Node::And(xs) => junction(xs, false, t),
+        Node::Or(xs) => junction(xs, true, t),
         _ => None,
     };
     if let Some(c) = folded {
@@ -222,32 +219,28 @@ pub(super) fn specialise(n: &mut Node, t: &Tables, depot: i32) {
     }
 }
 
-/// Python's `bool` of a constant.
-fn const_truth(c: &Const) -> bool {
-    match c {
-        Const::Null => false,
-        Const::Bool(b) => *b,
-        Const::Int(i) => *i != 0,
-        Const::Text(s) => !s.is_empty(),
-        Const::List(v) => !v.is_empty(),
-    }
+/// Python's `bool` of `n` when it is a constant.
+fn const_truth(n: &Node, t: &Tables) -> Option<bool> {
+    let empty = State::default();
+    let mut cx = Cx { t, s: &empty, scope: Scope::default(), vars: &mut [] };
+    matches!(n, Node::Const(_)).then(|| truth(n, &mut cx).unwrap_or(false)) // a constant never fails
 }
 
 /// The operands of an `&&` (`stop` false) or `||` (`stop` true) without the constants that
 /// cannot stop it, cut after the first that does (what comes before it still runs, and may
 /// fail or stop first); the junction's value when that leaves no question.
-fn junction(xs: &mut Box<[Node]>, stop: bool) -> Option<Const> {
+fn junction(xs: &mut Box<[Node]>, stop: bool, t: &Tables) -> Option<Const> {
     let mut kept = Vec::with_capacity(xs.len());
     let mut stopped = false;
     for x in std::mem::take(xs).into_vec() {
-        match &x {
-            Node::Const(c) if const_truth(c) == stop => {
+        match const_truth(&x, t) {
+            Some(b) if b == stop => {
                 kept.push(x);
                 stopped = true;
                 break;
             }
-            Node::Const(_) => {}
-            _ => kept.push(x),
+            Some(_) => {}
+            None => kept.push(x),
         }
     }
     if kept.is_empty() || (stopped && kept.len() == 1) {
