@@ -272,13 +272,18 @@ impl Accept {
         self.down_wanted = ids(&self.on_down);
     }
 
-    /// `on_top` without the pairs of face-up cards that the `when` of depot `d` refuses for
-    /// every board (`card.rank == top.rank`, `card.value + top.value == 13`): only real
-    /// candidates are listed for the full test.
+    /// `on_top` and `empty_wanted` without the face-up cards that the `when` of depot `d`
+    /// refuses for every board, on a top card (`card.rank == top.rank`, `card.value +
+    /// top.value == 13`) or on the empty pile (a gap at a row's start takes only a Two): only
+    /// real candidates are listed for the full test.
     fn prune_by_when(&mut self, d: usize, exprs: &Exprs, n: usize) {
         let Some(decider) = self.when.and_then(|id| exprs.decider(id, Known { source: false, cards: true })) else {
             return;
         };
+        self.empty_wanted.retain(|&card| {
+            let scope = Scope { card: Some((card as Code) << 1 | 1), top: None, depot: d as i32, ..Scope::default() };
+            decider.decide(&scope) != Some(false)
+        });
         let mut pruned = false;
         for top in 0..n {
             for card in 0..n {
@@ -731,7 +736,7 @@ fn accept(v: &Value, depot: usize, exprs: &mut Exprs) -> Result<Accept, Unsuppor
         Some(Value::Array(a)) => Some(a.iter().filter_map(Value::as_u64).map(|x| x as usize).collect()),
         _ => None,
     };
-    let when = if absent(v, "when") { None } else { Some(exprs.add(field(v, "when")?)?) };
+    let when = if absent(v, "when") { None } else { Some(exprs.add_for(field(v, "when")?, depot)?) };
     Ok(Accept {
         none: flag(v, "rejects_all"),
         empty_only: flag(v, "empty_only"),

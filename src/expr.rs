@@ -16,6 +16,7 @@ mod arith;
 mod eval;
 mod fold;
 mod host;
+mod loops;
 mod parse;
 mod tables;
 
@@ -143,15 +144,29 @@ impl Exprs {
 
     /// Load one compiled `ExprRef` (its JSON form in `CompiledGame.to_json()`).
     pub fn add(&mut self, expr_ref: &Value) -> Result<ExprId, Unsupported> {
+        self.add_at(expr_ref, None)
+    }
+
+    /// `add` of a program that runs only with `depot` bound to this depot (an accept rule's
+    /// `when`, a trigger's, an action's): what it reads of the depot alone is worked out now.
+    pub fn add_for(&mut self, expr_ref: &Value, depot: usize) -> Result<ExprId, Unsupported> {
+        self.add_at(expr_ref, Some(depot as i32))
+    }
+
+    fn add_at(&mut self, expr_ref: &Value, depot: Option<i32>) -> Result<ExprId, Unsupported> {
         let ptr = expr_ref.get("ptr").and_then(Value::as_str).unwrap_or("").to_string();
         let Some(tables) = &self.tables else {
             return Err(Unsupported(format!(
                 "the expression at {ptr} can't run natively: the plan has no expression tables")));
         };
         let program = expr_ref.get("program").and_then(|p| p.get("program"));
-        let (root, slots) = parse::program(program, tables, &ptr).map_err(|why| {
+        let (mut root, slots) = parse::program(program, tables, &ptr).map_err(|why| {
             Unsupported(format!("the expression at {ptr} can't run natively: {why}"))
         })?;
+        if let Some(d) = depot {
+            fold::specialise(&mut root, tables, d);
+        }
+        loops::rewrite(&mut root, tables, slots);
         self.programs.push(Program { root, slots, ptr });
         Ok(self.programs.len() - 1)
     }
@@ -249,7 +264,8 @@ mod tests {
             "covered_by": [[], [0], []], "grid": [[0.0, 0.0], [1.0, 1.0], null],
             "functions": {"f": ["count_cards", "count_each", null], "g": ["top_card"],
                           "h": ["neighbour_copy"], "k": ["grid_adjacent"], "m": ["sum_values"],
-                          "n": ["cards_above"], "p": ["run_base"], "q": ["first_depot"]}
+                          "n": ["cards_above"], "p": ["run_base"], "q": ["first_depot"],
+                          "a": ["any_each", "all_each"], "i": ["copy_index"], "c": ["came_from"]}
         })).expect("tables")
     }
 
@@ -371,6 +387,74 @@ mod tests {
         assert_eq!(decided(json!(["and", [past, near]]), 0, 2), None);
         assert_eq!(decided(json!(["and", [near, past]]), 0, 2), Some(false));
         assert_eq!(decided(json!(["and", [ace, near]]), 0, 2), Some(false));
+    }
+
+    #[test]
+    fn a_loop_looking_for_one_value_looks_it_up_once() {
+        let s = state(&[&[], &[], &[]]); // came_from: [-1, 2, -1]
+        let came = json!(["call", "c", 0, [["bind", "depot"]]]);
+        let mut e = exprs();
+        let any = load(&mut e, json!(["call", "a", 0, [["const", [0, 1, 2]], ["each", 0, ["cmp", "==", "depot", ["var", 0], came]]]]), 1);
+        let all = load(&mut e, json!(["call", "a", 1, [["const", [0, 1]], ["each", 0, ["cmp", "!=", "depot", came, ["var", 0]]]]]), 1);
+        let (any, all) = (any.expect("loads"), all.expect("loads"));
+        assert!(matches!(e.programs[any].root, Node::In(..)) && matches!(e.programs[all].root, Node::Not(_)));
+        let at = |id, depot| format!("{:?}", e.value(id, &s, &Scope { depot, ..Scope::default() }).unwrap());
+        assert_eq!([at(any, 1), at(any, 0), at(all, 1), at(all, 0)], ["Bool(true)", "Bool(false)", "Bool(true)", "Bool(true)"]);
+        // the value is worked out only when there are items, and fails where the loop would
+        let big = json!(["arith", ["*"], [["const", MAX_EXPR_INT], ["counter", "moves"]], false]);
+        let over = |items: Value| json!(["call", "a", 0, [["const", items], ["each", 0, ["cmp", "==", "depot", ["var", 0], big]]]]);
+        assert_eq!(run(over(json!([])), &s, &Scope::default()).unwrap(), "Bool(false)");
+        assert!(run(over(json!([0])), &s, &Scope::default()).is_err());
+    }
+
+    #[test]
+    fn a_loop_leaves_out_the_items_its_fixed_part_decides() {
+        // row-1 and row-2 are copies 1 and 2: `count(d in all, index(d) > index(depot) && top(d))`
+        let s = state(&[&[1], &[3], &[5]]);
+        let later = json!(["cmp", ">", "plain", ["call", "i", 0, [["var", 0]]], ["call", "i", 0, [["bind", "depot"]]]]);
+        let body = json!(["and", [later, ["call", "g", 0, [["cards", ["var", 0]]]]]]);
+        let mut e = exprs();
+        let count = load(&mut e, json!(["call", "f", 1, [["const", [0, 1, 2]], ["each", 0, body]]]), 1).expect("loads");
+        let Node::Sieved(_, sieve, _) = &e.programs[count].root else { panic!("not sieved") };
+        assert_eq!(sieve.lists, [vec![0, 1], vec![1], vec![], vec![0, 1]]); // depot -1, row-1, row-2, pile
+        let at = |depot| format!("{:?}", e.value(count, &s, &Scope { depot, ..Scope::default() }).unwrap());
+        assert_eq!([at(-1), at(0), at(1), at(2), at(7)], ["Int(2)", "Int(1)", "Int(0)", "Int(2)", "Int(2)"]);
+        // `any` over an enclosing loop's item: the inner items kept per outer item
+        let inner = json!(["call", "a", 0, [["const", [0, 1]], ["each", 1, ["and", [
+            ["cmp", "<", "plain", ["call", "i", 0, [["var", 0]]], ["call", "i", 0, [["var", 1]]]],
+            ["call", "g", 0, [["cards", ["var", 1]]]]]]]]]);
+        let outer = load(&mut e, json!(["call", "f", 1, [["const", [0, 1, 2]], ["each", 0, inner]]]), 2).expect("loads");
+        assert_eq!(format!("{:?}", e.value(outer, &s, &Scope::default()).unwrap()), "Int(2)"); // row-1 and pile
+    }
+
+    #[test]
+    fn a_program_for_one_depot_works_out_what_it_reads_of_the_depot_once() {
+        // `index(depot) == 1 && moves == 7 || index(depot) == 2 && top(neighbour(depot, -1))`
+        let index_is = |k: i64| json!(["cmp", "==", "plain", ["call", "i", 0, [["bind", "depot"]]], ["const", k]]);
+        let root = json!(["or", [["and", [index_is(1), ["cmp", "==", "plain", ["counter", "moves"], ["const", 7]]]],
+                                 ["and", [index_is(2), ["call", "g", 0, [["cards", ["call", "h", 0, [["bind", "depot"], ["const", -1]]]]]]]]]]);
+        let program = |root: &Value| json!({"$": "ExprRef", "text": "", "context": "eval", "self_depot": -1, "ptr": "/x",
+            "program": {"$": "Program", "program": {"format": 1, "kind": "bool", "slots": 0, "reads": [], "root": root}}});
+        let mut e = exprs();
+        let general = e.add(&program(&root)).expect("loads");
+        for (s, depot) in [(state(&[&[1], &[], &[]]), 0), (state(&[&[1], &[], &[]]), 1), (state(&[&[], &[], &[]]), 1),
+                           (state(&[&[1], &[3], &[]]), 2)] {
+            let id = e.add_for(&program(&root), depot as usize).expect("loads");
+            let scope = Scope { depot, ..Scope::default() };
+            assert_eq!(e.test(id, &s, &scope), e.test(general, &s, &scope), "depot {depot}");
+            let mut reads = String::new();
+            fn walk(n: &Node, out: &mut String) {
+                if matches!(n, Node::Bind(_) | Node::Call(parse::Prim::CopyIndex | parse::Prim::NeighbourCopy, _)) {
+                    out.push('!');
+                }
+                fold::kids(n).into_iter().for_each(|k| walk(k, out));
+            }
+            walk(&e.programs[id].root, &mut reads);
+            assert!(reads.is_empty(), "depot {depot}: {:?}", e.programs[id].root);
+        }
+        // pile (copy 0) is decided false before the board
+        let pile = e.add_for(&program(&root), 2).expect("loads");
+        assert!(matches!(&e.programs[pile].root, Node::Const(parse::Const::Bool(false))));
     }
 
     #[test]

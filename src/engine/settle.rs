@@ -99,7 +99,7 @@ impl Rules {
         let mut triggers = Vec::new();
         for t in field(c, "triggers")?.as_array().into_iter().flatten() {
             let depot = in_range(field(t, "depot")?, n, "a trigger's depot")?;
-            let when = load.exprs.add(field(t, "when")?)?;
+            let when = load.exprs.add_for(field(t, "when")?, depot)?;
             triggers.push(Trigger { depot, when, steps: load.steps(t.get("do"))? });
         }
         let acts = field(c, "actions")?.as_array().ok_or_else(|| Unsupported("'actions' is not a list".into()))?;
@@ -107,11 +107,11 @@ impl Rules {
             return Err(Unsupported("'actions' is not one per depot".into()));
         }
         let mut actions = Vec::new();
-        for list in acts {
+        for (d, list) in acts.iter().enumerate() {
             let mut mine = Vec::new();
             for a in list.as_array().into_iter().flatten() {
                 let when = match a.get("when") {
-                    Some(w) if !w.is_null() => Some(load.exprs.add(w)?),
+                    Some(w) if !w.is_null() => Some(load.exprs.add_for(w, d)?),
                     _ => None,
                 };
                 mine.push(Action { when, steps: load.steps(a.get("do"))? });

@@ -20,6 +20,15 @@ pub(super) fn floor_rem(a: i128, b: i128) -> i128 {
     if r != 0 && (r < 0) != (b < 0) { r + b } else { r }
 }
 
+/// `floor_rem` in i64, for one operator of two 64-bit operands.
+pub(super) fn floor_rem64(a: i64, b: i64) -> i64 {
+    if b == 0 || b == 1 || b == -1 {
+        return 0; // as `floor_rem`; i64::MIN % -1 would overflow
+    }
+    let r = a % b;
+    if r != 0 && (r < 0) != (b < 0) { r + b } else { r }
+}
+
 /// The running value of a chain.
 #[derive(Debug, Default)]
 pub(super) struct Chain {
@@ -113,6 +122,9 @@ mod tests {
         assert_eq!(fold(-6, &[(Rem, 3)]), Some(0));
         assert_eq!(fold(5, &[(Rem, 0)]), Some(0));
         assert_eq!(fold(5, &[(Rem, -1)]), Some(0));
+        for (a, b) in [(7, 3), (-7, 3), (7, -3), (-7, -3), (-6, 3), (5, 0), (5, -1), (i64::MIN, -1), (i64::MIN, 7)] {
+            assert_eq!(i128::from(floor_rem64(a, b)), floor_rem(i128::from(a), i128::from(b)), "{a} % {b}");
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::ops::Deref;
 
-use super::arith::{floor_rem, Chain};
+use super::arith::{floor_rem64, Chain};
 use super::parse::{Arith, Binding, Cmp, Const, Counter, How, Node, PileRead, Prim, Prop};
 use super::tables::Tables;
 use super::{Scope, MAX_EXPR_INT};
@@ -248,6 +248,18 @@ fn node<'a>(n: &'a Node, cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         Node::Host(h) => super::host::call(h, cx)?,
         // the parser puts these only where a primitive runs them per item
         Node::Each(_, body) => eval(body, cx)?,
+        Node::Sieved(p, sieve, args) => match sieve.items(cx) {
+            Some(items) => each_over(*p, items, &args[1], cx)?,
+            None => call_each(*p, args, cx)?,
+        },
+        Node::In(how, items, x) => {
+            let items = seq(items, cx)?;
+            let found = !items.is_empty() && {
+                let x = num(x, cx)?;
+                items.iter().any(|&i| compare(Cmp::Eq, *how, Some(i64::from(i)), x))
+            };
+            Val::Bool(found)
+        }
     })
 }
 
@@ -274,17 +286,17 @@ fn cards_of<'a>(ds: &[i32], cx: &Cx<'a, '_>) -> Seq<'a> {
 /// in Python), refused past `MAX_EXPR_INT`.
 fn arith<'a>(ops: &[Arith], xs: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Option<i64>> {
     if let ([op], [a, b]) = (ops, xs) {
-        // one operator: i128 holds any result of two 64-bit operands
+        // one operator, in i64: a result that leaves i64 is past the limit anyway (and i128
+        // division is a library call, the dearest step of a `%`-heavy loop)
         let (a, b) = (num(a, cx)?, num(b, cx)?);
-        let (Some(a), Some(b)) = (a, b) else { return Ok(None) };
-        let (x, y) = (i128::from(a), i128::from(b));
+        let (Some(x), Some(y)) = (a, b) else { return Ok(None) };
         let v = match op {
-            Arith::Add => x + y,
-            Arith::Sub => x - y,
-            Arith::Mul => x * y,
-            Arith::Rem => floor_rem(x, y),
+            Arith::Add => x.checked_add(y),
+            Arith::Sub => x.checked_sub(y),
+            Arith::Mul => x.checked_mul(y),
+            Arith::Rem => Some(floor_rem64(x, y)),
         };
-        return if v.unsigned_abs() <= MAX_EXPR_INT as u128 { Ok(Some(v as i64)) } else { Err(Fault::Past) };
+        return v.filter(|v| v.unsigned_abs() <= MAX_EXPR_INT as u64).map(Some).ok_or(Fault::Past);
     }
     chain(ops, xs, cx)
 }
@@ -363,6 +375,18 @@ fn per_item<'a, T>(items: &[i32], each: &'a Node, cx: &mut Cx<'a, '_>,
     Ok(())
 }
 
+/// Every card of the list `n`, in order, to `f` (which may stop it with a fault); the cards of several depots (`cardsOf`) read
+/// off their piles without being gathered first.
+fn for_cards<'a>(n: &'a Node, cx: &mut Cx<'a, '_>, mut f: impl FnMut(i32) -> R<()>) -> R<()> {
+    if let Node::CardsOf(ds) = n {
+        for &d in seq(ds, cx)?.iter() {
+            cx.pile(i64::from(d)).iter().try_for_each(|&c| f(c))?;
+        }
+        return Ok(());
+    }
+    seq(n, cx)?.iter().try_for_each(|&c| f(c))
+}
+
 /// A sum of item numbers, refused when it leaves 64 bits (Python's would not stop, but no rule
 /// of a bundled game comes near).
 fn add(acc: i64, v: i64) -> R<i64> {
@@ -377,6 +401,16 @@ fn call<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         Prim::CountCards => Val::Int(match &args[0] {
             // count(Foundation): the piles' sizes, without gathering their cards
             Node::CardsOf(ds) => seq(ds, cx)?.iter().map(|&d| cx.pile(i64::from(d)).len() as i64).sum(),
+            // count(faceDown(…)): counted, not gathered
+            Node::Call(f @ (Prim::FaceUpCards | Prim::FaceDownCards), xs) => {
+                let up = *f == Prim::FaceUpCards;
+                let mut n = 0;
+                for_cards(&xs[0], cx, |c| {
+                    n += i64::from((c & 1 == 1) == up);
+                    Ok(())
+                })?;
+                n
+            }
             a => seq(a, cx)?.len() as i64,
         }),
         Prim::MinTwo | Prim::MaxTwo => {
@@ -389,20 +423,10 @@ fn call<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         Prim::SumValues => {
             let value = |c: &i32| t.face(i64::from(*c)).map_or(0, |f| f.value);
             let mut sum = 0;
-            match &args[0] {
-                Node::CardsOf(ds) => {
-                    for &d in seq(ds, cx)?.iter() {
-                        for c in cx.pile(i64::from(d)) {
-                            sum = add(sum, value(c))?;
-                        }
-                    }
-                }
-                a => {
-                    for c in seq(a, cx)?.iter() {
-                        sum = add(sum, value(c))?;
-                    }
-                }
-            }
+            for_cards(&args[0], cx, |c| {
+                sum = add(sum, value(&c))?;
+                Ok(())
+            })?;
             Val::Int(sum)
         }
         Prim::CardValue => Val::Int(num(&args[0], cx)?.and_then(|c| t.face(c)).map_or(0, |f| f.value)),
@@ -422,7 +446,14 @@ fn call<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         }
         Prim::FaceUpCards | Prim::FaceDownCards => {
             let up = p == Prim::FaceUpCards;
-            Val::List(Seq::Owned(seq(&args[0], cx)?.iter().copied().filter(|c| (c & 1 == 1) == up).collect()))
+            let mut out = Vec::new();
+            for_cards(&args[0], cx, |c| {
+                if (c & 1 == 1) == up {
+                    out.push(c);
+                }
+                Ok(())
+            })?;
+            Val::List(Seq::Owned(out))
         }
         Prim::DepotNamed => match eval(&args[0], cx)? {
             Val::Text(name) => Val::Int(*t.depot_index.get(&*name).ok_or_else(|| Fault::NoDepot(name.into()))?),
@@ -464,10 +495,15 @@ fn call<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
 /// The primitives whose second argument is worked out per item of the first.
 #[inline(never)]
 fn call_each<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
+    each_over(p, &seq(&args[0], cx)?, &args[1], cx)
+}
+
+/// `call_each` over the items `items`.
+fn each_over<'a>(p: Prim, items: &[i32], each: &'a Node, cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
     Ok(match p {
         Prim::CountEach => {
             let mut n = 0;
-            per_item(&seq(&args[0], cx)?, &args[1], cx, truth, |_, v| {
+            per_item(items, each, cx, truth, |_, v| {
                 n += i64::from(v);
                 Ok(true)
             })?;
@@ -476,7 +512,7 @@ fn call_each<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         Prim::AllEach | Prim::AnyEach => {
             let want = p == Prim::AnyEach;
             let mut found = false;
-            per_item(&seq(&args[0], cx)?, &args[1], cx, truth, |_, v| {
+            per_item(items, each, cx, truth, |_, v| {
                 found = v == want;
                 Ok(!found)
             })?;
@@ -485,7 +521,7 @@ fn call_each<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         Prim::MinEach | Prim::MaxEach | Prim::SumEach => {
             let mut acc: Option<i64> = None;
             let mut fault = None;
-            per_item(&seq(&args[0], cx)?, &args[1], cx, num, |_, v| {
+            per_item(items, each, cx, num, |_, v| {
                 let v = v.unwrap_or(0);
                 acc = Some(match (acc, p) {
                     (None, _) => v,
@@ -508,7 +544,7 @@ fn call_each<'a>(p: Prim, args: &'a [Node], cx: &mut Cx<'a, '_>) -> R<Val<'a>> {
         }
         Prim::FirstCard | Prim::FirstDepot => {
             let mut found = None;
-            per_item(&seq(&args[0], cx)?, &args[1], cx, truth, |item, v| {
+            per_item(items, each, cx, truth, |item, v| {
                 if v {
                     found = Some(item);
                 }

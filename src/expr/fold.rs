@@ -11,8 +11,8 @@
 //! the limit, a depot name no depot has) before the deciding one leaves the whole undecided,
 //! so no error the evaluator would raise is skipped.
 
-use super::eval::{truth, Cx};
-use super::parse::{Binding, Node, Prim};
+use super::eval::{eval, truth, Cx, Val};
+use super::parse::{Binding, Const, Node, Prim};
 use super::tables::Tables;
 use super::Scope;
 use crate::engine::State;
@@ -24,6 +24,22 @@ pub struct Known {
     pub cards: bool,
 }
 
+/// What `fixed` may read: the bindings known and the slots whose values are given (a loop's
+/// item and the outer value its sieve is kept by, `loops.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reads {
+    pub depot: bool,
+    pub source: bool,
+    pub cards: bool,
+    pub slots: [Option<usize>; 2],
+}
+
+impl From<Known> for Reads {
+    fn from(k: Known) -> Reads {
+        Reads { depot: true, source: k.source, cards: k.cards, slots: [None, None] }
+    }
+}
+
 /// A condition's decision, worked out once per program and asked for many bindings.
 #[derive(Debug)]
 pub struct Decider<'a> {
@@ -32,7 +48,7 @@ pub struct Decider<'a> {
 }
 
 #[derive(Debug)]
-enum Part<'a> {
+pub(super) enum Part<'a> {
     /// worked out by the evaluator
     Fixed(&'a Node),
     /// `&&` (false) or `||` (true) stopped by an operand of that value: the operands, each
@@ -44,30 +60,47 @@ enum Part<'a> {
 }
 
 /// The nodes directly beneath `n`.
-fn kids(n: &Node) -> Vec<&Node> {
+pub(super) fn kids(n: &Node) -> Vec<&Node> {
     match n {
         Node::Const(_) | Node::Bind(_) | Node::Counter(_) | Node::Var(_) | Node::CardsAt(_) | Node::BoundPile(_) => {
             Vec::new()
         }
         Node::Cards(x) | Node::CardsOf(x) | Node::Depots(x) | Node::Zero(x) | Node::Prop(_, x) | Node::Not(x)
         | Node::Neg(x) | Node::Each(_, x) | Node::Pile(_, x) => vec![&**x],
-        Node::Arith(_, xs) | Node::And(xs) | Node::Or(xs) | Node::Call(_, xs) => xs.iter().collect(),
+        Node::Arith(_, xs) | Node::And(xs) | Node::Or(xs) | Node::Call(_, xs)
+        | Node::Sieved(_, _, xs) => xs.iter().collect(),
         Node::Host(h) => h.args.iter().collect(),
-        Node::Cmp(_, _, a, b) | Node::Let(_, a, b) => vec![&**a, &**b],
+        Node::Cmp(_, _, a, b) | Node::Let(_, a, b) | Node::In(_, a, b) => vec![&**a, &**b],
     }
 }
 
-/// Whether `n` reads nothing but the known bindings, constants and the depot tables.
-fn fixed(n: &Node, known: Known) -> bool {
+/// `kids`, to change them.
+pub(super) fn kids_mut(n: &mut Node) -> Vec<&mut Node> {
+    match n {
+        Node::Const(_) | Node::Bind(_) | Node::Counter(_) | Node::Var(_) | Node::CardsAt(_) | Node::BoundPile(_) => {
+            Vec::new()
+        }
+        Node::Cards(x) | Node::CardsOf(x) | Node::Depots(x) | Node::Zero(x) | Node::Prop(_, x) | Node::Not(x)
+        | Node::Neg(x) | Node::Each(_, x) | Node::Pile(_, x) => vec![&mut **x],
+        Node::Arith(_, xs) | Node::And(xs) | Node::Or(xs) | Node::Call(_, xs)
+        | Node::Sieved(_, _, xs) => xs.iter_mut().collect(),
+        Node::Host(h) => h.args.iter_mut().collect(),
+        Node::Cmp(_, _, a, b) | Node::Let(_, a, b) | Node::In(_, a, b) => vec![&mut **a, &mut **b],
+    }
+}
+
+/// Whether `n` reads nothing but the known bindings and slots, constants and the depot tables.
+fn fixed(n: &Node, known: Reads) -> bool {
     let own = match n {
         Node::Bind(b) => match b {
-            Binding::Depot => true,
+            Binding::Depot => known.depot,
             Binding::Source => known.source,
             Binding::Card | Binding::Top => known.cards,
             Binding::Pile => false,
         },
-        Node::Counter(_) | Node::Var(_) | Node::CardsAt(_) | Node::Cards(_) | Node::CardsOf(_) | Node::Let(..)
-        | Node::Each(..) | Node::Pile(..) | Node::BoundPile(_) => false,
+        Node::Var(slot) => known.slots.contains(&Some(*slot)),
+        Node::Counter(_) | Node::CardsAt(_) | Node::Cards(_) | Node::CardsOf(_) | Node::Let(..)
+        | Node::Each(..) | Node::Pile(..) | Node::BoundPile(_) | Node::Sieved(..) | Node::In(..) => false,
         // a Python call-back may read anything of the position, and fail
         Node::Host(..) => false,
         // the per-item primitives run a body on slots; `cameFrom` reads the position
@@ -84,7 +117,7 @@ fn fallible(n: &Node) -> bool {
         || kids(n).into_iter().any(fallible)
 }
 
-fn part(n: &Node, known: Known) -> Part<'_> {
+pub(super) fn part(n: &Node, known: Reads) -> Part<'_> {
     if fixed(n, known) {
         return Part::Fixed(n);
     }
@@ -101,7 +134,7 @@ fn part(n: &Node, known: Known) -> Part<'_> {
 }
 
 impl<'a> Part<'a> {
-    fn decide<'c>(&self, cx: &mut Cx<'c, '_>) -> Option<bool>
+    pub(super) fn decide<'c>(&self, cx: &mut Cx<'c, '_>) -> Option<bool>
     where
         'a: 'c,
     {
@@ -125,7 +158,7 @@ impl<'a> Part<'a> {
     }
 
     /// Whether some binding may decide it.
-    fn can_decide(&self) -> bool {
+    pub(super) fn can_decide(&self) -> bool {
         match self {
             Part::Fixed(_) => true,
             Part::Not(p) => p.can_decide(),
@@ -138,7 +171,7 @@ impl<'a> Part<'a> {
 impl<'a> Decider<'a> {
     /// The decider of a program's root; None when no binding of `known` can decide it.
     pub(super) fn new(root: &'a Node, t: &'a Tables, known: Known) -> Option<Decider<'a>> {
-        let part = part(root, known);
+        let part = part(root, known.into());
         part.can_decide().then_some(Decider { part, t })
     }
 
@@ -148,4 +181,73 @@ impl<'a> Decider<'a> {
         let empty = State::default();
         self.part.decide(&mut Cx { t: self.t, s: &empty, scope: *scope, vars: &mut [] })
     }
+}
+
+/// `n` for one depot: every part that reads nothing but the `depot` binding (as `depot`),
+/// constants and the depot tables, and cannot fail, worked out once into a constant, and the
+/// `&&` and `||` operands that are constants and cannot stop them dropped. A program made so
+/// is run only with that `depot` binding (an accept rule's `when` on its own depot, a
+/// trigger's or an action's on theirs).
+pub(super) fn specialise(n: &mut Node, t: &Tables, depot: i32) {
+    if matches!(n, Node::Const(_)) {
+        return;
+    }
+    let reads = Reads { depot: true, source: false, cards: false, slots: [None, None] };
+    if fixed(n, reads) && !fallible(n) {
+        let empty = State::default();
+        let scope = Scope { depot, source: -1, ..Scope::default() };
+        if let Ok(v) = eval(n, &mut Cx { t, s: &empty, scope, vars: &mut [] }) {
+            *n = Node::Const(match v {
+                Val::Null => Const::Null,
+                Val::Bool(b) => Const::Bool(b),
+                Val::Int(i) => Const::Int(i),
+                Val::Text(s) => Const::Text(s.to_string()),
+                Val::List(items) => Const::List(items.to_vec()),
+            });
+            return;
+        }
+    }
+    for k in kids_mut(n) {
+        specialise(k, t, depot);
+    }
+    let folded = match n {
+        Node::Not(x) => const_truth(x, t).map(|b| Const::Bool(!b)),
+        Node::And(xs) => junction(xs, false, t),
+        Node::Or(xs) => junction(xs, true, t),
+        _ => None,
+    };
+    if let Some(c) = folded {
+        *n = Node::Const(c);
+    }
+}
+
+/// Python's `bool` of `n` when it is a constant.
+fn const_truth(n: &Node, t: &Tables) -> Option<bool> {
+    let empty = State::default();
+    let mut cx = Cx { t, s: &empty, scope: Scope::default(), vars: &mut [] };
+    matches!(n, Node::Const(_)).then(|| truth(n, &mut cx).unwrap_or(false)) // a constant never fails
+}
+
+/// The operands of an `&&` (`stop` false) or `||` (`stop` true) without the constants that
+/// cannot stop it, cut after the first that does (what comes before it still runs, and may
+/// fail or stop first); the junction's value when that leaves no question.
+fn junction(xs: &mut Box<[Node]>, stop: bool, t: &Tables) -> Option<Const> {
+    let mut kept = Vec::with_capacity(xs.len());
+    let mut stopped = false;
+    for x in std::mem::take(xs).into_vec() {
+        match const_truth(&x, t) {
+            Some(b) if b == stop => {
+                kept.push(x);
+                stopped = true;
+                break;
+            }
+            Some(_) => {}
+            None => kept.push(x),
+        }
+    }
+    if kept.is_empty() || (stopped && kept.len() == 1) {
+        return Some(Const::Bool(if kept.is_empty() { !stop } else { stop }));
+    }
+    *xs = kept.into_boxed_slice();
+    None
 }

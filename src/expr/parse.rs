@@ -199,6 +199,28 @@ pub(super) enum Node {
     Pile(PileRead, Box<Node>),
     /// the same of the `pile` binding
     BoundPile(PileRead),
+    /// a per-item primitive's call over a constant list, with the items its body may change
+    /// the result on kept per outer value (`loops.rs`); the arguments are the call's
+    Sieved(Prim, Box<Sieve>, Box<[Node]>),
+    /// `any(i in items, i == x)` with `x` worked out once, when there are items (`loops.rs`):
+    /// the items, then `x`
+    In(How, Box<Node>, Box<Node>),
+}
+
+/// What a sieve's item lists are kept by: nothing (one list), the `depot` binding, or a slot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Key {
+    None,
+    Depot,
+    Slot(usize),
+}
+
+/// A loop's items left per outer value: `lists[0]` for `Key::None`, else `lists[v + 1]` for
+/// the value `v` in -1..n_depots (any other value runs over every item).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Sieve {
+    pub key: Key,
+    pub lists: Vec<Vec<i32>>,
 }
 
 /// A call of a function overload with no primitive, called back in Python: its call-back's
@@ -418,8 +440,10 @@ impl Node {
             }
             Node::Cards(x) | Node::CardsOf(x) | Node::Depots(x) | Node::Zero(x) | Node::Prop(_, x) | Node::Not(x)
             | Node::Neg(x) | Node::Each(_, x) | Node::Pile(_, x) => x.calls_back(out),
-            Node::Arith(_, xs) | Node::And(xs) | Node::Or(xs) | Node::Call(_, xs) => xs.iter().for_each(|x| x.calls_back(out)),
-            Node::Cmp(_, _, a, b) | Node::Let(_, a, b) => {
+            Node::Arith(_, xs) | Node::And(xs) | Node::Or(xs) | Node::Call(_, xs) | Node::Sieved(_, _, xs) => {
+                xs.iter().for_each(|x| x.calls_back(out))
+            }
+            Node::Cmp(_, _, a, b) | Node::Let(_, a, b) | Node::In(_, a, b) => {
                 a.calls_back(out);
                 b.calls_back(out);
             }
