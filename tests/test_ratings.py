@@ -263,8 +263,8 @@ def test_a_bad_level_in_the_api() -> None:
 SHIPPED = shipped_tables()
 
 
-def test_tables_are_shipped() -> None:
-    assert {t.path.stem for t in SHIPPED} >= {"freecell"}
+def test_every_bundled_game_has_a_table() -> None:
+    assert {t.path.stem for t in SHIPPED} == {p.stem for p in RULESETS_DIR.glob("*.cardz")}
 
 
 @pytest.mark.parametrize("table", SHIPPED, ids=[t.path.stem for t in SHIPPED])
@@ -297,13 +297,13 @@ def test_a_shipped_level_is_won_by_the_solver(tmp_path: Path,
 
 
 def test_games_shows_the_figures_without_compiling(capsys: pytest.CaptureFixture[str],
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: Path) -> None:
     code, out, _ = run_cli(capsys, "games")
     assert code == 0
     line = next(x for x in out.splitlines() if x.startswith("FreeCell "))
     w = next(t for t in SHIPPED if t.path.stem == "freecell").doc["winnability"]
     assert f"of {w['deals']}" in line and line.rstrip().endswith("all")
-    assert "no table" in next(x for x in out.splitlines() if x.startswith("Accordion "))
     monkeypatch.setenv("CARDZ_ENGINE", "python")
     monkeypatch.setattr("cardz_core.rulesets.open_game", _no_compiling)
     code, out, _ = run_cli(capsys, "games", "--json")
@@ -311,6 +311,12 @@ def test_games_shows_the_figures_without_compiling(capsys: pytest.CaptureFixture
     assert rows["FreeCell"]["winnability"]["deals"] == w["deals"]
     assert rows["FreeCell"]["winnability"]["budget"]["states"] > 0
     assert set(rows["FreeCell"]["levels"]) == set(LEVELS)
+    assert all(r["winnability"] is not None for r in rows.values())
+    monkeypatch.setattr(ratings, "RATINGS_DIR", tmp_path)  # where no table is kept
+    code, out, _ = run_cli(capsys, "games")
+    assert "no table" in next(x for x in out.splitlines() if x.startswith("Accordion "))
+    code, out, _ = run_cli(capsys, "games", "--json")
+    rows = {r["name"]: r for r in json.loads(out)}
     assert rows["Accordion"]["winnability"] is None and rows["Accordion"]["levels"] is None
 
 
