@@ -1,7 +1,8 @@
 """Build the shipped tables of rated deals (``cardz_core/ratings_data/GAME.json``).
 
-    nice -n 10 python3 benchmarks/build_ratings.py GAME... [--seeds A-B] [--jobs N]
+    nice -n 10 python3 benchmarks/build_ratings.py (--all | GAME...) [--seeds A-B] [--jobs N]
         [--max-states K] [--timeout S] [--playouts K] [--time-box S] [--fresh] [--out-dir DIR]
+        [--settings FILE]
 
 For each game and each seed it runs ``cardz_core.ratings.rate_deal``: the solver's verdict within
 ``--max-states`` positions (``--timeout`` seconds is only a safety), and for a won deal the fair
@@ -11,6 +12,15 @@ rewritten after every deal, so the run can be stopped at any time and started ag
 same command: it keeps the deals already rated when the game file and the settings are
 unchanged (``--fresh`` starts over). ``--time-box`` starts no new deal after S seconds per
 game, so a long range can be built in pieces. Progress goes to stderr, one line a deal.
+
+**Per-game settings.** ``benchmarks/ratings_settings.json`` (``--settings``) gives each bundled
+game its seeds, positions per deal, seconds per deal and time box, chosen from a short probe of
+what the solver does with the game (docs/winnability.md, "The shipped tables"), and, for a game
+the solver wins rarely or never, a ``note`` saying why, which the table keeps and
+``cardz deal --winnable --difficulty`` repeats when it has no deal to give. ``--all`` builds
+every game the file lists, in its order; a game named on the command line takes its settings
+from the file too. An option given on the command line overrides the file's value for every
+game built; a game the file does not list takes the options' defaults.
 """
 
 from __future__ import annotations
@@ -21,6 +31,7 @@ import os
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -38,8 +49,43 @@ from cardz_core.ratings import (PLAYOUT_MOVES, PLAYOUT_PLANNER, PLAYOUTS,  # noq
                                 RATINGS_DIR, SLIP, rate_deal, table_document)
 from cardz_core.rulesets import game_file  # noqa: E402
 
+SETTINGS = Path(__file__).resolve().parent / "ratings_settings.json"
 # the settings a row depends on: a table made with others is not resumed
 RESULT_SETTINGS = ("max_states", "playouts", "slip", "planner", "playout_moves")
+# each per-game setting: its default and how the file's or the command line's text reads
+DEFAULTS: dict[str, Any] = {"seeds": "0-199", "max_states": 100_000, "timeout": 120.0,
+                            "playouts": PLAYOUTS, "time_box": None, "note": None}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What one game's table is built with."""
+
+    seeds: list[int]
+    max_states: int
+    timeout: float
+    playouts: int
+    time_box: float | None
+    note: str | None  # why the solver wins this game rarely or never, kept in the table
+
+
+def game_settings(name: str, listed: dict[str, Any], given: dict[str, Any]) -> Settings:
+    """The settings of game ``name``: the command line's ``given`` over the file's entry over
+    the defaults. Refuses bad values with ValueError."""
+    entry = listed.get(name, {})
+    unknown = set(entry) - set(DEFAULTS)
+    if unknown:
+        raise ValueError(f"{name}: unknown setting(s) {', '.join(sorted(unknown))}")
+    values = {**DEFAULTS, **entry, **{k: v for k, v in given.items() if v is not None}}
+    seeds = values["seeds"] if isinstance(values["seeds"], list) else span(str(values["seeds"]))
+    s = Settings(seeds, int(values["max_states"]), float(values["timeout"]),
+                 int(values["playouts"]),
+                 None if values["time_box"] is None else float(values["time_box"]), values["note"])
+    if not seeds or s.max_states < 1 or s.playouts < 0 or not s.timeout > 0:
+        raise ValueError(f"{name}: seeds must not be empty, max_states must be at least 1, "
+                         "playouts at least 0, timeout more than 0")
+    return s
+
 
 _worker: dict[str, Any] = {}
 
@@ -63,27 +109,27 @@ def _write(path: Path, doc: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def _results(path: str, todo: list[int], args: argparse.Namespace,
+def _results(path: str, todo: list[int], s: Settings, jobs: int,
              started: float) -> Iterator[dict[str, Any]]:
-    """The rows of the seeds ``todo``, in this process or in ``--jobs`` workers (then in the
+    """The rows of the seeds ``todo``, in this process or in ``jobs`` workers (then in the
     order they finish), starting no deal once the time box is spent."""
     seeds = iter(todo)
 
     def more() -> int | None:
-        boxed = args.time_box is not None and time.perf_counter() - started > args.time_box
+        boxed = s.time_box is not None and time.perf_counter() - started > s.time_box
         return None if boxed else next(seeds, None)
 
-    settings = (args.max_states, args.timeout, args.playouts)
-    if args.jobs == 1:
+    budgets = (s.max_states, s.timeout, s.playouts)
+    if jobs == 1:
         _start_worker(path)
         while (seed := more()) is not None:
-            yield _rate(seed, *settings)
+            yield _rate(seed, *budgets)
         return
-    with ProcessPoolExecutor(args.jobs, initializer=_start_worker, initargs=(path,)) as pool:
+    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(path,)) as pool:
         pending: set[Future[dict[str, Any]]] = set()
         while True:
-            while len(pending) < args.jobs and (seed := more()) is not None:
-                pending.add(pool.submit(_rate, seed, *settings))
+            while len(pending) < jobs and (seed := more()) is not None:
+                pending.add(pool.submit(_rate, seed, *budgets))
             if not pending:
                 return
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -91,15 +137,18 @@ def _results(path: str, todo: list[int], args: argparse.Namespace,
                 yield fut.result()
 
 
-def build(name: str, args: argparse.Namespace) -> None:
+def build(name: str, s: Settings, *, jobs: int, fresh: bool, out_dir: Path) -> None:
     path = game_file(name)
     game = open_game(str(path))
-    out = args.out_dir / (path.stem + ".json")
-    made = {"max_states": args.max_states, "timeout": args.timeout, "playouts": args.playouts,
-            "slip": SLIP, "planner": PLAYOUT_PLANNER, "playout_moves": PLAYOUT_MOVES,
-            "engine": engine_of(game)[0], "cardz": __version__}
+    out = out_dir / (path.stem + ".json")
+    made: dict[str, Any] = {"max_states": s.max_states, "timeout": s.timeout,
+                            "playouts": s.playouts, "slip": SLIP, "planner": PLAYOUT_PLANNER,
+                            "playout_moves": PLAYOUT_MOVES, "engine": engine_of(game)[0],
+                            "cardz": __version__}
+    if s.note:
+        made["note"] = s.note
     rows: dict[int, dict[str, Any]] = {}
-    if out.exists() and not args.fresh:
+    if out.exists() and not fresh:
         old = json.loads(out.read_text(encoding="utf-8"))
         same = old.get("hash") == game_hash(game.spec) and \
             all(old["made"].get(k) == made[k] for k in RESULT_SETTINGS)
@@ -108,7 +157,7 @@ def build(name: str, args: argparse.Namespace) -> None:
         else:
             print(f"{path.stem}: the table was made for another game file or other settings; "
                   "starting over", file=sys.stderr)
-    todo = [s for s in args.seeds if s not in rows]
+    todo = [seed for seed in s.seeds if seed not in rows]
     print(f"{path.stem}: {len(rows)} deal(s) kept, {len(todo)} to rate", file=sys.stderr)
 
     def save() -> None:
@@ -116,16 +165,15 @@ def build(name: str, args: argparse.Namespace) -> None:
                                    list(rows.values())))
 
     started = time.perf_counter()
-    for row in _results(str(path), todo, args, started):
+    for row in _results(str(path), todo, s, jobs, started):
         rows[row["seed"]] = row
         save()
-        extra = f", {row['wins']}/{args.playouts} playouts won" \
+        extra = f", {row['wins']}/{s.playouts} playouts won" \
             if row.get("wins") is not None else ""
         print(f"{path.stem}: seed {row['seed']} {row['result']} "
-              f"({row['states']:,} positions{extra}) [{len(rows)}/{len(args.seeds)}]",
+              f"({row['states']:,} positions{extra}) [{len(rows)}/{len(s.seeds)}]",
               file=sys.stderr, flush=True)
-    if not todo:
-        save()  # levels and winnability as the current code computes them
+    save()  # also when nothing was rated: the levels, winnability and note of the current code
     print(f"{path.stem}: done, {len(rows)} deal(s) in {out} "
           f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
 
@@ -133,28 +181,42 @@ def build(name: str, args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("games", nargs="+", metavar="GAME", help="game files or bundled names")
-    p.add_argument("--seeds", type=span, default=span("0-199"),
-                   help="deal seeds A-B, or a list such as 3,5,8-10 (default 0-199)")
+    p.add_argument("games", nargs="*", metavar="GAME", help="game files or bundled names")
+    p.add_argument("--all", action="store_true", help="every game the settings file lists")
+    p.add_argument("--settings", type=Path, default=SETTINGS,
+                   help="the per-game settings (default benchmarks/ratings_settings.json)")
+    p.add_argument("--seeds", type=span, help="deal seeds A-B, or a list such as 3,5,8-10 "
+                                              f"(default {DEFAULTS['seeds']})")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    p.add_argument("--max-states", type=int, default=100_000,
-                   help="the solver's positions per deal (default 100000)")
-    p.add_argument("--timeout", type=float, default=120.0,
-                   help="a safety: the solver's seconds per deal (default 120)")
-    p.add_argument("--playouts", type=int, default=PLAYOUTS,
+    p.add_argument("--max-states", type=int, help="the solver's positions per deal "
+                                                  f"(default {DEFAULTS['max_states']})")
+    p.add_argument("--timeout", type=float, help="a safety: the solver's seconds per deal "
+                                                 f"(default {DEFAULTS['timeout']:.0f})")
+    p.add_argument("--playouts", type=int,
                    help=f"fair playouts per won deal (default {PLAYOUTS})")
-    p.add_argument("--time-box", type=float, default=None,
-                   help="start no new deal of a game after S seconds")
+    p.add_argument("--time-box", type=float, help="start no new deal of a game after S seconds")
     p.add_argument("--fresh", action="store_true", help="rate every deal again")
     p.add_argument("--out-dir", type=Path, default=RATINGS_DIR,
                    help="where the tables go (default the shipped folder)")
     args = p.parse_args(argv)
-    if args.jobs < 1 or args.max_states < 1 or args.playouts < 0 or not args.timeout > 0:
-        p.error("--jobs and --max-states must be at least 1, --playouts at least 0, "
-                "--timeout more than 0")
+    if args.all == bool(args.games):
+        p.error("name the games to build, or --all (not both)")
+    if args.jobs < 1:
+        p.error("--jobs must be at least 1")
+    try:
+        listed = json.loads(args.settings.read_text(encoding="utf-8"))["games"]
+    except (OSError, KeyError, TypeError, json.JSONDecodeError) as exc:
+        p.error(f"--settings {args.settings}: not a settings file ({exc})")
+    given = {"seeds": args.seeds, "max_states": args.max_states, "timeout": args.timeout,
+             "playouts": args.playouts, "time_box": args.time_box}
+    names = list(listed) if args.all else args.games
+    try:  # every game's settings are checked before the first is built
+        plans = [(n, game_settings(Path(n).stem, listed, given)) for n in names]
+    except ValueError as exc:
+        p.error(str(exc))
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    for name in args.games:
-        build(name, args)
+    for name, settings in plans:
+        build(name, settings, jobs=args.jobs, fresh=args.fresh, out_dir=args.out_dir)
     return 0
 
 

@@ -260,7 +260,17 @@ def pick(table: Table, level: str, seed: int) -> dict[str, Any]:
     ``seed`` modulo their number. CardzError when no rated deal has that level."""
     rows = table.of_level(check_level(level))
     if not rows:
-        w = table.doc["winnability"]
-        raise CardzError(f"no rated deal of {table.doc['game']} is {level}: of {w['deals']} "
-                         f"deal(s) rated, {w['won']} won (the four levels need at least four)")
+        raise CardzError(f"no rated deal of {table.doc['game']} is {level}: {shortfall(table)}")
     return rows[seed % len(rows)]
+
+
+def shortfall(table: Table) -> str:
+    """Why a table has a level with no deal: what the solver did with the deals rated, and the
+    builder's note on the game (``made.note``) when it gave one."""
+    w, made = table.doc["winnability"], table.doc["made"]
+    if w["won"]:
+        text = f"of {w['deals']} deal(s) rated, {w['won']} won (the four levels need at least four)"
+    else:
+        text = (f"the solver won none of the {w['deals']} deal(s) rated ({w['lost']} proved "
+                f"lost, {w['unknown']} undecided within {made['max_states']:,} positions each)")
+    return f"{text}; {made['note']}" if made.get("note") else text

@@ -28,7 +28,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true",
                         help='print [{"name", "family", "aliases", "file", "engine", "engine_reason", '
                              '"winnability", "levels"}] instead: the engine each runs on and, for '
-                             'Python, why; the rated deals\' figures, or null without a table')
+                             'Python, why; the rated deals\' figures (with a note on a game the '
+                             'solver wins rarely or never), or null without a table')
     parser.set_defaults(func=run)
 
 
@@ -62,12 +63,14 @@ def _table(game: Ruleset) -> Found:
 
 
 def _figures(found: Found) -> dict[str, Any]:
-    """The table's winnability, with the solver's budget per deal, and its deals per level."""
+    """The table's winnability, with the solver's budget per deal and the builder's note on a
+    game it wins rarely or never (else null), and its deals per level."""
     if found.table is None:
         return {"winnability": None, "levels": None}
     doc = found.table.doc
     budget = {"states": doc["made"]["max_states"], "seconds": doc["made"]["timeout"]}
-    return {"winnability": {**doc["winnability"], "budget": budget}, "levels": doc["levels"]}
+    return {"winnability": {**doc["winnability"], "budget": budget,
+                            "note": doc["made"].get("note")}, "levels": doc["levels"]}
 
 
 def _figures_text(found: Found) -> tuple[str, str]:
