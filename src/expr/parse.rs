@@ -433,22 +433,10 @@ impl Parser<'_> {
 impl Node {
     /// The Python call-backs the tree calls, added to `out`.
     pub(super) fn calls_back(&self, out: &mut Vec<usize>) {
-        match self {
-            Node::Host(h) => {
-                out.push(h.index);
-                h.args.iter().for_each(|x| x.calls_back(out));
-            }
-            Node::Cards(x) | Node::CardsOf(x) | Node::Depots(x) | Node::Zero(x) | Node::Prop(_, x) | Node::Not(x)
-            | Node::Neg(x) | Node::Each(_, x) | Node::Pile(_, x) => x.calls_back(out),
-            Node::Arith(_, xs) | Node::And(xs) | Node::Or(xs) | Node::Call(_, xs) | Node::Sieved(_, _, xs) => {
-                xs.iter().for_each(|x| x.calls_back(out))
-            }
-            Node::Cmp(_, _, a, b) | Node::Let(_, a, b) | Node::In(_, a, b) => {
-                a.calls_back(out);
-                b.calls_back(out);
-            }
-            _ => {}
+        if let Node::Host(h) = self {
+            out.push(h.index);
         }
+        super::fold::kids(self).into_iter().for_each(|x| x.calls_back(out));
     }
 }
 
