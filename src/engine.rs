@@ -569,6 +569,42 @@ struct Wanted {
     want: Vec<u64>,
     broad: Vec<u64>,
     keys: Vec<i64>,
+    whens: Whens,
+}
+
+/// The listing's accept `when` results kept from one listing to the next, per target whose
+/// `when` has a footprint (`Game::when_reads`): the piles it reads as they were (`piles`, each
+/// pile's length then its cards) and per bound card code (and source, when the `when` reads
+/// it) what the `when` gave there (`NOT_YET`, `REFUSED`, `TAKEN`). A target's results are
+/// dropped as soon as one of its piles differs: the piles, the card and the source decide
+/// what a `when` with a footprint gives (the bound group is never in one).
+#[derive(Default)]
+struct Whens {
+    piles: Vec<Vec<Code>>,
+    results: Vec<Vec<u8>>,
+    codes: usize, // card codes per source in `results`
+}
+
+const NOT_YET: u8 = 0;
+const REFUSED: u8 = 1;
+const TAKEN: u8 = 2;
+
+impl Whens {
+    /// The `when` `id` of target `d` on `s` in `scope`, from the results kept when it has them.
+    fn test(&mut self, exprs: &Exprs, id: ExprId, s: &State, scope: &Scope, d: usize) -> Result<bool, ExprError> {
+        let codes = self.codes;
+        let kept = self.results.get_mut(d).zip(scope.card).and_then(|(r, c)| {
+            let c = usize::try_from(c).ok().filter(|&c| c < codes)?;
+            // a `when` that does not read the source keeps one row, for every source
+            let src = if r.len() > codes { usize::try_from(scope.source).ok()? } else { 0 };
+            r.get_mut(src * codes + c)
+        });
+        let Some(kept) = kept else { return exprs.test(id, s, scope) };
+        if *kept == NOT_YET {
+            *kept = if exprs.test(id, s, scope)? { TAKEN } else { REFUSED };
+        }
+        Ok(*kept == TAKEN)
+    }
 }
 
 /// A key no pile has: the target not filled in yet.
@@ -622,6 +658,10 @@ pub struct Game {
     // per source, a bit per drop target (as `Wanted`'s words) it may drop on at all: not
     // itself, allowed by `accept_from`, and not refused for every board by the accept `when`
     open_from: Vec<u64>,
+    // per depot, the piles its accept `when` reads (its own first, for the bound top card)
+    // and whether it reads the source, when that is all it reads besides the bound card
+    // (`Whens`); None: judged every time
+    when_reads: Vec<Option<(Vec<usize>, bool)>>,
 }
 
 /// A win, loss or redeal condition as the native primitive its kind names
@@ -926,9 +966,11 @@ impl Game {
             exprs,
             pack_groups: deal::pack_groups(c).filter(|groups| groups.iter().all(|&(d, _)| d < n)),
             open_from: Vec::new(),
+            when_reads: Vec::new(),
         };
         game.check_shape()?;
         game.open_from = game.open_masks();
+        game.when_reads = game.accepts.iter().enumerate().map(|(d, a)| game.when_footprint(d, a)).collect();
         Ok(game)
     }
 
@@ -982,6 +1024,49 @@ impl Game {
             }
         }
         masks
+    }
+
+    /// `when_reads` of depot `d`: the piles its accept `when` reads and whether it reads the
+    /// source, when it reads nothing else of the position, nor the bound group.
+    fn when_footprint(&self, d: usize, acc: &Accept) -> Option<(Vec<usize>, bool)> {
+        let f = self.exprs.footprint(acc.when?)?;
+        if f.pile {
+            return None;
+        }
+        let mut piles = vec![d];
+        piles.extend(f.depots.iter().filter(|&&p| p != d && p < self.n));
+        Some((piles, f.source))
+    }
+
+    /// `wt.whens` up to date for `s`: the results of a target whose read piles changed dropped.
+    fn fill_whens(&self, s: &State, whens: &mut Whens) {
+        if whens.results.len() != self.n {
+            whens.piles = vec![Vec::new(); self.n];
+            whens.results = vec![Vec::new(); self.n];
+            whens.codes = 2 * self.ident.len();
+        }
+        for (d, reads) in self.when_reads.iter().enumerate() {
+            let Some((reads, by_source)) = reads else { continue };
+            let was = &whens.piles[d];
+            let (mut at, mut same) = (0, true);
+            for &p in reads {
+                let pile = &s.piles[p];
+                let end = at + 1 + pile.len();
+                same = same && was.len() >= end && was[at] as usize == pile.len() && was[at + 1..end] == pile[..];
+                at = end;
+            }
+            if same && at == was.len() && !whens.results[d].is_empty() {
+                continue;
+            }
+            let now = &mut whens.piles[d];
+            now.clear();
+            for &p in reads {
+                now.push(s.piles[p].len() as Code);
+                now.extend_from_slice(&s.piles[p]);
+            }
+            whens.results[d].clear();
+            whens.results[d].resize(if *by_source { self.n } else { 1 } * whens.codes, NOT_YET);
+        }
     }
 
     /// The words of a drop-target bit set (`Wanted`, `open_from`).
@@ -1080,6 +1165,13 @@ impl Game {
     /// `d`? `declare`: the called suit, None to skip that check (as the move listing does).
     fn drop_ok(&self, s: &State, src: usize, group: &[Code], d: usize, vouched: bool, declare: Option<i32>)
                -> Result<bool, ExprError> {
+        self.drop_judged(s, src, group, d, vouched, declare, None)
+    }
+
+    /// `drop_ok`, the accept `when` judged through the listing's kept results when given.
+    #[allow(clippy::too_many_arguments)] // `drop_ok`'s own, and the listing's results
+    fn drop_judged(&self, s: &State, src: usize, group: &[Code], d: usize, vouched: bool, declare: Option<i32>,
+                   whens: Option<&mut Whens>) -> Result<bool, ExprError> {
         let acc = &self.accepts[d];
         if acc.none || !acc.takes_from(src) {
             return Ok(false);
@@ -1124,7 +1216,12 @@ impl Game {
             }
         }
         if let Some(when) = acc.when {
-            if !self.exprs.test(when, s, &accept_scope(s, src, group, d))? {
+            let scope = accept_scope(s, src, group, d);
+            let holds = match whens {
+                Some(whens) => whens.test(&self.exprs, when, s, &scope, d)?,
+                None => self.exprs.test(when, s, &scope)?,
+            };
+            if !holds {
                 return Ok(false);
             }
         }
@@ -1145,10 +1242,11 @@ impl Game {
     }
 
     /// `MoveGen._group_ok` for a group whose face-up bottom card the target's table took.
-    fn group_ok(&self, s: &State, src: usize, group: &[Code], d: usize, vouched: bool) -> Result<bool, ExprError> {
+    fn group_ok(&self, s: &State, src: usize, group: &[Code], d: usize, vouched: bool, whens: &mut Whens)
+                -> Result<bool, ExprError> {
         let acc = &self.accepts[d];
         if !acc.fast() {
-            return self.drop_ok(s, src, group, d, vouched, None);
+            return self.drop_judged(s, src, group, d, vouched, None, Some(whens));
         }
         let n = group.len();
         if n == 1 && acc.simple() {
@@ -1209,7 +1307,7 @@ impl Game {
         let words = self.words();
         let size = self.ident.len() * words;
         if wt.game != self.id || wt.want.len() != size || wt.keys.len() != self.drop_targets.len() {
-            *wt = Wanted { game: self.id, want: vec![0; size], broad: vec![0; words],
+            *wt = Wanted { game: self.id, want: vec![0; size], broad: vec![0; words], whens: Whens::default(),
                            keys: vec![UNSEEN; self.drop_targets.len()] };
         }
         for (k, &d) in self.drop_targets.iter().enumerate() {
@@ -1240,6 +1338,8 @@ impl Game {
     fn card_moves_with(&self, s: &State, first: bool, out: &mut Vec<Move>, wt: &mut Wanted, acting: &[usize])
                        -> Result<(), ExprError> {
         let words = self.fill_wanted(s, wt);
+        self.fill_whens(s, &mut wt.whens);
+        let Wanted { want, broad, whens, .. } = wt;
         for &src in &self.sources {
             if acting.contains(&src) {
                 continue;
@@ -1257,14 +1357,14 @@ impl Game {
                 if bottom & 1 == 1 {
                     let id = (bottom >> 1) as usize;
                     for word in 0..words {
-                        let listed = wt.want[id * words + word];
-                        let mut m = (listed | wt.broad[word]) & self.open_from[src * words + word];
+                        let listed = want[id * words + word];
+                        let mut m = (listed | broad[word]) & self.open_from[src * words + word];
                         while m != 0 {
                             let b = m.trailing_zeros();
                             m &= m - 1;
                             let d = self.drop_targets[word * 64 + b as usize];
                             if (listed >> b & 1 == 0 && !self.wants(s, d, bottom))
-                                || !self.group_ok(s, src, group, d, vouched)?
+                                || !self.group_ok(s, src, group, d, vouched, whens)?
                             {
                                 continue;
                             }
@@ -1275,7 +1375,10 @@ impl Game {
                     }
                 } else {
                     for &d in &self.down_targets {
-                        if d == src || !self.accepts[d].takes_from(src) || !self.drop_ok(s, src, group, d, vouched, None)? {
+                        if d == src
+                            || !self.accepts[d].takes_from(src)
+                            || !self.drop_judged(s, src, group, d, vouched, None, Some(whens))?
+                        {
                             continue;
                         }
                         if self.found(out, src, i, d, group, first) {
@@ -1970,6 +2073,29 @@ mod tests {
         assert_eq!(&acc.wanted[acc.wanted_at[2]..acc.wanted_at[3]], &[2]);
         assert_eq!(g.legal_moves(&start(vec![vec![3], vec![1]])), Ok(vec![(0, 0, 1, -1)]));
         assert_eq!(g.legal_moves(&start(vec![vec![5], vec![1]])), Ok(vec![]));
+    }
+
+    #[test]
+    fn an_accept_when_kept_between_listings_is_judged_again_once_a_pile_it_reads_changed() {
+        // the foundation takes the Two only while the source holds exactly two cards: its
+        // `when` reads pile 0, besides the bound card and top card
+        let when = r#"{"$": "ExprRef", "ptr": "/when", "program": {"program": {"format": 1, "slots": 0,
+            "root": ["cmp", "==", "plain", ["call", "f", 0, [["cards", ["const", 0]]]], ["const", 2]]}}}"#;
+        let accept = CLUBS_UP.replace(r#""suit": "Same""#, &format!(r#""suit": "Same", "when": {when}"#));
+        let expr = r#", "expr": {"cards": [[1, 0, 0, 1, false], [2, 0, 0, 2, false], [3, 0, 0, 3, false]],
+            "depot_index": {}, "groups": {}, "types": {}, "group_of": [null, null], "copy_index": [0, 0],
+            "covered_by": [[], []], "grid": [null, null], "functions": {"f": ["count_cards"]}}}"#;
+        let mut doc = doc_with("1, 2, 3", &accept, "null", NO_DRAWS, "");
+        doc.truncate(doc.len() - 1);
+        let g = Game::from_json(&(doc + expr)).unwrap();
+        assert_eq!(g.when_reads[1], Some((vec![1, 0], false)));
+        // the same card on the same top each time; only the pile under the Two differs
+        let two = start(vec![vec![4, 3], vec![1]]);
+        let one = start(vec![vec![3], vec![1]]);
+        for s in [&two, &one, &one, &two, &two, &one] {
+            let want = if s.piles[0].len() == 2 { vec![(0, 1, 1, -1)] } else { vec![] };
+            assert_eq!(g.legal_moves(s).unwrap(), want, "{:?}", s.piles);
+        }
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod fold;
 mod host;
 mod loops;
 mod parse;
+mod reads;
 mod tables;
 
 use std::sync::Arc;
@@ -28,6 +29,7 @@ use crate::engine::{Code, State, Unsupported};
 
 pub use eval::{Seq, Val};
 pub use fold::{Decider, Known};
+pub use reads::Footprint;
 use eval::{Cx, Fault};
 use parse::Node;
 use tables::Tables;
@@ -98,6 +100,7 @@ struct Program {
     root: Node,
     slots: usize,
     ptr: String,
+    footprint: Option<Footprint>, // what it reads of the position (`reads.rs`)
 }
 
 /// Every program of one game, and what they read of it.
@@ -166,8 +169,9 @@ impl Exprs {
         if let Some(d) = depot {
             fold::specialise(&mut root, tables, d);
         }
+        let footprint = reads::footprint(&root, depot, slots);
         loops::rewrite(&mut root, tables, slots);
-        self.programs.push(Program { root, slots, ptr });
+        self.programs.push(Program { root, slots, ptr, footprint });
         Ok(self.programs.len() - 1)
     }
 
@@ -207,6 +211,11 @@ impl Exprs {
             &mut heap
         };
         get(&p.root, &mut Cx { t, s, scope: *scope, vars }).map_err(fail)
+    }
+
+    /// What program `id` reads of the position, when its tree names it (`reads.rs`).
+    pub fn footprint(&self, id: ExprId) -> Option<&Footprint> {
+        self.programs.get(id)?.footprint.as_ref()
     }
 
     /// Program `id` read as a condition before the board is known, with the `known` bindings
@@ -455,6 +464,42 @@ mod tests {
         // pile (copy 0) is decided false before the board
         let pile = e.add_for(&program(&root), 2).expect("loads");
         assert!(matches!(&e.programs[pile].root, Node::Const(parse::Const::Bool(false))));
+    }
+
+    #[test]
+    fn a_footprint_names_every_pile_a_program_may_read_or_there_is_none() {
+        let mut e = exprs();
+        let mut footprint = |root: Value| {
+            let id = load(&mut e, root, 2).expect("loads");
+            e.footprint(id).cloned()
+        };
+        let top_of = |d: Value| json!(["call", "g", 0, [["cards", d]]]);
+        let rank_is = |x: Value| json!(["cmp", "==", "maybe", ["prop", "rank", ["bind", "card"]], ["prop", "rank", x]]);
+        let piles = |depots: Vec<usize>, source: bool| Some(Footprint { depots, pile: false, source });
+        // a constant depot, the bound card and top card (the caller's own): that pile alone
+        assert_eq!(footprint(json!(["and", [rank_is(top_of(json!(["const", 2]))), rank_is(json!(["bind", "top"]))]])),
+                   piles(vec![2], false));
+        // a loop over constant depots reads each item's pile; the source is named
+        let each_empty = json!(["call", "a", 0, [["const", [1, 0, 1]], ["each", 0, ["call", "f", 0, [["cards", ["var", 0]]]]]]]);
+        assert_eq!(footprint(each_empty), piles(vec![1, 0], false));
+        let near = json!(["call", "k", 0, [["bind", "depot"], ["bind", "source"]]]);
+        assert_eq!(footprint(json!(["and", [near, rank_is(top_of(json!(["const", 0])))]])), piles(vec![0], true));
+        // `first(...)` is one of its items: the pile of whichever it finds
+        let found = json!(["call", "q", 0, [["const", [0, 2]], ["each", 1, ["call", "f", 0, [["cards", ["var", 1]]]]]]]);
+        assert_eq!(footprint(top_of(found)), piles(vec![0, 2], false));
+        // the bound group is a read of its own
+        assert_eq!(footprint(json!(["call", "f", 0, [["bind", "pile"]]])).map(|f| f.pile), Some(true));
+        // a pile at a depot the board gives, a loop over cards, a counter, `cameFrom`: none
+        let each_card = json!(["call", "a", 0, [["cards", ["const", 0]], ["each", 0, ["call", "f", 0, [["cards", ["var", 0]]]]]]]);
+        assert_eq!(footprint(each_card), None);
+        assert_eq!(footprint(top_of(json!(["call", "c", 0, [["const", 1]]]))), None);
+        assert_eq!(footprint(json!(["call", "c", 0, [["const", 1]]])), None);
+        assert_eq!(footprint(json!(["counter", "moves"])), None);
+        // a program for one depot reads its own pile through `depot`
+        let own = e.add_for(&json!({"$": "ExprRef", "text": "", "context": "eval", "self_depot": -1, "ptr": "/x",
+            "program": {"$": "Program", "program": {"format": 1, "kind": "bool", "slots": 0, "reads": [],
+                                                     "root": top_of(json!(["bind", "depot"]))}}}), 1).expect("loads");
+        assert_eq!(e.footprint(own).cloned(), piles(vec![1], false));
     }
 
     #[test]
