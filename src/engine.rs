@@ -575,24 +575,26 @@ struct Wanted {
 /// The listing's accept `when` results kept from one listing to the next, per target whose
 /// `when` has a footprint (`Game::when_reads`): the piles it reads as they were (`piles`, each
 /// pile's length then its cards) and per bound card code (and source, when the `when` reads
-/// it) what the `when` gave there (`NOT_YET`, `REFUSED`, `TAKEN`). A target's results are
-/// dropped as soon as one of its piles differs: the piles, the card and the source decide
-/// what a `when` with a footprint gives (the bound group is never in one).
+/// it) what the `when` gave there, `TAKEN` or not, under the target's generation (`gens`). A
+/// target's results are dropped, its generation moved on, as soon as one of its piles
+/// differs: the piles, the card and the source decide what a `when` with a footprint gives
+/// (the bound group is never in one).
 #[derive(Default)]
 struct Whens {
     piles: Vec<Vec<Code>>,
-    results: Vec<Vec<u8>>,
+    results: Vec<Vec<u16>>, // generation << 1 | taken; generation 0: nothing kept
+    gens: Vec<u16>,
     codes: usize, // card codes per source in `results`
 }
 
-const NOT_YET: u8 = 0;
-const REFUSED: u8 = 1;
-const TAKEN: u8 = 2;
+const TAKEN: u16 = 1;
+/// Past this generation a target's results are cleared and its generations start again.
+const LAST_GEN: u16 = u16::MAX >> 1;
 
 impl Whens {
     /// The `when` `id` of target `d` on `s` in `scope`, from the results kept when it has them.
     fn test(&mut self, exprs: &Exprs, id: ExprId, s: &State, scope: &Scope, d: usize) -> Result<bool, ExprError> {
-        let codes = self.codes;
+        let (codes, gen) = (self.codes, self.gens.get(d).copied().unwrap_or(0));
         let kept = self.results.get_mut(d).zip(scope.card).and_then(|(r, c)| {
             let c = usize::try_from(c).ok().filter(|&c| c < codes)?;
             // a `when` that does not read the source keeps one row, for every source
@@ -600,10 +602,10 @@ impl Whens {
             r.get_mut(src * codes + c)
         });
         let Some(kept) = kept else { return exprs.test(id, s, scope) };
-        if *kept == NOT_YET {
-            *kept = if exprs.test(id, s, scope)? { TAKEN } else { REFUSED };
+        if *kept >> 1 != gen {
+            *kept = gen << 1 | u16::from(exprs.test(id, s, scope)?);
         }
-        Ok(*kept == TAKEN)
+        Ok(*kept & TAKEN != 0)
     }
 }
 
@@ -1043,6 +1045,7 @@ impl Game {
         if whens.results.len() != self.n {
             whens.piles = vec![Vec::new(); self.n];
             whens.results = vec![Vec::new(); self.n];
+            whens.gens = vec![0; self.n];
             whens.codes = 2 * self.ident.len();
         }
         for (d, reads) in self.when_reads.iter().enumerate() {
@@ -1055,7 +1058,7 @@ impl Game {
                 same = same && was.len() >= end && was[at] as usize == pile.len() && was[at + 1..end] == pile[..];
                 at = end;
             }
-            if same && at == was.len() && !whens.results[d].is_empty() {
+            if same && at == was.len() && whens.gens[d] != 0 {
                 continue;
             }
             let now = &mut whens.piles[d];
@@ -1064,8 +1067,13 @@ impl Game {
                 now.push(s.piles[p].len() as Code);
                 now.extend_from_slice(&s.piles[p]);
             }
-            whens.results[d].clear();
-            whens.results[d].resize(if *by_source { self.n } else { 1 } * whens.codes, NOT_YET);
+            let gen = &mut whens.gens[d];
+            if *gen == 0 || *gen == LAST_GEN {
+                whens.results[d].clear();
+                whens.results[d].resize(if *by_source { self.n } else { 1 } * whens.codes, 0);
+                *gen = 0;
+            }
+            *gen += 1;
         }
     }
 
