@@ -20,6 +20,8 @@ from __future__ import annotations
 import importlib
 import os
 import re
+import sys
+from importlib.machinery import PathFinder
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Callable, Iterable, Literal, Mapping, overload
 
@@ -151,8 +153,59 @@ def _qualified(ep: EntryPoint) -> str:
     return f"{_normal(dist.name) if dist is not None else '?'}:{ep.name}"
 
 
+def _group_declared(text: str) -> bool:
+    """Whether an ``entry_points.txt`` has a ``[cardz]`` section, read as importlib.metadata
+    reads the file: stripped lines, a section named by what its brackets hold."""
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("[") and line.endswith("]") and line.strip("[]") == ENTRY_POINT_GROUP:
+            return True
+    return False
+
+
+def may_declare() -> bool:
+    """Whether an installed distribution may declare a ``cardz`` entry point. False only when
+    every place ``importlib.metadata`` would look was read and none does: the path finder is
+    the only distribution finder, and no ``*.dist-info`` or ``*.egg-info`` folder of a
+    ``sys.path`` folder has an ``entry_points.txt`` with a ``[cardz]`` section. Anything else
+    (another finder, a zip file on the path, a file that is not UTF-8) says True, and the
+    full search runs; it costs a command's start 20 ms or more, mostly in importing
+    ``importlib.metadata`` (docs/benchmarks.md, "Start-up")."""
+    if any(getattr(f, "find_distributions", None) is not None and f is not PathFinder
+           for f in sys.meta_path):
+        return True
+    for entry in sys.path:
+        try:
+            root = os.fspath(entry) or "."
+            children = os.listdir(root)
+        except TypeError:
+            return True
+        except OSError:
+            if os.path.exists(root):  # a zip file or an egg: importlib.metadata reads it
+                return True
+            continue
+        egg = os.path.basename(root).lower().endswith(".egg")
+        for child in children:
+            low = child.lower()
+            if not (low.endswith((".dist-info", ".egg-info")) or (egg and low == "egg-info")):
+                continue
+            try:
+                with open(os.path.join(root, child, "entry_points.txt"), "rb") as f:
+                    data = f.read()
+            except OSError:  # no such file, or not a folder: no entry points, as there
+                continue
+            try:
+                if _group_declared(data.decode("utf-8")):
+                    return True
+            except UnicodeDecodeError:
+                return True
+    return False
+
+
 def _declared() -> dict[str, list[EntryPoint]]:
     """The ``cardz`` entry points of every installed distribution, by entry-point name."""
+    if not may_declare():
+        return {}
     from importlib.metadata import entry_points
 
     by_name: dict[str, list[EntryPoint]] = {}
