@@ -28,11 +28,20 @@ class ExprSyntaxError(Exception):
         self.message = message
 
 
+def build_parser(strict: bool) -> Lark:
+    """The expression parser. ``strict`` makes lark refuse a grammar with a shift/reduce conflict
+    or two terminals whose patterns may match the same text. The grammar is a fixed file, so
+    the tests build it strict (tests/test_expr_language.py) and a command builds it without
+    those checks, which are four fifths of building it (250 ms; docs/benchmarks.md,
+    "Start-up"): a grammar that passes them gives the same parser either way."""
+    grammar = files("cardz_core.expr").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", strict=strict, propagate_positions=True,
+                maybe_placeholders=True)
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    grammar = files("cardz_core.expr").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", strict=True, propagate_positions=True,
-                maybe_placeholders=True)
+    return build_parser(strict=False)
 
 
 @lru_cache(maxsize=4096)
