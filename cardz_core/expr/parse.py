@@ -7,6 +7,7 @@ from functools import lru_cache
 from importlib.resources import files
 
 from lark import Lark, Tree
+from lark import lexer as lark_lexer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from cardz_core.limits import MAX_EXPR_CHARS, MAX_EXPR_DEPTH
@@ -32,11 +33,19 @@ def build_parser(strict: bool) -> Lark:
     """The expression parser. ``strict`` makes lark refuse a grammar with a shift/reduce conflict
     or two terminals whose patterns may match the same text. The grammar is a fixed file, so
     the tests build it strict (tests/test_expr_language.py) and a command builds it without
-    those checks, which are four fifths of building it (250 ms; docs/benchmarks.md,
-    "Start-up"): a grammar that passes them gives the same parser either way."""
+    those checks: a grammar that passes them gives the same parser either way. Lark compares
+    the terminals' patterns whenever ``interegular`` is installed, strict or not, only to warn
+    when it is not strict; that comparison (of lark's own grammar of grammars too) is nine
+    tenths of building the parser, 250 ms (docs/benchmarks.md, "Start-up"), so the non-strict
+    build turns it off for the while."""
     grammar = files("cardz_core.expr").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", strict=strict, propagate_positions=True,
-                maybe_placeholders=True)
+    compare = lark_lexer.has_interegular
+    lark_lexer.has_interegular = compare and strict
+    try:
+        return Lark(grammar, parser="lalr", strict=strict, propagate_positions=True,
+                    maybe_placeholders=True)
+    finally:
+        lark_lexer.has_interegular = compare
 
 
 @lru_cache(maxsize=1)
