@@ -22,7 +22,7 @@ import os
 import re
 import sys
 from importlib.machinery import PathFinder
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Callable, Iterable, Literal, Mapping, overload
 
 import pluggy
@@ -83,6 +83,9 @@ class Registry:
 
     ``plugin_names`` lists the plugins it was built from (module paths, or entry points as
     ``DISTRIBUTION:NAME``), which is all a worker process needs to rebuild the same registry.
+    ``sources``: the source files or package folders of its plugins when every one is a module
+    (what the program cache keys its entries by, ``cardz_core.spec.cache``), else None: a
+    plugin object made at run time may differ from one process to the next.
     """
 
     depot_types: Mapping[str, DepotType]
@@ -94,10 +97,11 @@ class Registry:
     deck_models: Mapping[str, DeckModelLike]
 
     def __init__(self, tables: dict[str, dict[str, object]], owners: dict[str, dict[str, str]],
-                 plugin_names: tuple[str, ...]) -> None:
+                 plugin_names: tuple[str, ...], sources: tuple[str, ...] | None = None) -> None:
         self._tables = {k: MappingProxyType(v) for k, v in tables.items()}
         self._owners = owners
         self.plugin_names = plugin_names
+        self.sources = sources
         for table in KINDS.values():
             # each table's entries were checked against TABLE_TYPES as they were registered
             setattr(self, table, self._tables[table])
@@ -273,11 +277,13 @@ def build_registry(extra: Iterable[object | str | tuple[str, object]] = (), *,
             plugins.append(item)
         else:
             plugins.append((getattr(item, "__name__", repr(item)), item))
+    sources: list[str] | None = []
     for name, obj in plugins:
         if pm.is_registered(obj):
             continue
         pm.register(obj, name=name)
         names.append(name)
+        sources = _source(obj, sources)
 
     tables: dict[str, dict[str, object]] = {t: {} for t in KINDS.values()}
     owners: dict[str, dict[str, str]] = {t: {} for t in KINDS.values()}
@@ -305,7 +311,16 @@ def build_registry(extra: Iterable[object | str | tuple[str, object]] = (), *,
             impl.function(register=register)
     if problems:
         raise CardzError(problems[0] if len(problems) == 1 else "; ".join(problems))
-    return Registry(tables, owners, tuple(names))
+    return Registry(tables, owners, tuple(names), None if sources is None else tuple(sources))
+
+
+def _source(plugin: object, sources: list[str] | None) -> list[str] | None:
+    """``sources`` with the folder of the plugin package or the file of the plugin module
+    ``plugin``; None once a plugin is not a module, or a module without a file."""
+    where = getattr(plugin, "__path__", None) or [getattr(plugin, "__file__", None)]
+    if sources is None or not isinstance(plugin, ModuleType) or None in where:
+        return None
+    return sources + [str(w) for w in where]
 
 
 _default: Registry | None = None
