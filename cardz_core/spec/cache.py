@@ -26,7 +26,6 @@ entry marks it).
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import json
 import os
@@ -92,6 +91,8 @@ def _lark_roots() -> list[str]:
 def entry_key(text: str, registry: Any, lenient: bool) -> str | None:
     """The key of the entry of a game with ``text``, loaded with ``registry``; None when the
     registry's plugins are not all modules."""
+    import hashlib  # for games with expressions only: OpenSSL's start is 4 ms
+
     sources = getattr(registry, "sources", None)
     if sources is None:
         return None
