@@ -42,8 +42,9 @@ def _expression_problems(spec: GameSpec, registry: Registry, text: str,
     check = getattr(_expr_module(), "check_spec", None)
     if not callable(check):
         return []
-    cache = importlib.import_module("cardz_core.spec.cache")
-    return list(cache.checked(spec, registry, text, lenient, check))
+    from cardz_core.spec.cache import checked
+
+    return checked(spec, registry, text, lenient, check)
 
 
 def _read_problems(ctx: Ctx, registry: Registry) -> list[Problem]:
