@@ -43,21 +43,22 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from cardz_core.engines import compile, engine_of  # noqa: E402
 from cardz_core.registry import default_registry  # noqa: E402
 from cardz_core.rulesets import bundled, game_file  # noqa: E402
 from cardz_core.spec import load_game  # noqa: E402
 
+from bench_engine import timed  # noqa: E402  (the best CPU time of three calls)
+
 GOAL_MS = 50.0  # compile plus first listing of a bundled game (issue 17)
 GAMES = "klondike_draw3,freecell,gaps,pyramid"
-clock = time.process_time
 
 
 def child_cpu_ms(argv: list[str], env: dict[str, str], cwd: Path) -> float:
@@ -177,16 +178,6 @@ def time_commands(runs: Runs, bytecode: str, repeat: int, tmp: Path, trees: list
                   flush=True)
 
 
-def best_of(fn: Callable[[], Any], runs: int = 3) -> tuple[Any, float]:
-    """(the last result, the best CPU milliseconds of ``runs`` calls)."""
-    best, out = float("inf"), None
-    for _ in range(runs):
-        start = clock()
-        out = fn()
-        best = min(best, clock() - start)
-    return out, best * 1000
-
-
 def open_table(tmp: Path) -> None:
     """The per-game table; the program cache in ``tmp``, written by each game's first load."""
     os.environ["CARDZ_CACHE_DIR"] = str(tmp / "programs")
@@ -200,12 +191,12 @@ def open_table(tmp: Path) -> None:
 
     for rs in bundled():
         os.environ["CARDZ_NO_CACHE"] = "1"
-        _, cold_ms = best_of(lambda: load(rs))
+        _, cold_ms = timed(lambda: load(rs))
         del os.environ["CARDZ_NO_CACHE"]
         load(rs)  # writes the entry
-        spec, load_ms = best_of(lambda: load(rs))
-        game, compile_ms = best_of(lambda: compile(spec, registry))
-        _, first_ms = best_of(lambda: game.legal_moves(game.deal(0)))
+        spec, load_ms = timed(lambda: load(rs))
+        game, compile_ms = timed(lambda: compile(spec, registry))
+        _, first_ms = timed(lambda: game.legal_moves(game.deal(0)))
         cold, total = cold_ms + compile_ms + first_ms, load_ms + compile_ms + first_ms
         totals.append((cold, total))
         if cold > GOAL_MS:
