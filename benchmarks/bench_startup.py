@@ -178,9 +178,8 @@ def time_commands(runs: Runs, bytecode: str, repeat: int, tmp: Path, trees: list
                   flush=True)
 
 
-def open_table(tmp: Path) -> None:
-    """The per-game table; the program cache in ``tmp``, written by each game's first load."""
-    os.environ["CARDZ_CACHE_DIR"] = str(tmp / "programs")
+def open_table() -> None:
+    """The per-game table; each game's first load writes its program cache entry."""
     print("\n| game | engine | load ms (no cache) | load ms | compile ms | deal + first moves ms "
           "| total ms (no cache) | total ms |\n|---|---|---|---|---|---|---|---|")
     registry = default_registry()
@@ -225,15 +224,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     modes = ("cached", "none") if args.bytecode == "both" else (args.bytecode,)
     trees = [args.before.resolve(), ROOT] if args.before else [ROOT]
-    if not args.only_table:
-        with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp:
+        # this process's own loads keep their programs there too, not in the user's cache
+        os.environ["CARDZ_CACHE_DIR"] = str(Path(tmp) / "programs")
+        if not args.only_table:
             runs = commands(games, write_boards(games, Path(tmp)))
             for bytecode in modes:
-                time_commands(runs, bytecode, args.runs, Path(tmp), trees)
+                time_commands(runs, bytecode, args.runs, Path(tmp) / bytecode, trees)
                 print()
-    if not args.no_table:
-        with tempfile.TemporaryDirectory() as tmp:
-            open_table(Path(tmp))
+        if not args.no_table:
+            open_table()
     return 0
 
 
