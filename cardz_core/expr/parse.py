@@ -39,7 +39,7 @@ def build_parser(strict: bool) -> Lark:
     tenths of building the parser, 250 ms (docs/benchmarks.md, "Start-up"), so the non-strict
     build turns it off for the while."""
     grammar = files("cardz_core.expr").joinpath("grammar.lark").read_text(encoding="utf-8")
-    compare = getattr(lark_lexer, "has_interegular", False)  # lark 1.1.3 on
+    compare = getattr(lark_lexer, "has_interegular", False)  # a lark that never compares
     lark_lexer.has_interegular = compare and strict
     try:
         return Lark(grammar, parser="lalr", strict=strict, propagate_positions=True,
