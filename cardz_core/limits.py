@@ -40,3 +40,5 @@ BANDIT_MAX_SAMPLES = 100_000  # the most child solves the bandit planner may mak
 PLAY_MAX_MOVES = 2_000  # moves `cardz play` makes with a planner before calling the game unfinished
 SERVE_MAX_SESSIONS = 64  # games `cardz serve` keeps open at once (browser tabs); past it the one used longest ago closes
 SERVE_MAX_GAMES = 16  # compiled games `cardz serve` keeps for reuse; past it the one used longest ago is dropped
+MAX_CACHE_ENTRY_BYTES = 8_000_000  # one entry of the program cache (a game's expression programs)
+MAX_CACHE_ENTRIES = 512  # entries the program cache folder keeps; past it the one read longest ago goes

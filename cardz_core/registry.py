@@ -20,7 +20,9 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from types import MappingProxyType
+import sys
+from importlib.machinery import PathFinder
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Callable, Iterable, Literal, Mapping, overload
 
 import pluggy
@@ -81,6 +83,9 @@ class Registry:
 
     ``plugin_names`` lists the plugins it was built from (module paths, or entry points as
     ``DISTRIBUTION:NAME``), which is all a worker process needs to rebuild the same registry.
+    ``sources``: the source files or package folders of its plugins when every one is a module
+    (what the program cache keys its entries by, ``cardz_core.spec.cache``), else None: a
+    plugin object made at run time may differ from one process to the next.
     """
 
     depot_types: Mapping[str, DepotType]
@@ -92,10 +97,11 @@ class Registry:
     deck_models: Mapping[str, DeckModelLike]
 
     def __init__(self, tables: dict[str, dict[str, object]], owners: dict[str, dict[str, str]],
-                 plugin_names: tuple[str, ...]) -> None:
+                 plugin_names: tuple[str, ...], sources: tuple[str, ...] | None = None) -> None:
         self._tables = {k: MappingProxyType(v) for k, v in tables.items()}
         self._owners = owners
         self.plugin_names = plugin_names
+        self.sources = sources
         for table in KINDS.values():
             # each table's entries were checked against TABLE_TYPES as they were registered
             setattr(self, table, self._tables[table])
@@ -151,8 +157,59 @@ def _qualified(ep: EntryPoint) -> str:
     return f"{_normal(dist.name) if dist is not None else '?'}:{ep.name}"
 
 
+def _group_declared(text: str) -> bool:
+    """Whether an ``entry_points.txt`` has a ``[cardz]`` section, read as importlib.metadata
+    reads the file: stripped lines, a section named by what its brackets hold."""
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("[") and line.endswith("]") and line.strip("[]") == ENTRY_POINT_GROUP:
+            return True
+    return False
+
+
+def may_declare() -> bool:
+    """Whether an installed distribution may declare a ``cardz`` entry point. False only when
+    every place ``importlib.metadata`` would look was read and none does: the path finder is
+    the only distribution finder, and no ``*.dist-info`` or ``*.egg-info`` folder of a
+    ``sys.path`` folder has an ``entry_points.txt`` with a ``[cardz]`` section. Anything else
+    (another finder, a zip file on the path, a file that is not UTF-8) says True, and the
+    full search runs; it costs a command's start 20 ms or more, mostly in importing
+    ``importlib.metadata`` (docs/benchmarks.md, "Start-up")."""
+    if any(getattr(f, "find_distributions", None) is not None and f is not PathFinder
+           for f in sys.meta_path):
+        return True
+    for entry in sys.path:
+        try:
+            root = os.fspath(entry) or "."
+            children = os.listdir(root)
+        except TypeError:
+            return True
+        except OSError:
+            if os.path.exists(root):  # a zip file or an egg: importlib.metadata reads it
+                return True
+            continue
+        egg = os.path.basename(root).lower().endswith(".egg")
+        for child in children:
+            low = child.lower()
+            if not (low.endswith((".dist-info", ".egg-info")) or (egg and low == "egg-info")):
+                continue
+            try:
+                with open(os.path.join(root, child, "entry_points.txt"), "rb") as f:
+                    data = f.read()
+            except OSError:  # no such file, or not a folder: no entry points, as there
+                continue
+            try:
+                if _group_declared(data.decode("utf-8")):
+                    return True
+            except UnicodeDecodeError:
+                return True
+    return False
+
+
 def _declared() -> dict[str, list[EntryPoint]]:
     """The ``cardz`` entry points of every installed distribution, by entry-point name."""
+    if not may_declare():
+        return {}
     from importlib.metadata import entry_points
 
     by_name: dict[str, list[EntryPoint]] = {}
@@ -220,11 +277,13 @@ def build_registry(extra: Iterable[object | str | tuple[str, object]] = (), *,
             plugins.append(item)
         else:
             plugins.append((getattr(item, "__name__", repr(item)), item))
+    sources: list[str] | None = []
     for name, obj in plugins:
         if pm.is_registered(obj):
             continue
         pm.register(obj, name=name)
         names.append(name)
+        sources = _source(obj, sources)
 
     tables: dict[str, dict[str, object]] = {t: {} for t in KINDS.values()}
     owners: dict[str, dict[str, str]] = {t: {} for t in KINDS.values()}
@@ -252,7 +311,16 @@ def build_registry(extra: Iterable[object | str | tuple[str, object]] = (), *,
             impl.function(register=register)
     if problems:
         raise CardzError(problems[0] if len(problems) == 1 else "; ".join(problems))
-    return Registry(tables, owners, tuple(names))
+    return Registry(tables, owners, tuple(names), None if sources is None else tuple(sources))
+
+
+def _source(plugin: object, sources: list[str] | None) -> list[str] | None:
+    """``sources`` with the folder of the plugin package or the file of the plugin module
+    ``plugin``; None once a plugin is not a module, or a module without a file."""
+    where = getattr(plugin, "__path__", None) or [getattr(plugin, "__file__", None)]
+    if sources is None or not isinstance(plugin, ModuleType) or None in where:
+        return None
+    return sources + [str(w) for w in where]
 
 
 _default: Registry | None = None

@@ -12,7 +12,6 @@ every CLI command that takes a game file take such a name as well as a path.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 from importlib import resources
@@ -79,6 +78,10 @@ def find(name: str, folder: Path | None = None) -> Ruleset | None:
     """The bundled game ``name`` names, or None. An alias shared by two games names neither: a
     CardzError lists them."""
     key = name.strip().lower()
+    # a file name reads only that file (start time); names and aliases read every file
+    named = [p for p in ruleset_paths(folder) if p.stem.lower() == key]
+    if len(named) == 1:
+        return summary(named[0])
     games = bundled(folder)
     by_file = [g for g in games if g.path.stem.lower() == key]
     if by_file:
@@ -111,6 +114,8 @@ def game_file(path_or_name: str | os.PathLike[str]) -> Path:
 
 def no_game(path_or_name: str | os.PathLike[str]) -> str:
     """The one wording, in every command, for a game argument that names nothing."""
+    import difflib  # for a name that names nothing only (start time)
+
     words = [g.path.stem for g in bundled()]
     close = difflib.get_close_matches(str(path_or_name).lower(), words, n=3)
     hint = f" (did you mean {', '.join(close)}?)" if close else " ('cardz games' lists them)"

@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -15,6 +18,12 @@ ROOT = Path(__file__).resolve().parents[1]
 # plugins/example_turnabout is a template, not an installed package: tests import it by its own
 # name, as a third party's plugin would be imported.
 sys.path.insert(0, str(ROOT / "plugins"))
+
+# the program cache (cardz_core.spec.cache) of a test run is its own folder, never the user's;
+# the run reads back what it wrote, so most loads of a game go through an entry
+_CACHE = tempfile.mkdtemp(prefix="cardz-test-cache-")
+os.environ["CARDZ_CACHE_DIR"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 
 from cardz_core.cards import format_card, parse_card  # noqa: E402
 from cardz_core.engine import Move, State  # noqa: E402

@@ -227,3 +227,19 @@ def test_card_codes_are_read_from_the_deck():
     state = make_state(SPEC, {"hand": ["10D"]})
     assert state.piles[1] == (code(1 * 13 + 9, True),)
     assert evaluate("top(hand).rank == Ten && top(hand).suit == Diamonds", state=state)
+
+
+def test_the_grammar_passes_lark_strict_checks_and_parses_the_same_without_them():
+    """A command builds the parser without lark's strict checks (start time); the grammar must
+    pass them, so that the parser is the one they would give."""
+    from lark import lexer
+
+    from cardz_core.expr.parse import build_parser, parser
+
+    assert lexer.has_interegular  # lark[interegular]: strict compares the terminals' patterns
+    strict = build_parser(strict=True)
+    build_parser(strict=False)
+    assert lexer.has_interegular  # the non-strict build turns the comparison off only a while
+    for text in ("1 + 2 * 3 % 4", "let x = count(column); x > 0 && !empty(stock)",
+                 "any(d in tableau, top(d).rank == 13) || -x.suit != 'H'"):
+        assert strict.parse(text) == parser().parse(text)

@@ -17,6 +17,7 @@ a called suit; ``("set", frozenset[Card])`` a transparent wild read as any of th
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any, Callable
 
 import attrs
@@ -63,7 +64,8 @@ class Accept:
         self.fast = self.when is None and not (self.has_wild
                                                and self.declares in ("suit", "transparent"))
         self._ident = game.identity
-        self._tables(game)
+        self._game = game
+        self._empty: dict[int, frozenset[int]] = {}
 
     # -- identities -------------------------------------------------------------------------
     def wild(self, card: Card) -> bool:
@@ -146,17 +148,32 @@ class Accept:
         codes = [cid << 1 | 1 for cid, card in enumerate(game.identity) if test(card)]
         return game.intern(frozenset(codes))
 
-    def _tables(self, game: CompiledTables) -> None:
+    # Built on first use, then plain attributes: a game the native engine plays lists no move
+    # here, and Crazy Quilt's tables were four fifths of its compile (docs/benchmarks.md,
+    # "Start-up").
+    @cached_property
+    def _shared(self) -> AcceptTables:
         # the tables read only what a card may lie on: depots whose rules differ only in
         # `when`, `reason` or `acceptFrom` share them, built once (a game of many alike
         # depots, such as Crazy Quilt's 104-card tableau, spent most of its compile here)
+        game = self._game
         key = attrs.evolve(self.rule, accept_from=None, when=None, reason=None)
         shared = game.accept_tables.get(key)
         if shared is None:
             shared = game.accept_tables[key] = self._build_tables(game)
-        self.on_top, self.dynamic, self.on_down = shared
-        self._empty: dict[int, frozenset[int]] = {}
-        self._game = game
+        return shared
+
+    @cached_property
+    def on_top(self) -> dict[int, frozenset[int]]:
+        return self._shared[0]
+
+    @cached_property
+    def dynamic(self) -> frozenset[int]:
+        return self._shared[1]
+
+    @cached_property
+    def on_down(self) -> frozenset[int]:
+        return self._shared[2]
 
     def _build_tables(self, game: CompiledTables) -> AcceptTables:
         by_card: dict[Card, Any] = {}

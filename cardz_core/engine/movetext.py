@@ -22,7 +22,6 @@ names (``tap stok``: did you mean 'stock'?).
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from typing import Any
@@ -92,6 +91,8 @@ def parse_move(game: Any, value: Any, path: str = "") -> Move:
 
 def did_you_mean(word: str, choices: Any) -> str:
     """`` (did you mean 'a'?)`` for the choice closest to ``word``, else ``""``."""
+    import difflib  # for a mistyped name only (start time)
+
     close = difflib.get_close_matches(word.lower(), [str(c).lower() for c in choices], n=1,
                                       cutoff=0.6)
     by_lower = {str(c).lower(): str(c) for c in choices}

@@ -6,6 +6,7 @@ against (docs/plugins.md)."""
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any, Callable, TypeVar
 
 from cardz_core.cards import JOKER, Card
@@ -102,14 +103,10 @@ class GameTables:
         # a depot that draws takes no drops
         self.drop_targets = tuple(d for d in range(n)
                                   if not self.accepts[d].none and self.draws[d] is None)
-        self.target_rows: tuple[TargetRow, ...] = tuple(
-            (d, a.on_top, a.on_down, None if a.seed_from_deal else a.on_empty(0), a.empty_only, a)
-            for d, a in ((d, self.accepts[d]) for d in self.drop_targets))
         # moves are made once and listed again (cheaper than a new tuple each listing, and
         # apply's `move in` the last list then matches by identity first)
         self.tap_moves = tuple(Move(d, -1, -1) for d in range(n))
         self.made_moves: dict[int, Move] = {}  # (src * n + dst) * (cards + 1) + index -> Move
-        self.target_row_of: dict[int, TargetRow] = {row[0]: row for row in self.target_rows}
         self.down_targets = tuple(d for d in self.drop_targets if self.accepts[d].may_take_down)
         self.auto_send = tuple((i, t) for i, t in enumerate(c.auto_send) if t is not None)
         self.auto_refill = tuple((i, t) for i, t in enumerate(c.auto_refill) if t is not None)
@@ -147,6 +144,13 @@ class GameTables:
             if isinstance(aid, Aid) and aid.compile is not None:
                 self.aids[name] = aid.compile(value, self)
         self.seed_depots = tuple(i for i in range(n) if c.accepts[i].seed_from_deal)
+
+    @cached_property
+    def target_row_of(self) -> dict[int, TargetRow]:
+        """Each drop target's row of the tables ``legal_moves`` reads, made on first use (so
+        are the accept tables in them: a game the native engine plays lists no move here)."""
+        return {d: (d, a.on_top, a.on_down, None if a.seed_from_deal else a.on_empty(0),
+                    a.empty_only, a) for d, a in ((d, self.accepts[d]) for d in self.drop_targets)}
 
     def _redeal_stocks(self) -> tuple[frozenset[int], frozenset[int]]:
         """Which stocks a redeal is tapped from: the depots its steps take from where a field

@@ -97,6 +97,15 @@ class GamePrograms:
         ``Program.from_json``, say)."""
         self._programs[self._key(expr, context, self_depot)] = program
 
+    def kept(self) -> list[tuple[Key, Program]]:
+        """Every program compiled (or put) so far, by its key: (text, pointer, context, the
+        self depot when the context has one), as the program cache stores them."""
+        return list(self._programs.items())
+
+    def keep_all(self, programs: Iterable[tuple[Key, Program]]) -> None:
+        """Use these programs for their keys (``kept`` of the same game, read back)."""
+        self._programs.update(programs)
+
     def closure(self, expr: Expr | str, context: str,
                 self_depot: int | str | None = None) -> Callable[[Any], Any]:
         """``fn(env)`` running the program of ``expr`` (see ``get``)."""

@@ -7,6 +7,7 @@ from functools import lru_cache
 from importlib.resources import files
 
 from lark import Lark, Tree
+from lark import lexer as lark_lexer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from cardz_core.limits import MAX_EXPR_CHARS, MAX_EXPR_DEPTH
@@ -28,11 +29,28 @@ class ExprSyntaxError(Exception):
         self.message = message
 
 
+def build_parser(strict: bool) -> Lark:
+    """The expression parser. ``strict`` makes lark refuse a grammar with a shift/reduce conflict
+    or two terminals whose patterns may match the same text. The grammar is a fixed file, so
+    the tests build it strict (tests/test_expr_language.py) and a command builds it without
+    those checks: a grammar that passes them gives the same parser either way. Lark compares
+    the terminals' patterns whenever ``interegular`` is installed, strict or not, only to warn
+    when it is not strict; that comparison (of lark's own grammar of grammars too) is nine
+    tenths of building the parser, 250 ms (docs/benchmarks.md, "Start-up"), so the non-strict
+    build turns it off for the while."""
+    grammar = files("cardz_core.expr").joinpath("grammar.lark").read_text(encoding="utf-8")
+    compare = getattr(lark_lexer, "has_interegular", False)  # a lark that never compares
+    lark_lexer.has_interegular = compare and strict
+    try:
+        return Lark(grammar, parser="lalr", strict=strict, propagate_positions=True,
+                    maybe_placeholders=True)
+    finally:
+        lark_lexer.has_interegular = compare
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    grammar = files("cardz_core.expr").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", strict=True, propagate_positions=True,
-                maybe_placeholders=True)
+    return build_parser(strict=False)
 
 
 @lru_cache(maxsize=4096)

@@ -35,10 +35,16 @@ def _expr_module() -> Any:
         return None
 
 
-def _expression_problems(spec: GameSpec, registry: Registry) -> list[Problem]:
-    """Problems from ``cardz_core.expr.check_spec``; none while that module does not provide it."""
+def _expression_problems(spec: GameSpec, registry: Registry, text: str,
+                         lenient: bool) -> list[Problem]:
+    """Problems from ``cardz_core.expr.check_spec``, with the programs of the program cache's
+    entry for ``text`` (``cardz_core.spec.cache``); none while that module does not provide it."""
     check = getattr(_expr_module(), "check_spec", None)
-    return list(check(spec, registry)) if callable(check) else []
+    if not callable(check):
+        return []
+    from cardz_core.spec.cache import checked
+
+    return checked(spec, registry, text, lenient, check)
 
 
 def _read_problems(ctx: Ctx, registry: Registry) -> list[Problem]:
@@ -84,7 +90,7 @@ def load(source: Path | str | dict, *, registry: Registry | None = None, lenient
         spec = read_game(ctx, data, "", text)
     problems = _unique(ctx.problems)
     if spec is not None and not ctx.failed:
-        found = _expression_problems(spec, registry)
+        found = _expression_problems(spec, registry, text, lenient)
     else:
         found = _read_problems(ctx, registry)
     problems = _unique(problems + [p if p.file else attrs.evolve(p, file=file) for p in found])

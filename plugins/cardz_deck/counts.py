@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import heapq
 import random
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from cardz_core.limits import MAX_OUTCOME_WORK, MAX_OUTCOMES
@@ -57,6 +56,8 @@ class CountsDeck:
             raise _no_view()
         if limit is not None and limit < 1:
             raise CardzError("an outcome limit is 1 or more")
+        from fractions import Fraction  # exact odds, imported when first listed (start time)
+
         info = deck_info(game)
         base = pool_counts(info, v.pools)
         # heap of (-probability, face sequence); a popped entry is the likeliest left
