@@ -37,6 +37,31 @@ def test_the_menu_names_cards_and_merges_the_empty_foundations() -> None:
     assert pick(entries, "ad COLUMN-7>foundation") == entries[2]
     assert pick(entries, "T") == pick(entries, "tap  stock") == entries[0]
     assert pick(entries, "4") is None
+    # the source may be left out when one entry moves that card there
+    assert pick(entries, "AD>foundation") == pick(entries, "ad > FOUNDATION") == entries[2]
+    assert pick(entries, "AD>column-2") == entries[3]
+    assert pick(entries, "8S>foundation") is None
+
+
+def test_a_card_without_its_source_is_ambiguous_when_two_copies_can_go() -> None:
+    g = open_game("forty_thieves")  # two decks: an AH on each of two columns
+    state = board(g, {"column-1": ["KS", "AH"], "column-2": ["KD", "AH"]})
+    entries = menu(g, state, g.legal_moves(state))
+    assert pick(entries, "AH column-1 > foundation") is not None
+    assert pick(entries, "AH>foundation") is None
+
+
+def test_apply_takes_a_card_to_the_empty_foundations_as_play_offers_it(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(KLONDIKE.board_document(KLONDIKE.deal(SEED))), encoding="utf-8")
+    code, out, err = run_cli(capsys, "apply", "klondike", "--board", str(path), "--move",
+                             "AD>foundation")
+    assert code == 0, err
+    assert json.loads(out)["depots"]["foundation-1"] == ["AD"]
+    code, _, err = run_cli(capsys, "apply", "klondike", "--board", str(path), "--move",
+                           "8S>foundation")
+    assert code == 1 and "target 'foundation' names 4 depots" in err
 
 
 def test_a_run_shows_how_many_cards_go_with_the_picked_one() -> None:

@@ -19,7 +19,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_game_args(p, board="a true board")
     p.add_argument("--move", required=True, action="append", metavar="M",
                    help="a move in text form (column-3@4>foundation-1, tap stock, or by its "
-                        "card: AS>foundation-1) or a move document (a path, - or inline JSON)")
+                        "card: AS>foundation-1, or AS>foundation to the first of the empty "
+                        "foundations, as cardz play offers it) or a move document (a path, - "
+                        "or inline JSON)")
     p.add_argument("--json", action="store_true",
                    help="print JSON (the board document is always JSON; accepted for uniformity)")
     p.set_defaults(func=run)
@@ -45,6 +47,8 @@ def read_move(game: Any, arg: str, board: Any = None) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cardz_core.cli.menu import menu, pick
+
     game = open_game(args.file)
     state = game.load_board(read_document(args.board, "board"))
     for n, arg in enumerate(args.move, 1):
@@ -52,7 +56,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             move = read_move(game, arg, state)
         except CardzError as exc:
-            raise CardzError(f"{where}: {exc.problems[0].message}") from None
+            # the text `cardz play` takes: AD>foundation to one of the empty foundations
+            entry = pick(menu(game, state, game.legal_moves(state)), arg)
+            if entry is None:
+                raise CardzError(f"{where}: {exc.problems[0].message}") from None
+            move = entry.move
         try:
             state = game.apply(state, move, reveal=_refuse_reveal)
         except IllegalMove as exc:
