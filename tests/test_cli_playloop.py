@@ -147,6 +147,18 @@ def test_resume_refuses_a_log_of_another_game(capsys: pytest.CaptureFixture[str]
     assert len(err.strip().splitlines()) == 1
 
 
+def test_a_missing_save_or_log_is_named_as_its_flag_knows_it(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    gone = str(tmp_path / "gone.json")
+    code, _, err = _play(capsys, monkeypatch, "q\n", "klondike", "--resume", gone)
+    assert code == 1 and err.strip() == \
+        f"cardz play: saved game {gone!r}: no such file, and not inline JSON"
+    code, _, err = _play(capsys, monkeypatch, "q\n", "klondike", "--replay", gone)
+    assert code == 1 and \
+        err.strip() == f"cardz play: log {gone!r}: no such file, and not inline JSON"
+
+
 def test_replay_steps_through_a_solution(capsys: pytest.CaptureFixture[str],
                                          monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     code, out, _ = run_cli(capsys, "solve", "golf", "--seed", "2", "--json")
