@@ -198,11 +198,15 @@ def test_the_same_bad_budget_is_the_same_usage_error(argv: list[str], planner: s
                                                  "10,000,000, not 0")
 
 
-def test_a_board_of_another_game_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("argv", [["moves"], ["view"], ["hint"], ["solve"], ["eval", "1"],
+                                  ["apply", "--move", "tap stock"], ["render", "-o", "-"],
+                                  ["outcomes", "--move", "tap stock"]])
+def test_a_board_of_another_game_is_one_line(argv: list[str],
+                                             capsys: pytest.CaptureFixture[str]) -> None:
     board_doc = json.dumps(KLONDIKE.board_document(KLONDIKE.deal(7)))
-    code, out, err = run_cli(capsys, "moves", "spider", "--board", board_doc)
+    code, out, err = run_cli(capsys, argv[0], "spider", "--board", board_doc, *argv[1:])
     assert code == 1 and out == ""
-    assert err.strip().splitlines() == ["cardz moves: /game: this board is for 'Klondike', "
+    assert err.strip().splitlines() == [f"cardz {argv[0]}: /game: this board is for 'Klondike', "
                                         "not 'Spider'"]
 
 
