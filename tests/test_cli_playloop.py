@@ -51,7 +51,7 @@ def test_a_card_without_its_source_is_ambiguous_when_two_copies_can_go() -> None
     assert pick(entries, "AH>foundation") is None
 
 
-def test_apply_takes_a_card_to_the_empty_foundations_as_play_offers_it(
+def test_apply_and_outcomes_take_a_card_to_the_empty_foundations_as_play_offers_it(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "b.json"
     path.write_text(json.dumps(KLONDIKE.board_document(KLONDIKE.deal(SEED))), encoding="utf-8")
@@ -62,6 +62,12 @@ def test_apply_takes_a_card_to_the_empty_foundations_as_play_offers_it(
     code, _, err = run_cli(capsys, "apply", "klondike", "--board", str(path), "--move",
                            "8S>foundation")
     assert code == 1 and "target 'foundation' names 4 depots" in err
+    code, _, err = run_cli(capsys, "apply", "klondike", "--board", str(path), "--move", "2")
+    assert code == 1 and "a move is written FROM@INDEX>TO" in err  # menu keys are play's only
+    code, out, err = run_cli(capsys, "outcomes", "klondike", "--board", str(path), "--move",
+                             "AD>foundation", "--json")
+    assert code == 0, err
+    assert json.loads(out)["outcomes"][0]["view"]["depots"]["foundation-1"] == ["AD"]
 
 
 def test_a_run_shows_how_many_cards_go_with_the_picked_one() -> None:

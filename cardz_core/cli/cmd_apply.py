@@ -37,18 +37,28 @@ def _refuse_reveal(pool: int) -> int:
 
 def read_move(game: Any, arg: str, board: Any = None) -> Any:
     """A move argument: text form or inline JSON, ``-`` for standard input, or a file holding
-    either. Given the ``board`` it is made on, the text may name the card (``AS>foundation-1``)."""
+    either. Given the ``board`` it is made on, the text may name the card (``AS>foundation-1``),
+    or be a ``cardz play`` label with or without its source (``AS>foundation``)."""
     from cardz_core.cli.reading import argument_text, parse_document
+
+    from cardz_core.cli.menu import menu, pick
 
     text, _ = argument_text(arg, "move", inline=True)
     text = text.strip()
-    return game.parse_move(parse_document(text, "move") if text.startswith("{") else text,
-                           board=board)
+    try:
+        return game.parse_move(parse_document(text, "move") if text.startswith("{") else text,
+                               board=board)
+    except CardzError:
+        # a label `cardz play` shows (AD>foundation: the first of the empty foundations); its
+        # keys (1, t) are the menu's own and are not moves here
+        labelled = board is not None and ">" in text
+        entry = pick(menu(game, board, game.legal_moves(board)), text) if labelled else None
+        if entry is None:
+            raise
+        return entry.move
 
 
 def run(args: argparse.Namespace) -> int:
-    from cardz_core.cli.menu import menu, pick
-
     game = open_game(args.file)
     state = game.load_board(read_document(args.board, "board"))
     for n, arg in enumerate(args.move, 1):
@@ -56,11 +66,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             move = read_move(game, arg, state)
         except CardzError as exc:
-            # the text `cardz play` takes: AD>foundation to one of the empty foundations
-            entry = pick(menu(game, state, game.legal_moves(state)), arg)
-            if entry is None:
-                raise CardzError(f"{where}: {exc.problems[0].message}") from None
-            move = entry.move
+            raise CardzError(f"{where}: {exc.problems[0].message}") from None
         try:
             state = game.apply(state, move, reveal=_refuse_reveal)
         except IllegalMove as exc:
