@@ -223,6 +223,40 @@ def test_one_rule_for_seeds(argv: list[str], tmp_path: Path,
     assert code == 0, err
 
 
+def exit_code(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str]:
+    """The exit code and standard error, whether the parser or the command refused."""
+    try:
+        code = main(argv)
+    except SystemExit as stop:
+        code = int(stop.code or 0)
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, flag, bad, low, high", [
+    (["simulate", KLONDIKE, "--games"], "--games", "-5", 1, 10_000_000),
+    (["simulate", KLONDIKE, "--workers"], "--workers", "0", 1, None),
+    (["simulate", KLONDIKE, "--max-moves"], "--max-moves", "0", 1, None),
+    (["play", KLONDIKE, "--seed", "1", "--max-moves"], "--max-moves", "0", 1, None),
+    (["deal", KLONDIKE, "--seed"], "--seed", "-1", 0, MAX_SEED)])
+def test_one_wording_for_a_number_out_of_range(argv: list[str], flag: str, bad: str, low: int,
+                                               high: int | None,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    # simulate's counts are refused in the same words as every other command's numbers
+    code, err = exit_code(capsys, [*argv, bad])
+    assert code == 2 and f"error: argument {flag}: must be from {low:,} to " in err
+    assert err.rstrip().endswith(f", not {int(bad):,}")
+    if high is not None:
+        assert f"to {high:,}, not" in err
+
+
+@pytest.mark.parametrize("argv", [["deal", KLONDIKE, "--seed"], ["simulate", KLONDIKE, "--games"],
+                                  ["simulate", KLONDIKE, "--seed"]])
+def test_one_wording_for_a_value_that_is_not_a_number(argv: list[str],
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = exit_code(capsys, [*argv, "abc"])
+    assert code == 2 and f"error: argument {argv[-1]}: invalid int value: 'abc'" in err
+
+
 def test_hint_seeds_follow_the_rule(board: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "hint", KLONDIKE, "--board", str(board), "--seed", "-1")
     assert code == 2 and "argument --seed: must be from 0" in err

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from cardz_core.rulesets import ruleset_paths
 from cardz_core.spec import load
 from conftest import run_cli
 
@@ -42,6 +43,15 @@ def test_like_starts_from_another_game(capsys: pytest.CaptureFixture[str],
     assert spec is not None and problems == []
     code, _, err = run_cli(capsys, "new", "X", "--like", "spidr", "-o", str(tmp_path / "x.cardz"))
     assert code == 1 and "did you mean spider" in err
+
+
+@pytest.mark.parametrize("game", ruleset_paths(), ids=lambda p: p.stem)
+def test_like_any_bundled_game_checks_clean(game: Path, capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    out = tmp_path / "new.cardz"
+    code, _, err = run_cli(capsys, "new", "New Game", "--like", game.stem, "-o", str(out))
+    assert code == 0, err
+    assert run_cli(capsys, "check", str(out)) == (0, "", "1 file(s) checked, 0 with errors\n")
 
 
 def test_to_standard_output(capsys: pytest.CaptureFixture[str]) -> None:

@@ -37,6 +37,37 @@ def test_the_menu_names_cards_and_merges_the_empty_foundations() -> None:
     assert pick(entries, "ad COLUMN-7>foundation") == entries[2]
     assert pick(entries, "T") == pick(entries, "tap  stock") == entries[0]
     assert pick(entries, "4") is None
+    # the source may be left out when one entry moves that card there
+    assert pick(entries, "AD>foundation") == pick(entries, "ad > FOUNDATION") == entries[2]
+    assert pick(entries, "AD>column-2") == entries[3]
+    assert pick(entries, "8S>foundation") is None
+
+
+def test_a_card_without_its_source_is_ambiguous_when_two_copies_can_go() -> None:
+    g = open_game("forty_thieves")  # two decks: an AH on each of two columns
+    state = board(g, {"column-1": ["KS", "AH"], "column-2": ["KD", "AH"]})
+    entries = menu(g, state, g.legal_moves(state))
+    assert pick(entries, "AH column-1 > foundation") is not None
+    assert pick(entries, "AH>foundation") is None
+
+
+def test_apply_and_outcomes_take_a_card_to_the_empty_foundations_as_play_offers_it(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(KLONDIKE.board_document(KLONDIKE.deal(SEED))), encoding="utf-8")
+    code, out, err = run_cli(capsys, "apply", "klondike", "--board", str(path), "--move",
+                             "AD>foundation")
+    assert code == 0, err
+    assert json.loads(out)["depots"]["foundation-1"] == ["AD"]
+    code, _, err = run_cli(capsys, "apply", "klondike", "--board", str(path), "--move",
+                           "8S>foundation")
+    assert code == 1 and "target 'foundation' names 4 depots" in err
+    code, _, err = run_cli(capsys, "apply", "klondike", "--board", str(path), "--move", "2")
+    assert code == 1 and "a move is written FROM@INDEX>TO" in err  # menu keys are play's only
+    code, out, err = run_cli(capsys, "outcomes", "klondike", "--board", str(path), "--move",
+                             "AD>foundation", "--json")
+    assert code == 0, err
+    assert json.loads(out)["outcomes"][0]["view"]["depots"]["foundation-1"] == ["AD"]
 
 
 def test_a_run_shows_how_many_cards_go_with_the_picked_one() -> None:
@@ -122,6 +153,18 @@ def test_resume_refuses_a_log_of_another_game(capsys: pytest.CaptureFixture[str]
     assert len(err.strip().splitlines()) == 1
 
 
+def test_a_missing_save_or_log_is_named_as_its_flag_knows_it(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    gone = str(tmp_path / "gone.json")
+    code, _, err = _play(capsys, monkeypatch, "q\n", "klondike", "--resume", gone)
+    assert code == 1 and err.strip() == \
+        f"cardz play: saved game {gone!r}: no such file, and not inline JSON"
+    code, _, err = _play(capsys, monkeypatch, "q\n", "klondike", "--replay", gone)
+    assert code == 1 and \
+        err.strip() == f"cardz play: log {gone!r}: no such file, and not inline JSON"
+
+
 def test_replay_steps_through_a_solution(capsys: pytest.CaptureFixture[str],
                                          monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     code, out, _ = run_cli(capsys, "solve", "golf", "--seed", "2", "--json")
@@ -161,11 +204,15 @@ def test_the_same_bad_budget_is_the_same_usage_error(argv: list[str], planner: s
                                                  "10,000,000, not 0")
 
 
-def test_a_board_of_another_game_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("argv", [["moves"], ["view"], ["hint"], ["solve"], ["eval", "1"],
+                                  ["apply", "--move", "tap stock"], ["render", "-o", "-"],
+                                  ["outcomes", "--move", "tap stock"]])
+def test_a_board_of_another_game_is_one_line(argv: list[str],
+                                             capsys: pytest.CaptureFixture[str]) -> None:
     board_doc = json.dumps(KLONDIKE.board_document(KLONDIKE.deal(7)))
-    code, out, err = run_cli(capsys, "moves", "spider", "--board", board_doc)
+    code, out, err = run_cli(capsys, argv[0], "spider", "--board", board_doc, *argv[1:])
     assert code == 1 and out == ""
-    assert err.strip().splitlines() == ["cardz moves: /game: this board is for 'Klondike', "
+    assert err.strip().splitlines() == [f"cardz {argv[0]}: /game: this board is for 'Klondike', "
                                         "not 'Spider'"]
 
 

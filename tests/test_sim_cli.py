@@ -49,7 +49,7 @@ def test_limits_at_and_past(flag, limit, capsys):
         with pytest.raises(SystemExit) as exc:
             parse(flag, bad)
         assert exc.value.code == 2
-    assert "between 1 and" in capsys.readouterr().err
+    assert f"must be from 1 to {limit:,}, not {limit + 1:,}" in capsys.readouterr().err
 
 
 def test_rows_file_must_be_jsonl_or_csv(capsys):

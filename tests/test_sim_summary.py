@@ -118,6 +118,7 @@ def test_tally_on_a_known_set():
     assert pair["a_only_deals"] == [{"deal": 1, "seed": deal_seed(1, 1)}]
     assert pair["b_only_deals"] == [] and s["unpaired"] == []
     assert pair["p_value"] == 1.0 and "could be chance" in pair["note"]
+    assert pair["note"].startswith("1 deal won by a only, 0 by b only; McNemar p = 1")
     ace, two = s["cards"]["g"]
     assert ace["card"] == "AS" and two["card"] == "2S"
     assert ace["never_moved"] == {"a": 0.25, "b": 0.0}

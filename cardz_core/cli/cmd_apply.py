@@ -19,7 +19,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_game_args(p, board="a true board")
     p.add_argument("--move", required=True, action="append", metavar="M",
                    help="a move in text form (column-3@4>foundation-1, tap stock, or by its "
-                        "card: AS>foundation-1) or a move document (a path, - or inline JSON)")
+                        "card: AS>foundation-1, or AS>foundation to the first of the empty "
+                        "foundations, as cardz play offers it) or a move document (a path, - "
+                        "or inline JSON)")
     p.add_argument("--json", action="store_true",
                    help="print JSON (the board document is always JSON; accepted for uniformity)")
     p.set_defaults(func=run)
@@ -35,13 +37,25 @@ def _refuse_reveal(pool: int) -> int:
 
 def read_move(game: Any, arg: str, board: Any = None) -> Any:
     """A move argument: text form or inline JSON, ``-`` for standard input, or a file holding
-    either. Given the ``board`` it is made on, the text may name the card (``AS>foundation-1``)."""
+    either. Given the ``board`` it is made on, the text may name the card (``AS>foundation-1``),
+    or be a ``cardz play`` label with or without its source (``AS>foundation``)."""
     from cardz_core.cli.reading import argument_text, parse_document
+
+    from cardz_core.cli.menu import menu, pick
 
     text, _ = argument_text(arg, "move", inline=True)
     text = text.strip()
-    return game.parse_move(parse_document(text, "move") if text.startswith("{") else text,
-                           board=board)
+    try:
+        return game.parse_move(parse_document(text, "move") if text.startswith("{") else text,
+                               board=board)
+    except CardzError:
+        # a label `cardz play` shows (AD>foundation: the first of the empty foundations); its
+        # keys (1, t) are the menu's own and are not moves here
+        labelled = board is not None and ">" in text
+        entry = pick(menu(game, board, game.legal_moves(board)), text) if labelled else None
+        if entry is None:
+            raise
+        return entry.move
 
 
 def run(args: argparse.Namespace) -> int:

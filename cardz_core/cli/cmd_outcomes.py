@@ -21,7 +21,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "(1 unless --limit cut the list).")
     add_game_args(p, board="a true board or a view")
     p.add_argument("--move", required=True, metavar="M",
-                   help="a move in text form (column-3@4>foundation-1, tap stock) or a document")
+                   help="a move in text form (column-3@4>foundation-1, tap stock, or by its "
+                        "card: AS>foundation-1, AS>foundation) or a document")
     p.add_argument("--limit", type=int, metavar="K", help="list at most K outcomes")
     p.add_argument("--json", action="store_true",
                    help="print {outcomes: [{probability, revealed, view}], coverage}")

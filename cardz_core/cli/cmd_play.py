@@ -189,14 +189,14 @@ def _watch(game: Game, seat: Seat, args: argparse.Namespace, rng: random.Random)
     return _result(game, seat, args, planner.name, seat.state.moves, stopped)
 
 
-def _read_log(arg: str) -> dict[str, Any]:
+def _read_log(arg: str, what: str = "log") -> dict[str, Any]:
     """A log argument: a cardz-log/1, or an object holding one under ``log`` (``cardz solve
-    --json`` prints its winning line so)."""
-    doc = read_document(arg, "log")
+    --json`` prints its winning line so). ``what`` names it as the flag's user knows it."""
+    doc = read_document(arg, what)
     if isinstance(doc, dict) and "format" not in doc and isinstance(doc.get("log"), dict):
         doc = doc["log"]
     if not isinstance(doc, dict):
-        raise CardzError(f"log {arg!r}: a log is a JSON object (cardz-log/1)")
+        raise CardzError(f"{what} {arg!r}: a log is a JSON object (cardz-log/1)")
     return doc
 
 
@@ -205,7 +205,7 @@ def _resume(game: Game, args: argparse.Namespace) -> tuple[Seat, LogRecorder, in
     memory of cards seen is rebuilt too."""
     from cardz_core.engine.logs import LogRecorder, replay
 
-    log = _read_log(args.resume)
+    log = _read_log(args.resume, "saved game")
     try:
         replay(game, log)
     except CardzError as exc:

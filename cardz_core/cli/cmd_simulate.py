@@ -22,13 +22,15 @@ DEFAULT_PLANNER = "usual"
 
 
 def _count(limit: int, low: int = 1) -> Callable[[str], int]:
+    """A whole-number flag from ``low`` to ``limit``, refused in the words the parser's ``int``
+    and ``check_range`` use for every other command's numeric flags."""
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
         if not low <= value <= limit:
-            raise argparse.ArgumentTypeError(f"{value} is not between {low} and {limit:,}")
+            raise argparse.ArgumentTypeError(f"must be from {low:,} to {limit:,}, not {value:,}")
         return value
     return parse
 

@@ -106,10 +106,19 @@ def normalised(text: str) -> str:
     return " ".join(text.replace(">", " > ").lower().split())
 
 
+def _without_source(label: str) -> str | None:
+    """``ad > foundation`` for the label ``AD column-7 > foundation`` (``+2`` for the cards
+    going with it is left out too); None for a tap."""
+    head, sep, target = label.partition(" > ")
+    return normalised(f"{head.split(' ', 1)[0]} > {target}") if sep else None
+
+
 def pick(entries: Sequence[Entry], typed: str) -> Entry | None:
-    """The entry whose key, label or move text the player typed, or None."""
+    """The entry whose key or label the player typed, or None. The label may leave out the
+    source (``AD>foundation``) when only one entry moves that card to that target."""
     want = normalised(typed)
     for e in entries:
         if want in (e.key, normalised(e.label)):
             return e
-    return None
+    short = [e for e in entries if _without_source(e.label) == want]
+    return short[0] if len(short) == 1 else None

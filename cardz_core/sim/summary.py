@@ -302,6 +302,7 @@ def _pair_note(a: str, b: str, a_only: int, b_only: int, p: float | None) -> str
     if p is None:
         return f"{a} and {b} won and lost the same deals"
     verdict = "is unlikely to be chance" if p < SIGNIFICANT else "could be chance"
-    return (f"{a_only} deals won by {a} only, {b_only} by {b} only; McNemar p = {p:.3g}: "
+    deals = "deal" if a_only == 1 else "deals"
+    return (f"{a_only} {deals} won by {a} only, {b_only} by {b} only; McNemar p = {p:.3g}: "
             f"the difference {verdict}")
 
