@@ -17,7 +17,9 @@ game, so a long range can be built in pieces. Progress goes to stderr, one line 
 game its seeds, positions per deal, seconds per deal and time box, chosen from a short probe of
 what the solver does with the game (docs/winnability.md, "The shipped tables"), and, for a game
 the solver wins rarely or never, a ``note`` saying why, which the table keeps and
-``cardz deal --winnable --difficulty`` repeats when it has no deal to give. ``--all`` builds
+``cardz deal --winnable --difficulty`` repeats when it has no deal to give; for a game whose deals
+the solver's usual sibling orders leave undecided, ``orders``: the orders its tries take instead
+(``cardz_core.solver.problem.Weights``, six numbers each; speed only, never the answer). ``--all`` builds
 every game the file lists, in its order; a game named on the command line takes its settings
 from the file too. An option given on the command line overrides the file's value for every
 game built; a game the file does not list takes the options' defaults.
@@ -46,15 +48,17 @@ from cardz_core.cli.common import open_game  # noqa: E402
 from cardz_core.engine.logs import game_hash  # noqa: E402
 from cardz_core.engines import engine_of  # noqa: E402
 from cardz_core.ratings import (PLAYOUT_MOVES, PLAYOUT_PLANNER, PLAYOUTS,  # noqa: E402
-                                RATINGS_DIR, SLIP, rate_deal, table_document)
+                                RATINGS_DIR, SLIP, orders_of, rate_deal, table_document)
 from cardz_core.rulesets import game_file  # noqa: E402
+from cardz_core.solver.problem import Weights  # noqa: E402
 
 SETTINGS = Path(__file__).resolve().parent / "ratings_settings.json"
 # the settings a row depends on: a table made with others is not resumed
-RESULT_SETTINGS = ("max_states", "playouts", "slip", "planner", "playout_moves")
+RESULT_SETTINGS = ("max_states", "playouts", "slip", "planner", "playout_moves", "orders")
 # each per-game setting: its default and how the file's or the command line's text reads
 DEFAULTS: dict[str, Any] = {"seeds": "0-199", "max_states": 100_000, "timeout": 120.0,
-                            "playouts": PLAYOUTS, "time_box": None, "note": None}
+                            "playouts": PLAYOUTS, "time_box": None, "note": None,
+                            "orders": None}
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,7 @@ class Settings:
     playouts: int
     time_box: float | None
     note: str | None  # why the solver wins this game rarely or never, kept in the table
+    orders: tuple[Weights, ...] | None  # the solver's sibling orders, when not its usual ones
 
 
 def game_settings(name: str, listed: dict[str, Any], given: dict[str, Any]) -> Settings:
@@ -78,12 +83,17 @@ def game_settings(name: str, listed: dict[str, Any], given: dict[str, Any]) -> S
         raise ValueError(f"{name}: unknown setting(s) {', '.join(sorted(unknown))}")
     values = {**DEFAULTS, **entry, **{k: v for k, v in given.items() if v is not None}}
     seeds = values["seeds"] if isinstance(values["seeds"], list) else span(str(values["seeds"]))
+    try:
+        orders = orders_of(values)
+    except TypeError:
+        raise ValueError(f"{name}: orders must be lists of six numbers") from None
     s = Settings(seeds, int(values["max_states"]), float(values["timeout"]),
                  int(values["playouts"]),
-                 None if values["time_box"] is None else float(values["time_box"]), values["note"])
-    if not seeds or s.max_states < 1 or s.playouts < 0 or not s.timeout > 0:
+                 None if values["time_box"] is None else float(values["time_box"]), values["note"],
+                 orders)
+    if not seeds or s.max_states < 1 or s.playouts < 0 or not s.timeout > 0 or orders == ():
         raise ValueError(f"{name}: seeds must not be empty, max_states must be at least 1, "
-                         "playouts at least 0, timeout more than 0")
+                         "playouts at least 0, timeout more than 0, orders not empty")
     return s
 
 
@@ -94,9 +104,10 @@ def _start_worker(name: str) -> None:
     _worker["game"] = open_game(name)
 
 
-def _rate(seed: int, max_states: int, timeout: float, playouts: int) -> dict[str, Any]:
+def _rate(seed: int, max_states: int, timeout: float, playouts: int,
+          orders: tuple[Weights, ...] | None) -> dict[str, Any]:
     return rate_deal(_worker["game"], seed, max_states=max_states, timeout=timeout,
-                     playouts=playouts).row
+                     playouts=playouts, orders=orders).row
 
 
 def _write(path: Path, doc: dict[str, Any]) -> None:
@@ -119,7 +130,7 @@ def _results(path: str, todo: list[int], s: Settings, jobs: int,
         boxed = s.time_box is not None and time.perf_counter() - started > s.time_box
         return None if boxed else next(seeds, None)
 
-    budgets = (s.max_states, s.timeout, s.playouts)
+    budgets = (s.max_states, s.timeout, s.playouts, s.orders)
     if jobs == 1:
         _start_worker(path)
         while (seed := more()) is not None:
@@ -147,11 +158,13 @@ def build(name: str, s: Settings, *, jobs: int, fresh: bool, out_dir: Path) -> N
                             "cardz": __version__}
     if s.note:
         made["note"] = s.note
+    if s.orders:
+        made["orders"] = [list(w) for w in s.orders]
     rows: dict[int, dict[str, Any]] = {}
     if out.exists() and not fresh:
         old = json.loads(out.read_text(encoding="utf-8"))
         same = old.get("hash") == game_hash(game.spec) and \
-            all(old["made"].get(k) == made[k] for k in RESULT_SETTINGS)
+            all(old["made"].get(k) == made.get(k) for k in RESULT_SETTINGS)
         if same:
             rows = {r["seed"]: r for r in old["deals"]}
         else:

@@ -15,6 +15,11 @@ same on every machine (unless the solver's safety in seconds cut it short: ``sto
 **The levels** split a game's rated won deals into quarters by measure (ties broken by seed):
 the first quarter ``easy``, then ``medium``, ``hard`` and ``expert``.
 
+**The search.** The solver's, within the table's positions per deal; a game may give it sibling
+orders of its own (``made.orders``: speed only, never the answer), where the solver's usual
+orders leave most deals undecided. A won deal's row keeps its winning line (``line``), replayed to
+a won board when it was found and again when it is handed out.
+
 **A table** (``cardz-ratings/1``, one JSON file per bundled game in ``ratings_data/``, named
 like the game's file) names the game file by its hash (``cardz_core.engine.logs.game_hash``): a
 game whose file changed has no table, whatever its name. ``benchmarks/build_ratings.py`` makes
@@ -38,6 +43,8 @@ from cardz_core.problems import CardzError
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
     from cardz_core.engine.moves import Move
+    from cardz_core.engine.state import State
+    from cardz_core.solver.problem import Weights
     from cardz_core.view import View
 
 RATINGS_FORMAT = "cardz-ratings/1"
@@ -117,28 +124,64 @@ class Rated:
     line: list[Any]
 
 
-def rate_deal(game: Game, seed: int, *, max_states: int, timeout: float,
-              playouts: int = PLAYOUTS) -> Rated:
-    """One table row: the solver's verdict on the deal of ``seed`` (``won``, ``lost`` or
-    ``unknown``) and the positions it recorded; for a won deal also the winning line's length,
-    the playouts won and the measure. A won line is replayed to a won board first."""
+def orders_of(made: dict[str, Any]) -> tuple[Weights, ...] | None:
+    """The sibling orders a table's solver ran with (``made.orders``), or None for its usual ones."""
+    from cardz_core.solver.problem import Weights
+
+    orders = made.get("orders")
+    return None if orders is None else tuple(Weights(*w) for w in orders)
+
+
+def line_text(line: list[Move]) -> list[list[int]]:
+    """A winning line as a row keeps it: each move as ``[src, index, dst]``, with the fourth
+    field (``declare``) only when it is set."""
+    return [list(m) if m.declare != -1 else list(m[:3]) for m in line]
+
+
+def line_of(row: dict[str, Any]) -> list[Move] | None:
+    """The winning line a row keeps, or None (a row made before rows kept them)."""
+    from cardz_core.engine.moves import Move
+
+    kept = row.get("line")
+    return None if kept is None else [Move(*m) for m in kept]
+
+
+def line_wins(game: Game, state: State, line: list[Move]) -> bool:
+    """Whether ``line`` played from ``state`` is legal move by move and ends on a won board."""
+    from cardz_core.engine.moves import IllegalMove
     from cardz_core.engine.state import WON
-    from cardz_core.planners.solver import replay, solve
+
+    try:
+        for move in line:
+            state = game.apply(state, move)
+    except IllegalMove:
+        return False
+    return game.status(state) == WON
+
+
+def rate_deal(game: Game, seed: int, *, max_states: int, timeout: float,
+              playouts: int = PLAYOUTS, orders: tuple[Weights, ...] | None = None) -> Rated:
+    """One table row: the solver's verdict on the deal of ``seed`` (``won``, ``lost`` or
+    ``unknown``), with the sibling ``orders`` when given, and the positions it recorded; for a
+    won deal also the winning line and its length, the playouts won and the measure. A won line
+    is replayed to a won board first."""
+    from cardz_core.planners.solver import solve
 
     state = game.deal(seed)
-    found = solve(game, state, max_states=max_states, timeout=timeout)
+    found = solve(game, state, max_states=max_states, timeout=timeout, orders=orders)
     row: dict[str, Any] = {"seed": seed, "result": found.result, "states": found.states}
     if found.stopped_by == "seconds":
         row["stoppedBy"] = "seconds"  # the one answer a faster machine might change
     if found.result != "won":
         return Rated(row, [])
-    if game.status(replay(game, state, found.line)) != WON:
+    if not line_wins(game, state, found.line):
         raise AssertionError(f"seed {seed}: the solver's line does not win in the engine")
     wins = playout_wins(game, seed, playouts)
     row["moves"] = len(found.line)
     row["wins"] = wins
     row["measure"] = measure(wins or 0, playouts if wins is not None else 0,
                              found.states, max_states)
+    row["line"] = line_text(found.line)
     return Rated(row, list(found.line))
 
 

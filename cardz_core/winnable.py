@@ -9,8 +9,9 @@ might then have won it.
 
 With a difficulty level (``difficulty="hard"``, levels and measure in ``cardz_core.ratings``),
 the deal comes from the game's shipped table of rated deals when it has one (``rated_deal``: at
-once, the seed picking among the rated deals of that level), its line found again by the solver
-within the positions it took when the table was made. A game without a table (or whose file
+once, the seed picking among the rated deals of that level), with the winning line its row keeps,
+replayed to a won board (a row from before rows kept lines has its line found again by the solver,
+within the positions and with the orders of the table). A game without a table (or whose file
 changed since) is rated on the spot: deals are tried in the seed's order until
 ``SPOT_RATED`` are won, those are split into the four levels as a table's are, and the first of
 the level asked for is the answer; that is much slower.
@@ -25,8 +26,8 @@ from typing import Any
 from cardz_core.engine.state import State
 from cardz_core.limits import MAX_SEED, SOLVE_DEFAULT_SECONDS
 from cardz_core.problems import CardzError
-from cardz_core.ratings import (PLAYOUTS, Table, assign_levels, check_level, game_table, pick,
-                                rate_deal)
+from cardz_core.ratings import (PLAYOUTS, Table, assign_levels, check_level, game_table,
+                                line_of, line_wins, orders_of, pick, rate_deal)
 
 WINNABLE_STATES = 5_000  # positions the solver may record per deal tried
 WINNABLE_TRIES = 20  # deals tried before giving up
@@ -117,17 +118,20 @@ def _from_table(game: Any, table: Table, level: str, seed: int, timeout: float) 
 
     deal_seed, row = rated_deal(table, level, seed)
     state = game.deal(deal_seed)
-    # the same budget as the table's: the solver takes the same path to the same first win
-    result = solve(game, state, max_states=table.doc["made"]["max_states"],
-                   timeout=max(timeout, float(table.doc["made"]["timeout"])))
-    if result.result != "won":
-        raise CardzError(f"seed {deal_seed} is rated {level} in {table.path.name}, but the solver "
-                         f"did not win it again ({result.result}): the table needs rebuilding "
+    made = table.doc["made"]
+    line, timed_out = line_of(row), False
+    if line is None:  # an older row: the table's budget and orders find the same first win
+        result = solve(game, state, max_states=made["max_states"],
+                       timeout=max(timeout, float(made["timeout"])), orders=orders_of(made))
+        line = list(result.line) if result.result == "won" else None
+        timed_out = result.stopped_by == "seconds"
+    if line is None or not line_wins(game, state, line):
+        raise CardzError(f"seed {deal_seed} is rated {level} in {table.path.name}, but its winning "
+                         "line was not found again or does not win: the table needs rebuilding "
                          "(benchmarks/build_ratings.py)")
-    return WinnableDeal(deal_seed, state, list(result.line),
-                        winning_log(game, state, result.line, LogRecorder(game, seed=deal_seed)),
-                        [(deal_seed, "won")], result.stopped_by == "seconds", level,
-                        row["measure"], "table")
+    return WinnableDeal(deal_seed, state, line,
+                        winning_log(game, state, line, LogRecorder(game, seed=deal_seed)),
+                        [(deal_seed, "won")], timed_out, level, row["measure"], "table")
 
 
 def _rated_here(game: Any, seed: int, level: str, tries: int, max_states: int,

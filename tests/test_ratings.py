@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,8 @@ from cardz_core.ratings import (LEVELS, assign_levels, file_hash, game_table, me
                                 shipped_tables, table_document)
 from cardz_core.rulesets import RULESETS_DIR
 from cardz_core.winnable import SPOT_RATED, winnable_deal
-from conftest import run_cli
+from cardz_core.solver.problem import Weights
+from conftest import LONG, run_cli
 from test_solver_games import game_doc
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,6 +121,64 @@ def test_the_builder_keeps_what_is_done(tiny: Path, tiny_table: ratings.Table,
     _builder().main([str(tiny), "--seeds", "0-3", "--max-states", "999",
                      "--out-dir", str(tiny_table.path.parent)])
     assert "other settings; starting over" in capsys.readouterr().err
+
+
+OWN_ORDERS = [[50, 100, 10, 0, 20, 0], [100, 20, 60, 0, 20, 0]]
+
+
+def test_a_game_may_give_the_solver_orders_of_its_own(tiny: Path, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"games": {"tiny": {
+        "seeds": "0-11", "max_states": TINY_STATES, "orders": OWN_ORDERS}}}), encoding="utf-8")
+    folder = tmp_path / "out"
+    common = ["--settings", str(settings), "--out-dir", str(folder)]
+    assert _builder().main([str(tiny), *common]) == 0
+    doc = json.loads((folder / "tiny.json").read_text(encoding="utf-8"))
+    assert doc["made"]["orders"] == OWN_ORDERS
+    game = open_game(str(tiny))
+    orders = tuple(Weights(*w) for w in OWN_ORDERS)
+    for row in doc["deals"]:
+        state = game.deal(row["seed"])
+        # the orders change the path, never the answer; the row keeps the line they found
+        again = solve(game, state, max_states=TINY_STATES, orders=orders)
+        assert (again.result, again.states) == (row["result"], row["states"])
+        assert row["result"] == solve(game, state, max_states=TINY_STATES).result
+        if row["result"] == "won":
+            assert ratings.line_of(row) == again.line
+            assert ratings.line_wins(game, state, again.line)
+    # the same deals, the same rows: deterministic from the seed
+    assert _builder().main([str(tiny), *common, "--fresh"]) == 0
+    assert json.loads((folder / "tiny.json").read_text(encoding="utf-8"))["deals"] == doc["deals"]
+    # a table made with other orders is not resumed
+    settings.write_text(json.dumps({"games": {"tiny": {"seeds": "0-1"}}}), encoding="utf-8")
+    assert _builder().main([str(tiny), *common, "--max-states", str(TINY_STATES)]) == 0
+    assert "other settings; starting over" in capsys.readouterr().err
+    settings.write_text(json.dumps({"games": {"tiny": {"orders": [[1, 2]]}}}), encoding="utf-8")
+    with pytest.raises(SystemExit):
+        _builder().main([str(tiny), *common])
+    assert "tiny: orders must be lists of six numbers" in capsys.readouterr().err
+
+
+def test_a_rated_deal_is_handed_out_with_the_line_its_row_keeps(
+        tiny: Path, tiny_table: ratings.Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = open_game(str(tiny))
+    row = tiny_table.of_level("medium")[0]
+    monkeypatch.setattr("cardz_core.planners.solver.solve", _no_solving)
+    found = winnable_deal(game, 0, difficulty="medium")
+    assert found.seed == row["seed"] and found.line == ratings.line_of(row)
+    assert replay(game, found.log)[-1].status == WON
+    # a line that no longer wins is refused, not handed out
+    doc = json.loads(tiny_table.path.read_text(encoding="utf-8"))
+    kept = next(r for r in doc["deals"] if r["seed"] == row["seed"])
+    kept["line"] = kept["line"][:-1]
+    tiny_table.path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(CardzError, match="does not win: the table needs rebuilding"):
+        winnable_deal(game, 0, difficulty="medium")
+
+
+def _no_solving(*_args: Any, **_kw: Any) -> Any:
+    raise AssertionError("the solver ran for a row that keeps its line")
 
 
 def test_the_builder_takes_each_games_settings_from_its_file(tiny: Path, tmp_path: Path,
@@ -336,3 +396,28 @@ def test_games_says_when_a_table_is_out_of_date(tmp_path: Path, monkeypatch: pyt
     assert "table out of date" in next(x for x in out.splitlines() if x.startswith("FreeCell "))
     code, out, _ = run_cli(capsys, "games", "--json", "--family", "FreeCell")
     assert next(r for r in json.loads(out) if r["name"] == "FreeCell")["winnability"] is None
+
+
+LONG_SAMPLE = 3  # won deals per shipped table won again in the long run
+
+
+@pytest.mark.skipif(not LONG, reason="long run: set CARDZ_LONG=1")
+@pytest.mark.parametrize("table", SHIPPED, ids=[t.path.stem for t in SHIPPED])
+def test_a_sample_of_each_shipped_tables_deals_is_won_again(table: ratings.Table) -> None:
+    """A few won deals of every table, drawn by a fixed seed: the line the row keeps replays to
+    a won board; a row from before rows kept lines is won again by the solver within the
+    table's budget and orders."""
+    won = [r for r in table.doc["deals"] if r["result"] == "won"]
+    if not won:
+        pytest.skip(f"{table.path.stem}: no won deal")
+    game = open_game(table.doc["file"].removesuffix(".cardz"))
+    made = table.doc["made"]
+    for row in random.Random(table.path.stem).sample(won, min(LONG_SAMPLE, len(won))):
+        state = game.deal(row["seed"])
+        line = ratings.line_of(row)
+        if line is None:
+            found = solve(game, state, max_states=made["max_states"],
+                          timeout=10 * made["timeout"], orders=ratings.orders_of(made))
+            assert found.result == "won", f"seed {row['seed']}"
+            line = found.line
+        assert ratings.line_wins(game, state, line), f"seed {row['seed']}"

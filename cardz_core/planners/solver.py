@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -22,7 +23,7 @@ from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import Analysis, analysis_of
 from cardz_core.solver.native_plan import solver_plan
 from cardz_core.solver.oneway import OneWay, search_oneway
-from cardz_core.solver.problem import FACE_DOWN_ORDERINGS, ORDERINGS, GameProblem
+from cardz_core.solver.problem import FACE_DOWN_ORDERINGS, ORDERINGS, GameProblem, Weights
 from cardz_core.solver.search import RESULT_UNKNOWN, RESULT_WON, search
 
 PROBE_SHARE = 20  # each short try gets this fraction of the budgets
@@ -49,7 +50,8 @@ def check_budget(max_states: int, timeout: float) -> None:
 
 
 def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
-          timeout: float = SOLVE_DEFAULT_SECONDS, analysis: Analysis | None = None) -> SolveResult:
+          timeout: float = SOLVE_DEFAULT_SECONDS, analysis: Analysis | None = None,
+          orders: tuple[Weights, ...] | None = None) -> SolveResult:
     """Search ``state`` of ``game`` (a compiled ``Game``) for a win. The per-game tables are
     the game's (``analysis_of``) unless ``analysis`` is given.
 
@@ -67,10 +69,16 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
 
     On a game the native engine plays (``NativeEngineGame``) whose rules the analysis
     understands, the same tries run in Rust (``_solve_native``); the notes say which search
-    ran."""
+    ran.
+
+    ``orders`` replaces the sibling orders of the tries (``ORDERINGS`` and
+    ``FACE_DOWN_ORDERINGS``): speed only, never the answer (the tables of rated deals give
+    some games orders of their own)."""
     check_budget(max_states, timeout)
     an = analysis if analysis is not None else analysis_of(game)
     native = prepare(game, an)
+    if native is not None and orders is not None:
+        native = _ordered_solver(game, an, orders)
     assert an.oneway is not None
     if an.oneway.reason is None and an.oneway.fits(state) is None:
         return _solve_oneway(an, game, state, max_states, timeout)
@@ -82,7 +90,8 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     start = time.perf_counter()
     spent = 0
     hidden = any(not c & 1 for i, p in enumerate(state.piles) if game.draws[i] is None for c in p)
-    orders = ORDERINGS + FACE_DOWN_ORDERINGS if hidden else ORDERINGS
+    if orders is None:
+        orders = ORDERINGS + FACE_DOWN_ORDERINGS if hidden else ORDERINGS
     size_states, size_seconds = max_states // PROBE_SHARE, timeout / PROBE_SHARE
     if size_states < PROBE_MIN_STATES:  # too small to cut: one try with everything
         size_states, size_seconds = max_states, timeout
@@ -130,6 +139,24 @@ def _native_solver(game: Any, an: Analysis) -> Any | None:
         plan = solver_plan(game, an, share=PROBE_SHARE, min_states=PROBE_MIN_STATES)
         an.native = ext.Solver(game.native.engine, json.dumps(plan))
     return an.native
+
+
+# the native searches with orders of their own, per analysis (``solve``'s ``orders``)
+_ORDERED: weakref.WeakKeyDictionary[Analysis, dict[tuple[Weights, ...], Any]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _ordered_solver(game: Any, an: Analysis, orders: tuple[Weights, ...]) -> Any:
+    """The native search of ``game`` whose tries take ``orders`` in turn, built once."""
+    built = _ORDERED.setdefault(an, {})
+    if orders not in built:
+        ext = extension()
+        assert ext is not None
+        plan = solver_plan(game, an, share=PROBE_SHARE, min_states=PROBE_MIN_STATES)
+        plan["tries"]["orderings"] = [list(w) for w in orders]
+        plan["tries"]["face_down"] = []
+        built[orders] = ext.Solver(game.native.engine, json.dumps(plan))
+    return built[orders]
 
 
 def _solve_native(native: Any, an: Analysis, state: Any, max_states: int,
