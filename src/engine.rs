@@ -1350,6 +1350,25 @@ impl Game {
         Ok(())
     }
 
+    /// The moves `list_moves` lists from the depots `from` alone, in its order (a solver's
+    /// tap run reads only the stock's and its target's): the other sources are passed over as
+    /// acting ones are.
+    pub(crate) fn list_moves_from(&self, s: &State, from: &[usize], out: &mut Vec<Move>) -> Result<(), ExprError> {
+        if s.status != PLAYING {
+            return Ok(());
+        }
+        let mut skip = self.acting(s)?;
+        skip.extend((0..self.n).filter(|d| !from.contains(d)));
+        self.card_moves(s, false, out, &skip)?;
+        self.reorder_moves(s, out, &skip);
+        for &d in &self.tappable {
+            if from.contains(&d) && self.tap_plan(s, d)?.is_some() {
+                out.push((d as i32, -1, -1, -1));
+            }
+        }
+        Ok(())
+    }
+
     /// `MoveGen.legal_moves`.
     pub fn legal_moves(&self, s: &State) -> Result<Vec<Move>, ExprError> {
         let mut out = Vec::new();

@@ -6,15 +6,8 @@ use std::collections::HashMap;
 
 use crate::engine::{Game, Move, Scratch, SplitMix, State};
 use crate::expr::ExprError;
-use crate::solver::key::{same_cards, Hasher, Key};
+use crate::solver::key::{same_cards, Hasher, Key, Keyer};
 use crate::solver::plan::{Plan, Weights};
-
-/// One child: the moves that reach it (one, or a run of taps and a move, or a take and the
-/// moves onto the card taken) and the position they lead to.
-pub struct Child {
-    pub line: Vec<Move>,
-    pub state: State,
-}
 
 /// Buffers kept for reuse past this many are dropped (a search's path holds far fewer).
 const POOL_LIMIT: usize = 4096;
@@ -28,9 +21,45 @@ impl State {
         self.declared.clone_from(&other.declared);
         (self.redeals, self.moves, self.undos, self.recycles_total) =
             (other.redeals, other.moves, other.undos, other.recycles_total);
+        self.copy_counters(other);
+    }
+
+    /// `self`, a board made from `other` by a move, made equal to `other` again: the piles
+    /// `same` (`Keyer::diff`) says the move changed, and every small field.
+    fn restore(&mut self, other: &State, same: &[bool]) {
+        for (d, _) in same.iter().enumerate().filter(|(_, &kept)| !kept) {
+            self.piles[d].clone_from(&other.piles[d]);
+        }
+        self.came_from.clone_from(&other.came_from);
+        self.recycles.clone_from(&other.recycles);
+        self.declared.clone_from(&other.declared);
+        self.copy_counters(other);
+    }
+
+    fn copy_counters(&mut self, other: &State) {
+        (self.redeals, self.moves, self.undos, self.recycles_total) =
+            (other.redeals, other.moves, other.undos, other.recycles_total);
         (self.seed_rank, self.rules_off, self.auto_moved, self.status, self.rng) =
             (other.seed_rank, other.rules_off, other.auto_moved, other.status, other.rng);
     }
+}
+
+/// What the search does with each child as it is made: `visit(ranker, line, child, same)`,
+/// `line` the moves that reach it (one, or a run of taps and a move, or a take and the moves
+/// onto the card taken), `same` as `Keyer::diff` gives it against the position expanded.
+/// It hands back a line it is done with, to be reused, or stops the listing with an error.
+pub trait Visit<E>: FnMut(&mut Ranker<'_>, Vec<Move>, &State, &[bool]) -> Result<Option<Vec<Move>>, E> {}
+
+impl<E, F: FnMut(&mut Ranker<'_>, Vec<Move>, &State, &[bool]) -> Result<Option<Vec<Move>>, E>> Visit<E> for F {}
+
+/// The sibling order (`GameProblem.priority`), apart from the listing so that the search
+/// ranks a child while the problem lends it.
+pub struct Ranker<'a> {
+    plan: &'a Plan,
+    w: Weights,
+    noise: Option<SplitMix>,
+    /// the cards the foundations take next (`next_depth`), kept for its allocation
+    wanted: Vec<i32>,
 }
 
 fn is_tap(m: &Move, k: usize) -> bool {
@@ -40,8 +69,7 @@ fn is_tap(m: &Move, k: usize) -> bool {
 pub struct Problem<'a> {
     game: &'a Game,
     plan: &'a Plan,
-    w: Weights,
-    noise: Option<SplitMix>,
+    ranker: Ranker<'a>,
     lazy: bool,
     /// lazy stock, per position `successors` was asked for: the cards on the ring, the cards
     /// free to move elsewhere, and whether a line of takes could go on from a stock card
@@ -49,8 +77,13 @@ pub struct Problem<'a> {
     free: Vec<bool>,
     chains: HashMap<(usize, usize), bool>,
     in_home: Vec<bool>,
-    /// the cards the foundations take next (`next_depth`), kept for its allocation
-    wanted: Vec<i32>,
+    /// the board each move of the position expanded is made on, given back after each child
+    /// (`State::restore`): a child costs the piles its move changed, not a copy of the board
+    kid: State,
+    /// which piles a child kept of the position expanded (`Keyer::diff`)
+    same: Vec<bool>,
+    /// the stock configurations a tap run met, kept for its allocation
+    configs: Vec<Key>,
     /// positions, lines and move listings done with, kept for their allocations
     states: Vec<State>,
     lines: Vec<Vec<Move>>,
@@ -74,14 +107,15 @@ impl<'a> Problem<'a> {
         Problem {
             game,
             plan,
-            w,
-            noise: (noise != 0).then_some(SplitMix(noise)),
+            ranker: Ranker { plan, w, noise: (noise != 0).then_some(SplitMix(noise)), wanted: Vec::new() },
             lazy: plan.lazy || (streamline && plan.streamline),
             ring_cards: vec![false; plan.cards],
             free: vec![false; plan.cards],
             chains: HashMap::new(),
             in_home: vec![false; plan.cards],
-            wanted: Vec::new(),
+            kid: State::default(),
+            same: Vec::new(),
+            configs: Vec::new(),
             states: buffers.states,
             lines: buffers.lines,
             listings: buffers.listings,
@@ -145,14 +179,20 @@ impl<'a> Problem<'a> {
         Ok(out)
     }
 
-    /// The children of `s` (not over), appended to `out` in the Python search's order.
-    pub fn successors(&mut self, s: &State, out: &mut Vec<Child>) -> Result<(), ExprError> {
+    /// The children of `s` (not over), each handed to `visit` as it is made, in the Python
+    /// search's order.
+    pub fn successors<E: From<ExprError>>(&mut self, s: &State, visit: &mut impl Visit<E>) -> Result<(), E> {
         let moves = self.listing(s)?;
-        if let Some(m) = self.safe_move(s, &moves) {
-            let (line, state) = (self.line(&[], m), self.make(s, m)?);
-            out.push(Child { line, state });
-            self.listings.push(moves);
-            return Ok(());
+        self.kid.copy_from(s);
+        let listed = self.children(s, &moves, visit);
+        self.listings.push(moves);
+        listed
+    }
+
+    fn children<E: From<ExprError>>(&mut self, s: &State, moves: &[Move], visit: &mut impl Visit<E>) -> Result<(), E> {
+        if let Some(m) = self.safe_move(s, moves) {
+            let line = self.line(&[], m);
+            return self.child(visit, line, s, None, m);
         }
         let tap = self.plan.tap;
         if self.lazy {
@@ -170,17 +210,39 @@ impl<'a> Problem<'a> {
                 }
             }
         }
-        for &m in &moves {
+        for &m in moves {
             if tap.is_some_and(|(k, _)| is_tap(&m, k)) {
                 continue;
             }
             let line = self.line(&[], m);
-            self.child(out, line, s, m)?;
+            self.child(visit, line, s, None, m)?;
         }
         if tap.is_some() {
-            self.tap_runs(s, &moves, None, &[], out)?;
+            self.tap_runs(visit, s, s, moves, None, &[])?;
         }
-        self.listings.push(moves);
+        Ok(())
+    }
+
+    /// The child on `self.kid` (made from `top`, the position expanded) handed to `visit`;
+    /// then `self.kid` is `top` again.
+    fn visit_kid<E>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State) -> Result<(), E> {
+        Keyer::diff(top, &self.kid, &mut self.same);
+        let done = visit(&mut self.ranker, line, &self.kid, &self.same)?;
+        self.kid.restore(top, &self.same);
+        if let Some(line) = done {
+            self.recycle_line(line);
+        }
+        Ok(())
+    }
+
+    /// The child `state` (made from a board other than `top`) handed to `visit`.
+    fn visit_made<E>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State, state: State) -> Result<(), E> {
+        Keyer::diff(top, &state, &mut self.same);
+        let done = visit(&mut self.ranker, line, &state, &self.same);
+        self.recycle_state(state);
+        if let Some(line) = done? {
+            self.recycle_line(line);
+        }
         Ok(())
     }
 
@@ -221,22 +283,33 @@ impl<'a> Problem<'a> {
         None
     }
 
-    /// The child `m` makes of `s` (`line` ending in `m`), or, for a stock card taken off the
-    /// ring to a depot outside the foundations (lazy stock), the children of the moves onto it
-    /// that may follow.
-    fn child(&mut self, out: &mut Vec<Child>, line: Vec<Move>, s: &State, m: Move) -> Result<(), ExprError> {
+    /// The child `m` makes of `base` (`top`, the position expanded, when None; `line` ending
+    /// in `m`), or, for a stock card taken off the ring to a depot outside the foundations
+    /// (lazy stock), the children of the moves onto it that may follow.
+    fn child<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State,
+                                 base: Option<&State>, m: Move) -> Result<(), E> {
         let taken = self.lazy && m.2 >= 0 && self.plan.tap.is_some_and(|(_, w)| m.0 == w as i32)
             && !self.plan.in_win[m.2 as usize];
         if !taken {
-            let state = self.make(s, m)?;
-            out.push(Child { line, state });
-            return Ok(());
+            return match base {
+                None => {
+                    // a loss by "no legal move" is met as a position without children
+                    self.kid = self.game.apply_owned(std::mem::take(&mut self.kid), m, &mut self.scratch, true)?;
+                    self.visit_kid(visit, line, top)
+                }
+                Some(b) => {
+                    let state = self.make(b, m)?;
+                    self.visit_made(visit, line, top, state)
+                }
+            };
         }
-        let card = s.piles[m.0 as usize].last().map_or(0, |&c| (c >> 1) as usize);
+        let from = base.unwrap_or(top);
+        let card = from.piles[m.0 as usize].last().map_or(0, |&c| (c >> 1) as usize);
         if self.may_follow(card, m.2 as usize, false) {
-            let next = self.make(s, m)?;
-            self.followed(out, &line, &next, m.2 as usize)?;
+            let next = self.make(from, m)?;
+            let followed = self.followed(visit, &line, top, &next, m.2 as usize);
             self.states.push(next);
+            followed?;
         }
         self.lines.push(line);
         Ok(())
@@ -244,19 +317,26 @@ impl<'a> Problem<'a> {
 
     /// `line` took a stock card to `d`, reaching `s`: each move next onto that card, a card
     /// from elsewhere ending the line and another stock card continuing it.
-    fn followed(&mut self, out: &mut Vec<Child>, line: &[Move], s: &State, d: usize) -> Result<(), ExprError> {
+    fn followed<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, line: &[Move], top: &State, s: &State,
+                                    d: usize) -> Result<(), E> {
         let moves = self.listing(s)?;
-        for &m in &moves {
+        let followed = self.follow(visit, line, top, s, d, &moves);
+        self.listings.push(moves);
+        followed
+    }
+
+    fn follow<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, line: &[Move], top: &State, s: &State,
+                                  d: usize, moves: &[Move]) -> Result<(), E> {
+        for &m in moves {
             if m.2 == d as i32 && m.1 != -1 {
                 let more = self.line(line, m);
-                self.child(out, more, s, m)?;
+                self.child(visit, more, top, Some(s), m)?;
             }
         }
-        let top = s.piles[d].last().map_or(0, |&c| (c >> 1) as usize);
-        if self.may_follow(top, d, true) {
-            self.tap_runs(s, &moves, Some(d), line, out)?;
+        let card = s.piles[d].last().map_or(0, |&c| (c >> 1) as usize);
+        if self.may_follow(card, d, true) {
+            self.tap_runs(visit, top, s, moves, Some(d), line)?;
         }
-        self.listings.push(moves);
         Ok(())
     }
 
@@ -305,51 +385,82 @@ impl<'a> Problem<'a> {
     /// `prefix` before them (only the moves onto `onto` when given): `GameProblem._tap_runs`
     /// over `tap_run`. A tap that changes another pile (automatic moves pending after the deal)
     /// ends the run, and the position it leads to is kept as an ordinary child.
-    fn tap_runs(&mut self, s: &State, moves: &[Move], onto: Option<usize>, prefix: &[Move], out: &mut Vec<Child>)
-                -> Result<(), ExprError> {
+    /// `top` is the position expanded, `s` the board the run starts from. The taps are made
+    /// in place on one board; a tap that changes another pile ends the run, so until then
+    /// those piles are `s`'s.
+    fn tap_runs<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, top: &State, s: &State, moves: &[Move],
+                                    onto: Option<usize>, prefix: &[Move]) -> Result<(), E> {
         let Some((k, w)) = self.plan.tap else { return Ok(()) };
+        if !moves.iter().any(|m| is_tap(m, k)) {
+            return Ok(());
+        }
         let tap: Move = (k as i32, -1, -1, -1);
-        let mut seen = vec![self.config(s, k, w)];
-        let mut taps = prefix.to_vec();
-        let mut here: Option<State> = None; // the position before the next tap, when not `s`
-        let mut tappable = moves.iter().any(|m| is_tap(m, k));
-        while tappable {
-            let before = here.as_ref().unwrap_or(s);
-            let next = self.make(before, tap)?;
-            taps.push(tap);
-            let config = self.config(&next, k, w);
-            let repeated = seen.contains(&config);
-            seen.push(config);
-            if self.plan.untapped.iter().any(|&i| !same_cards(&next.piles[i], &before.piles[i])) {
-                if onto.is_none() {
-                    out.push(Child { line: taps, state: next });
-                }
-                return Ok(());
+        let mut seen = std::mem::take(&mut self.configs);
+        seen.clear();
+        seen.push(self.config(s, k, w));
+        let mut taps = self.lines.pop().unwrap_or_default();
+        taps.clear();
+        taps.extend_from_slice(prefix);
+        let mut here = self.states.pop().unwrap_or_default();
+        here.copy_from(s);
+        let ran = self.run_taps(visit, top, s, &mut here, &mut taps, &mut seen, onto, (k, w, tap));
+        self.configs = seen;
+        match ran {
+            Ok(Some(last)) => self.visit_made(visit, taps, top, last),
+            Ok(None) => {
+                self.recycle_line(taps);
+                Ok(())
             }
-            if repeated {
-                self.states.push(next);
-                break;
-            }
-            let mut after = self.listing(&next)?;
-            after.retain(|m| m.0 == k as i32 || m.0 == w as i32);
-            for &m in &after {
-                if m.1 != -1 && onto.is_none_or(|d| m.2 == d as i32) {
-                    let line = self.line(&taps, m);
-                    self.child(out, line, &next, m)?;
-                }
-            }
-            tappable = after.iter().any(|m| is_tap(m, k));
-            self.listings.push(after);
-            if let Some(old) = here.replace(next) {
-                self.states.push(old);
-            }
+            Err(e) => Err(e),
         }
-        if let Some(old) = here {
-            self.states.push(old);
-        }
-        Ok(())
     }
 
+    /// The taps of `tap_runs` on `here`, and the children after each; the position a tap
+    /// that changed another pile led to, when it is a child (no `onto`).
+    #[allow(clippy::too_many_arguments)]
+    fn run_taps<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, top: &State, s: &State, here: &mut State,
+                                    taps: &mut Vec<Move>, seen: &mut Vec<Key>, onto: Option<usize>,
+                                    (k, w, tap): (usize, usize, Move)) -> Result<Option<State>, E> {
+        loop {
+            *here = self.game.apply_owned(std::mem::take(here), tap, &mut self.scratch, true)?;
+            taps.push(tap);
+            let config = self.config(here, k, w);
+            let repeated = seen.contains(&config);
+            seen.push(config);
+            if self.plan.untapped.iter().any(|&i| !same_cards(&here.piles[i], &s.piles[i])) {
+                let last = std::mem::take(here);
+                return Ok(match onto {
+                    None => Some(last),
+                    Some(_) => {
+                        self.states.push(last);
+                        None
+                    }
+                });
+            }
+            if repeated {
+                break;
+            }
+            let mut after = self.listings.pop().unwrap_or_default();
+            after.clear();
+            self.game.list_moves_from(here, &[k, w], &mut after)?;
+            for &m in &after {
+                if m.1 != -1 && onto.is_none_or(|d| m.2 == d as i32) {
+                    let line = self.line(taps, m);
+                    self.child(visit, line, top, Some(here), m)?;
+                }
+            }
+            let tappable = after.iter().any(|m| is_tap(m, k));
+            self.listings.push(after);
+            if !tappable {
+                break;
+            }
+        }
+        self.states.push(std::mem::take(here));
+        Ok(None)
+    }
+}
+
+impl Ranker<'_> {
     /// `GameProblem.priority`: cards home, how deep the next cards for home lie, face-down
     /// cards, room and order; noise on top when the try has some.
     pub fn priority(&mut self, s: &State) -> f32 {
