@@ -63,7 +63,7 @@ impl Default for Hasher {
 }
 
 /// Card codes four to a word (a code is below 2^16: the engine's decks are far smaller).
-fn feed_cards(h: &mut Hasher, cards: impl Iterator<Item = Code>) {
+pub(crate) fn feed_cards(h: &mut Hasher, cards: impl Iterator<Item = Code>) {
     let (mut w, mut n) = (0u64, 0);
     for c in cards {
         w = w << 16 | u64::from(c as u16);
@@ -90,11 +90,20 @@ pub struct Keyer<'p> {
     piles: Vec<Key>,
 }
 
-/// Whether two piles hold the same cards, tops compared first (where a move changes a pile);
-/// a loop rather than `==`, whose call to `memcmp` costs more than these few cards.
+/// Piles longer than this are compared by `memcmp` past their tops: a call to it costs more
+/// than comparing a few cards in a loop, less than a stock's two dozen.
+const LOOP_CARDS: usize = 8;
+
+/// Whether two piles hold the same cards, tops compared first (where a move changes a pile).
 #[inline]
 pub(crate) fn same_cards(a: &[Code], b: &[Code]) -> bool {
-    a.len() == b.len() && a.iter().rev().zip(b.iter().rev()).all(|(x, y)| x == y)
+    if a.len() != b.len() || a.last() != b.last() {
+        return false;
+    }
+    if a.len() > LOOP_CARDS {
+        return a == b;
+    }
+    a.iter().rev().zip(b.iter().rev()).all(|(x, y)| x == y)
 }
 
 /// Wrapping sums of the pile hashes of a class, lane by lane: the same for every order of the

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use crate::engine::{Game, Move, Scratch, SplitMix, State};
 use crate::expr::ExprError;
-use crate::solver::key::{same_cards, Hasher, Key, Keyer};
+use crate::solver::key::{feed_cards, same_cards, Hasher, Key, Keyer};
 use crate::solver::plan::{Plan, Weights};
 
 /// Buffers kept for reuse past this many are dropped (a search's path holds far fewer).
@@ -53,13 +53,79 @@ pub trait Visit<E>: FnMut(&mut Ranker<'_>, Vec<Move>, &State, &[bool]) -> Result
 impl<E, F: FnMut(&mut Ranker<'_>, Vec<Move>, &State, &[bool]) -> Result<Option<Vec<Move>>, E>> Visit<E> for F {}
 
 /// The sibling order (`GameProblem.priority`), apart from the listing so that the search
-/// ranks a child while the problem lends it.
+/// ranks a child while the problem lends it. Its counts are sums over piles: a child's are
+/// its parent's with the piles its move changed counted again (`Ranker::parent`).
 pub struct Ranker<'a> {
     plan: &'a Plan,
     w: Weights,
     noise: Option<SplitMix>,
-    /// the cards the foundations take next (`next_depth`), kept for its allocation
-    wanted: Vec<i32>,
+    /// how many times each depot is among the priority's `others`
+    others: Vec<usize>,
+    /// the cards whose depth counts in the position expanded: those the foundations take next,
+    /// and the seed cards while a foundation is empty; a child's, when a foundation changed
+    wanted: Wanted,
+    kid_wanted: Wanted,
+    seeds: Vec<usize>,
+    /// the position expanded's counts, by depot, and their sums
+    parts: Vec<Parts>,
+    total: Parts,
+}
+
+/// The cards whose depth counts, as a list and as a mask by card.
+#[derive(Default)]
+struct Wanted {
+    cards: Vec<usize>,
+    mask: Vec<bool>,
+}
+
+impl Wanted {
+    /// The cards of `s`: those the foundations take next, and `seeds` while one is empty.
+    fn fill(&mut self, plan: &Plan, seeds: &[usize], s: &State) {
+        if self.mask.len() != plan.cards {
+            self.mask = vec![false; plan.cards];
+        }
+        self.cards.iter().for_each(|&c| self.mask[c] = false);
+        self.cards.clear();
+        let mut empties = false;
+        for (d, nexts) in &plan.priority.steps {
+            match s.piles[*d].last() {
+                Some(&top) if nexts[(top >> 1) as usize] >= 0 => self.cards.push(nexts[(top >> 1) as usize] as usize),
+                Some(_) => {}
+                None => empties = true,
+            }
+        }
+        if empties {
+            self.cards.extend_from_slice(seeds);
+        }
+        self.cards.iter().for_each(|&c| self.mask[c] = true);
+    }
+
+    /// How many cards of `pile` lie on top of the wanted ones.
+    fn depth(&self, pile: &[i32]) -> usize {
+        let top = pile.len();
+        pile.iter().enumerate().filter(|(_, &c)| self.mask[(c >> 1) as usize]).map(|(pos, _)| top - 1 - pos).sum()
+    }
+}
+
+/// A pile's share of the priority's counts.
+#[derive(Clone, Copy, Default)]
+struct Parts {
+    down: usize,
+    disorder: usize,
+    depth: usize,
+    balance: usize,
+}
+
+impl Parts {
+    fn add(self, o: Parts) -> Parts {
+        Parts { down: self.down + o.down, disorder: self.disorder + o.disorder, depth: self.depth + o.depth,
+                balance: self.balance + o.balance }
+    }
+
+    fn sub(self, o: Parts) -> Parts {
+        Parts { down: self.down - o.down, disorder: self.disorder - o.disorder, depth: self.depth - o.depth,
+                balance: self.balance - o.balance }
+    }
 }
 
 fn is_tap(m: &Move, k: usize) -> bool {
@@ -107,7 +173,7 @@ impl<'a> Problem<'a> {
         Problem {
             game,
             plan,
-            ranker: Ranker { plan, w, noise: (noise != 0).then_some(SplitMix(noise)), wanted: Vec::new() },
+            ranker: Ranker::new(plan, w, noise),
             lazy: plan.lazy || (streamline && plan.streamline),
             ring_cards: vec![false; plan.cards],
             free: vec![false; plan.cards],
@@ -184,6 +250,7 @@ impl<'a> Problem<'a> {
     pub fn successors<E: From<ExprError>>(&mut self, s: &State, visit: &mut impl Visit<E>) -> Result<(), E> {
         let moves = self.listing(s)?;
         self.kid.copy_from(s);
+        self.ranker.parent(s);
         let listed = self.children(s, &moves, visit);
         self.listings.push(moves);
         listed
@@ -373,7 +440,7 @@ impl<'a> Problem<'a> {
         let mut h = Hasher::new();
         for p in [&s.piles[k], &s.piles[w]] {
             h.word(p.len() as u64);
-            p.iter().for_each(|&c| h.word(c as u64));
+            feed_cards(&mut h, p.iter().copied());
         }
         if self.plan.key.recycles {
             h.word(s.recycles.get(k).copied().unwrap_or(0) as u64);
@@ -460,65 +527,85 @@ impl<'a> Problem<'a> {
     }
 }
 
-impl Ranker<'_> {
-    /// `GameProblem.priority`: cards home, how deep the next cards for home lie, face-down
+impl<'a> Ranker<'a> {
+    fn new(plan: &'a Plan, w: Weights, noise: u64) -> Ranker<'a> {
+        let mut others = vec![0; plan.depots];
+        plan.priority.others.iter().for_each(|&d| others[d] += 1);
+        let seeds = (0..plan.cards).filter(|&c| plan.priority.seed_cards[c]).collect();
+        Ranker { plan, w, noise: (noise != 0).then_some(SplitMix(noise)), others, wanted: Wanted::default(),
+                 kid_wanted: Wanted::default(), seeds, parts: Vec::new(), total: Parts::default() }
+    }
+
+    /// `s` is the position whose children are ranked next: its counts, pile by pile.
+    fn parent(&mut self, s: &State) {
+        self.wanted.fill(self.plan, &self.seeds, s);
+        let mut parts = std::mem::take(&mut self.parts);
+        parts.clear();
+        parts.extend(s.piles.iter().enumerate().map(|(d, pile)| self.pile_parts(d, pile, &self.wanted)));
+        self.total = parts.iter().fold(Parts::default(), |t, &x| t.add(x));
+        self.parts = parts;
+    }
+
+    /// Depot `d`'s share of the counts, holding `pile`, with `wanted` the cards whose depth counts.
+    fn pile_parts(&self, d: usize, pile: &[i32], wanted: &Wanted) -> Parts {
+        let p = &self.plan.priority;
+        let mut x = Parts::default();
+        let times = self.others[d];
+        if times > 0 {
+            x.down = times * pile.iter().filter(|&&c| c & 1 == 0).count();
+            if p.steps.is_empty() {
+                x.balance = times * pile.len() * pile.len();
+            } else {
+                x.depth = times * wanted.depth(pile);
+            }
+        }
+        if let Some(t) = p.relation[d] {
+            let (bits, n) = (&p.tables[t], self.plan.cards);
+            for pair in pile.windows(2) {
+                let (below, above) = (pair[0], pair[1]);
+                let at = (below >> 1) as usize * n + (above >> 1) as usize;
+                if below & 1 == 1 && bits[at / 64] >> (at % 64) & 1 == 0 {
+                    x.disorder += 1;
+                }
+            }
+        }
+        x
+    }
+
+    /// `GameProblem.priority` of `s`, a child of the position last given to `parent` (`same`
+    /// as `Keyer::diff` gives it): cards home, how deep the next cards for home lie, face-down
     /// cards, room and order; noise on top when the try has some.
-    pub fn priority(&mut self, s: &State) -> f32 {
+    pub fn priority(&mut self, s: &State, same: &[bool]) -> f32 {
         let p = &self.plan.priority;
         let piles = &s.piles;
         let home = self.plan.win.iter().map(|&i| piles[i].len()).sum::<usize>() as f32
             - p.to_empty.iter().map(|&i| piles[i].len()).sum::<usize>() as f32;
-        let down = p.others.iter().map(|&i| piles[i].iter().filter(|&&c| c & 1 == 0).count()).sum::<usize>() as f32;
         let empty = p.open.iter().filter(|&&i| piles[i].is_empty()).count() as f32;
-        let n = self.plan.cards;
-        let mut disorder = 0usize;
-        for &(d, t) in &p.fits {
-            let bits = &p.tables[t];
-            for pair in piles[d].windows(2) {
-                let (below, above) = (pair[0], pair[1]);
-                let at = (below >> 1) as usize * n + (above >> 1) as usize;
-                if below & 1 == 1 && bits[at / 64] >> (at % 64) & 1 == 0 {
-                    disorder += 1;
-                }
+        // a changed foundation changes which cards are wanted, and so every pile's depth
+        let steps_same = p.steps.iter().all(|&(d, _)| same[d]);
+        let mut kid_wanted = std::mem::take(&mut self.kid_wanted);
+        let wanted = if steps_same {
+            &self.wanted
+        } else {
+            kid_wanted.fill(self.plan, &self.seeds, s);
+            &kid_wanted
+        };
+        let mut c = if steps_same { self.total } else { Parts { depth: 0, ..self.total } };
+        for (d, pile) in piles.iter().enumerate() {
+            if !same[d] {
+                let old = Parts { depth: if steps_same { self.parts[d].depth } else { 0 }, ..self.parts[d] };
+                c = c.sub(old).add(self.pile_parts(d, pile, wanted));
+            } else if !steps_same {
+                c.depth += self.others[d] * wanted.depth(pile);
             }
         }
-        let (depth, balance) = if p.steps.is_empty() {
-            (0.0, p.others.iter().map(|&i| piles[i].len() * piles[i].len()).sum::<usize>() as f32)
-        } else {
-            (self.next_depth(s) as f32, 0.0)
-        };
+        self.kid_wanted = kid_wanted;
         let w = &self.w;
-        let value = w.home * home - w.face_down * down + w.empty * empty - w.depth * depth
-            - w.disorder * disorder as f32 - w.balance * balance;
+        let value = w.home * home - w.face_down * c.down as f32 + w.empty * empty - w.depth * c.depth as f32
+            - w.disorder * c.disorder as f32 - w.balance * c.balance as f32;
         match &mut self.noise {
             Some(rng) => value + self.plan.tries.noise * ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32),
             None => value,
         }
-    }
-
-    /// How many cards lie on top of the cards the foundations take next.
-    fn next_depth(&mut self, s: &State) -> usize {
-        let p = &self.plan.priority;
-        let wanted = &mut self.wanted;
-        wanted.clear();
-        let mut empties = false;
-        for (d, nexts) in &p.steps {
-            match s.piles[*d].last() {
-                Some(&top) if nexts[(top >> 1) as usize] >= 0 => wanted.push(nexts[(top >> 1) as usize]),
-                Some(_) => {}
-                None => empties = true,
-            }
-        }
-        let mut depth = 0;
-        for &i in &p.others {
-            let pile = &s.piles[i];
-            for (pos, &c) in pile.iter().enumerate() {
-                let id = c >> 1;
-                if wanted.contains(&id) || (empties && p.seed_cards[id as usize]) {
-                    depth += pile.len() - 1 - pos;
-                }
-            }
-        }
-        depth
     }
 }

@@ -113,6 +113,9 @@ struct Search<'a, 'p> {
     tick: u32,
     max_states: u64,
     peak: usize,
+    /// an expansion's children as they are ranked, kept for their allocations
+    ranks: Vec<(f32, u32)>,
+    kept: Vec<Option<Ranked>>,
 }
 
 enum Halt {
@@ -170,8 +173,9 @@ impl Search<'_, '_> {
         self.t.open.push(frame.key);
         let mut low = here;
         self.keyer.parent(&frame.state);
-        let mut ranks: Vec<(f32, u32)> = Vec::new();
-        let mut kept: Vec<Option<Ranked>> = Vec::new();
+        let (mut ranks, mut kept) = (std::mem::take(&mut self.ranks), std::mem::take(&mut self.kept));
+        ranks.clear();
+        kept.clear();
         let parent = &frame.state;
         let (keyer, t, record, max_states) = (&mut *self.keyer, &mut *self.t, self.record, self.max_states);
         let lost = &mut *self.lost;
@@ -205,7 +209,7 @@ impl Search<'_, '_> {
                         close_in(lost, &mut t.local, record, k);
                         return Ok(Some(line));
                     }
-                    let rank = ranker.priority(state);
+                    let rank = ranker.priority(state, same);
                     t.seen.insert(k, rank);
                     rank
                 }
@@ -217,7 +221,9 @@ impl Search<'_, '_> {
         self.problem.successors(parent, &mut visit)?;
         // best last; ties keep the successor order (the earlier is searched first)
         ranks.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-        Ok((ranks.iter().filter_map(|&(_, i)| kept[i as usize].take()).collect(), low))
+        let children = ranks.iter().filter_map(|&(_, i)| kept[i as usize].take()).collect();
+        (self.ranks, self.kept) = (ranks, kept);
+        Ok((children, low))
     }
 
     /// Search from `root`; the path's positions go back to the problem's buffers whatever
@@ -317,7 +323,8 @@ pub fn search<'a>(problem: &mut Problem<'a>, keyer: &mut Keyer<'a>, tables: &mut
     tables.seen.clear();
     tables.order.clear();
     tables.open.clear();
-    let mut s = Search { problem, keyer, lost, record, t: tables, deadline, tick: 0, max_states: max_states.max(1), peak: 0 };
+    let mut s = Search { problem, keyer, lost, record, t: tables, deadline, tick: 0, max_states: max_states.max(1), peak: 0,
+                        ranks: Vec::new(), kept: Vec::new() };
     let (answer, line, stopped_by) = match s.run(root) {
         Ok(answer) => (answer, Vec::new(), None),
         Err(Halt::Answer(answer, line, stop)) => (answer, line, stop),
