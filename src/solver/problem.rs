@@ -150,6 +150,11 @@ pub struct Problem<'a> {
     same: Vec<bool>,
     /// the stock configurations a tap run met, kept for its allocation
     configs: Vec<Key>,
+    /// each depot's symmetry class (`KeyPlan::classes`), when its empty piles are told apart
+    /// by nothing the key keeps (no `came_from`); and the moves of an expansion to an empty
+    /// depot of a class met so far, as (source, position, call, class)
+    class_of: Vec<Option<usize>>,
+    to_empty: Vec<(i32, i32, i32, usize)>,
     /// positions, lines and move listings done with, kept for their allocations
     states: Vec<State>,
     lines: Vec<Vec<Move>>,
@@ -182,11 +187,45 @@ impl<'a> Problem<'a> {
             kid: State::default(),
             same: Vec::new(),
             configs: Vec::new(),
+            class_of: Self::classes(plan),
+            to_empty: Vec::new(),
             states: buffers.states,
             lines: buffers.lines,
             listings: buffers.listings,
             scratch: Scratch::default(),
         }
+    }
+
+    fn classes(plan: &Plan) -> Vec<Option<usize>> {
+        let mut class_of = vec![None; plan.depots];
+        if !plan.key.came_from {
+            for (c, class) in plan.key.classes.iter().enumerate() {
+                class.iter().for_each(|&d| class_of[d] = Some(c));
+            }
+        }
+        class_of
+    }
+
+    /// Whether `m` moves to an empty depot of a class what a move listed before moved to
+    /// another (empty, so with no call) of the same class. Depots of a class are
+    /// interchangeable: the second position is the first with two piles swapped, one key, met
+    /// already, so the search would pass it over (docs/solver.md, "The native search").
+    fn repeats(&mut self, s: &State, m: Move) -> bool {
+        let (src, index, dst, call) = m;
+        if dst < 0 || index < 0 || dst == src {
+            return false;
+        }
+        let d = dst as usize;
+        let Some(class) = self.class_of[d] else { return false };
+        if !s.piles[d].is_empty() || s.declared.get(d).is_some_and(|&c| c != -1) {
+            return false;
+        }
+        let seen = (src, index, call, class);
+        if self.to_empty.contains(&seen) {
+            return true;
+        }
+        self.to_empty.push(seen);
+        false
     }
 
     /// The buffers, for the next try.
@@ -277,8 +316,9 @@ impl<'a> Problem<'a> {
                 }
             }
         }
+        self.to_empty.clear();
         for &m in moves {
-            if tap.is_some_and(|(k, _)| is_tap(&m, k)) {
+            if tap.is_some_and(|(k, _)| is_tap(&m, k)) || self.repeats(s, m) {
                 continue;
             }
             let line = self.line(&[], m);
