@@ -1881,6 +1881,22 @@ mod tests {
         assert_eq!(g.legal_moves(&s), Ok(vec![]));
     }
 
+    #[test]
+    fn moves_listed_from_some_depots_are_those_the_full_listing_has_from_them() {
+        let extra = r#", "draws": [{"to": 1, "count": 1, "recycle": true, "max_recycles": 1}, null]"#;
+        let g = Game::from_json(&doc_with("1, 2", CLUBS_UP, "null", extra, "0")).unwrap();
+        // the Ace face-up on the stock: it may go home, or the stock be tapped
+        let s = start(vec![vec![2, 1], vec![]]);
+        let all = g.legal_moves(&s).unwrap();
+        assert_eq!(all, vec![(0, 1, 1, -1), (0, -1, -1, -1)]);
+        for from in [vec![], vec![0], vec![1], vec![0, 1]] {
+            let mut some = Vec::new();
+            g.list_moves_from(&s, &from, &mut some).unwrap();
+            let want: Vec<Move> = all.iter().copied().filter(|m| from.contains(&(m.0 as usize))).collect();
+            assert_eq!(some, want);
+        }
+    }
+
     /// Clubs only, any rank: 1 Ace, 2 Two, 3 Three, 4 Four; the Two wild.
     fn wild_game(declares: &str) -> Game {
         let rule = format!(r#"{{"build": {{"direction": "Up", "step": 1, "wrap": false}}, "suit": "Any",

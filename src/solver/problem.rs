@@ -649,3 +649,26 @@ impl<'a> Ranker<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_board_given_back_is_its_parent_again() {
+        let parent = State { piles: vec![vec![2, 5], vec![7], vec![], vec![9, 11]], declared: vec![-1, 2, -1, -1],
+                             came_from: vec![-1; 4], ..State::default() };
+        let mut kid = parent.clone();
+        // a card from depot 0 to depot 2, depot 1's call forgotten, counters moved on
+        kid.piles[0].pop();
+        kid.piles[2].push(5);
+        kid.declared[1] = -1;
+        kid.came_from[2] = 0;
+        (kid.moves, kid.status, kid.rng) = (1, 1, 7);
+        let mut same = Vec::new();
+        Keyer::diff(&parent, &kid, &mut same);
+        assert_eq!(same, vec![false, false, false, true]);
+        kid.restore(&parent, &same);
+        assert_eq!(kid, parent);
+    }
+}
