@@ -2,7 +2,7 @@
 
     python benchmarks/bench_solver.py (--ms LIST | --seeds LIST) [--game FILE]
         [--fc-solve PATH [--fc-solve-args ARGS]] [--solvitaire PATH] [--timeout S] [--max-states K]
-        [--peer-timeout S] [--isolate] [--time-box S] [--out ROWS.jsonl] [--json] [--quiet]
+        [--peer-timeout S] [--isolate] [--time-box S] [--out ROWS.jsonl [--resume]] [--json] [--quiet]
 
 ``--ms`` takes Microsoft FreeCell deal numbers (default game rulesets/freecell.cardz), ``--seeds``
 our deal seeds (default rulesets/klondike_draw3.cardz); LIST is "A-B", "A" or a comma list of
@@ -29,6 +29,10 @@ The budgets: ``--timeout`` and ``--max-states`` for cardz (its time budget is wa
 iteration budget (``-mi``). Either is killed (answer unknown) at twice the time budget and
 ``KILL_GRACE`` more, the allowance a loaded machine needs. The figures go in
 docs/solver.md, "Beside the peers".
+
+A long run is cut with ``--time-box`` and carried on later with ``--resume``: the rows already in
+``--out`` are kept (made with the same peers), their deals are not solved again, the new rows are
+added to the file, and the summary covers them all.
 """
 
 from __future__ import annotations
@@ -191,9 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--isolate", action="store_true", help="solve each deal of cardz in a forked child, to measure its memory")
     p.add_argument("--time-box", type=float, help="start no deal after S seconds")
     p.add_argument("--out", type=Path, help="write one JSON row per deal to this file")
+    p.add_argument("--resume", action="store_true", help="keep the rows already in --out and solve only the other deals")
     p.add_argument("--json", action="store_true", help="print the rows and the summary as JSON")
     p.add_argument("--quiet", action="store_true", help="no line per deal")
     args = p.parse_args(argv)
+    if args.resume and not args.out:
+        p.error("--resume carries on the rows of --out: give --out")
     ms = args.ms is not None
     if args.fc_solve and not ms:
         p.error("fc-solve solves FreeCell only: use it with --ms")
@@ -236,13 +243,35 @@ def tree_version() -> str:
     return f"{tree} at {commit}{' +changes' if changed else ''}"
 
 
+def kept_rows(path: Path, peers: list[Peer]) -> dict[int, dict[str, Any]]:
+    """The rows of an earlier run in ``path`` (none if it does not exist), by deal; each must
+    hold every peer of this run."""
+    if not path.exists():
+        return {}
+    rows = {}
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise SystemExit(f"{path}:{number}: not a row ({e}); cut the line off to resume") from None
+        missing = [q.name for q in peers if q.name not in row]
+        if missing:
+            raise SystemExit(f"{path}:{number}: deal {row.get('deal')} has no row of {', '.join(missing)}")
+        rows[row["deal"]] = row
+    return rows
+
+
 def run(game: Any, analysis: Any, args: argparse.Namespace, ms: bool, peers: list[Peer],
         peer_seconds: float) -> list[dict[str, Any]]:
     rows = []
     started = time.perf_counter()
-    out = args.out.open("w") if args.out else None
+    kept = kept_rows(args.out, peers) if args.resume else {}
+    out = args.out.open("a" if args.resume else "w") if args.out else None
     cardz = solve_cardz_isolated if args.isolate else solve_cardz
     for n in (args.ms if ms else args.seeds):
+        if n in kept:
+            rows.append(kept[n])
+            continue
         if args.time_box is not None and time.perf_counter() - started > args.time_box:
             break
         row: dict[str, Any] = {"deal": n, "cardz": cardz(game, analysis, n, ms, args.max_states, args.timeout)}

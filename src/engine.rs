@@ -1461,6 +1461,25 @@ impl Game {
         Ok(())
     }
 
+    /// The moves `list_moves` lists from the depots `from` alone, in its order (a solver's
+    /// tap run reads only the stock's and its target's): the other sources are passed over as
+    /// acting ones are.
+    pub(crate) fn list_moves_from(&self, s: &State, from: &[usize], out: &mut Vec<Move>) -> Result<(), ExprError> {
+        if s.status != PLAYING {
+            return Ok(());
+        }
+        let mut skip = self.acting(s)?;
+        skip.extend((0..self.n).filter(|d| !from.contains(d)));
+        self.card_moves(s, false, out, &skip)?;
+        self.reorder_moves(s, out, &skip);
+        for &d in &self.tappable {
+            if from.contains(&d) && self.tap_plan(s, d)?.is_some() {
+                out.push((d as i32, -1, -1, -1));
+            }
+        }
+        Ok(())
+    }
+
     /// `MoveGen.legal_moves`.
     pub fn legal_moves(&self, s: &State) -> Result<Vec<Move>, ExprError> {
         let mut out = Vec::new();
@@ -1971,6 +1990,22 @@ mod tests {
         // one recycle allowed, and it was used
         let s = g.apply(&s, (0, -1, -1, -1)).unwrap().unwrap();
         assert_eq!(g.legal_moves(&s), Ok(vec![]));
+    }
+
+    #[test]
+    fn moves_listed_from_some_depots_are_those_the_full_listing_has_from_them() {
+        let extra = r#", "draws": [{"to": 1, "count": 1, "recycle": true, "max_recycles": 1}, null]"#;
+        let g = Game::from_json(&doc_with("1, 2", CLUBS_UP, "null", extra, "0")).unwrap();
+        // the Ace face-up on the stock: it may go home, or the stock be tapped
+        let s = start(vec![vec![2, 1], vec![]]);
+        let all = g.legal_moves(&s).unwrap();
+        assert_eq!(all, vec![(0, 1, 1, -1), (0, -1, -1, -1)]);
+        for from in [vec![], vec![0], vec![1], vec![0, 1]] {
+            let mut some = Vec::new();
+            g.list_moves_from(&s, &from, &mut some).unwrap();
+            let want: Vec<Move> = all.iter().copied().filter(|m| from.contains(&(m.0 as usize))).collect();
+            assert_eq!(some, want);
+        }
     }
 
     /// Clubs only, any rank: 1 Ace, 2 Two, 3 Three, 4 Four; the Two wild.

@@ -112,6 +112,24 @@ def test_bench_solver_runs_both_sides_on_the_same_deal(tmp_path: Path, capsys: p
     assert summary["cardz"]["won"] == 1 and summary["cardz"]["cpu median"] > 0
 
 
+def test_a_resumed_run_keeps_its_rows_and_solves_only_the_rest(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    import bench_solver
+
+    rows = tmp_path / "rows.jsonl"
+    assert bench_solver.main(["--ms", "1", "--out", str(rows), "--json"]) == 0
+    first = json.loads(rows.read_text())
+    capsys.readouterr()
+    assert bench_solver.main(["--ms", "1-2", "--out", str(rows), "--resume", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["rows"][0] == first  # kept as it was, not solved again
+    assert [r["deal"] for r in report["rows"]] == [1, 2] and report["summary"]["cardz"]["won"] == 2
+    assert [json.loads(line)["deal"] for line in rows.read_text().splitlines()] == [1, 2]
+    rows.write_text(rows.read_text() + '{"deal": 3, "card')  # a row cut short
+    with pytest.raises(SystemExit, match="rows.jsonl:3"):
+        bench_solver.main(["--ms", "1-3", "--out", str(rows), "--resume"])
+
+
 def test_a_peer_past_its_time_is_stopped() -> None:
     import bench_solver
 

@@ -63,7 +63,7 @@ impl Default for Hasher {
 }
 
 /// Card codes four to a word (a code is below 2^16: the engine's decks are far smaller).
-fn feed_cards(h: &mut Hasher, cards: impl Iterator<Item = Code>) {
+pub(crate) fn feed_cards(h: &mut Hasher, cards: impl Iterator<Item = Code>) {
     let (mut w, mut n) = (0u64, 0);
     for c in cards {
         w = w << 16 | u64::from(c as u16);
@@ -90,11 +90,20 @@ pub struct Keyer<'p> {
     piles: Vec<Key>,
 }
 
-/// Whether two piles hold the same cards, tops compared first (where a move changes a pile);
-/// a loop rather than `==`, whose call to `memcmp` costs more than these few cards.
+/// Piles longer than this are compared by `memcmp` past their tops: a call to it costs more
+/// than comparing a few cards in a loop, less than a stock's two dozen.
+const LOOP_CARDS: usize = 8;
+
+/// Whether two piles hold the same cards, tops compared first (where a move changes a pile).
 #[inline]
 pub(crate) fn same_cards(a: &[Code], b: &[Code]) -> bool {
-    a.len() == b.len() && a.iter().rev().zip(b.iter().rev()).all(|(x, y)| x == y)
+    if a.len() != b.len() || a.last() != b.last() {
+        return false;
+    }
+    if a.len() > LOOP_CARDS {
+        return a == b;
+    }
+    a.iter().rev().zip(b.iter().rev()).all(|(x, y)| x == y)
 }
 
 /// Wrapping sums of the pile hashes of a class, lane by lane: the same for every order of the
@@ -160,6 +169,13 @@ impl<'p> Keyer<'p> {
             && a.declared.get(d).copied().unwrap_or(-1) == b.declared.get(d).copied().unwrap_or(-1)
     }
 
+    /// Into `same`, by depot, whether `s` holds the same pile and called suit as `parent`:
+    /// what `child` reads, and the piles a board made from `parent` must be given back.
+    pub fn diff(parent: &State, s: &State, same: &mut Vec<bool>) {
+        same.clear();
+        same.extend((0..s.piles.len()).map(|d| Self::same_pile(parent, s, d)));
+    }
+
     /// The key of `s`, every pile hashed.
     pub fn key(&mut self, s: &State) -> Key {
         let ring = self.on_ring(s);
@@ -180,22 +196,22 @@ impl<'p> Keyer<'p> {
         self.base = base;
     }
 
-    /// The key of `s`, a position made from `parent` (the position last given to `parent`).
-    pub fn child(&mut self, parent: &State, s: &State) -> Key {
+    /// The key of `s`, a position made from `parent` (the position last given to `parent`),
+    /// with `same` as `diff` gives it.
+    pub fn child(&mut self, parent: &State, s: &State, same: &[bool]) -> Key {
         // the stock's and its target's hashes read both piles (at the ring's start): kept only
         // when both are as they were, and then so is whether they are on the ring
         let (stock_same, ring) = match self.plan.cycle {
-            Some((k, w, _)) if Self::same_pile(parent, s, k) && Self::same_pile(parent, s, w)
-                && parent.rules_off == s.rules_off => (true, false),
+            Some((k, w, _)) if same[k] && same[w] && parent.rules_off == s.rules_off => (true, false),
             Some(_) => (false, self.on_ring(s)),
             None => (true, false),
         };
         let mut piles = std::mem::take(&mut self.piles);
         piles.clear();
-        for d in 0..s.piles.len() {
+        for (d, &kept) in same.iter().enumerate() {
             let in_cycle = self.plan.cycle.is_some_and(|(k, w, _)| d == k || d == w);
-            let same = if in_cycle { stock_same } else { Self::same_pile(parent, s, d) };
-            piles.push(if same { self.base[d] } else { self.pile(s, d, ring) });
+            let kept = if in_cycle { stock_same } else { kept };
+            piles.push(if kept { self.base[d] } else { self.pile(s, d, ring) });
         }
         let key = self.combine(s, &piles);
         self.piles = piles;
@@ -282,16 +298,21 @@ mod tests {
             state(vec![vec![2, 4], vec![5], vec![9, 7], vec![]]),   // a move within the class
             state(vec![vec![2, 4], vec![9], vec![5, 7], vec![]]),   // the class's piles swapped
         ];
+        let mut same = Vec::new();
+        let mut near = |k: &mut Keyer, parent: &State, c: &State| {
+            Keyer::diff(parent, c, &mut same);
+            k.child(parent, c, &same)
+        };
         k.parent(&parent);
         for c in &children {
-            let near = k.child(&parent, c);
-            assert_eq!(near, k.key(c));
+            let got = near(&mut k, &parent, c);
+            assert_eq!(got, k.key(c));
         }
-        assert_eq!(k.child(&parent, &children[2]), k.key(&parent));
+        assert_eq!(near(&mut k, &parent, &children[2]), k.key(&parent));
         // on the ring, a move that leaves the stock and its target alone
         let (on, moved) = (&children[0], state(vec![vec![2], vec![5], vec![9, 7], vec![5]]));
         k.parent(on);
-        assert_eq!(k.child(on, &moved), k.key(&moved));
+        assert_eq!(near(&mut k, on, &moved), k.key(&moved));
     }
 
     #[test]

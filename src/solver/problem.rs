@@ -6,15 +6,8 @@ use std::collections::HashMap;
 
 use crate::engine::{Game, Move, Scratch, SplitMix, State};
 use crate::expr::ExprError;
-use crate::solver::key::{same_cards, Hasher, Key};
+use crate::solver::key::{feed_cards, same_cards, Hasher, Key, Keyer};
 use crate::solver::plan::{Plan, Weights};
-
-/// One child: the moves that reach it (one, or a run of taps and a move, or a take and the
-/// moves onto the card taken) and the position they lead to.
-pub struct Child {
-    pub line: Vec<Move>,
-    pub state: State,
-}
 
 /// Buffers kept for reuse past this many are dropped (a search's path holds far fewer).
 const POOL_LIMIT: usize = 4096;
@@ -28,8 +21,110 @@ impl State {
         self.declared.clone_from(&other.declared);
         (self.redeals, self.moves, self.undos, self.recycles_total) =
             (other.redeals, other.moves, other.undos, other.recycles_total);
+        self.copy_counters(other);
+    }
+
+    /// `self`, a board made from `other` by a move, made equal to `other` again: the piles
+    /// `same` (`Keyer::diff`) says the move changed, and every small field.
+    fn restore(&mut self, other: &State, same: &[bool]) {
+        for (d, _) in same.iter().enumerate().filter(|(_, &kept)| !kept) {
+            self.piles[d].clone_from(&other.piles[d]);
+        }
+        self.came_from.clone_from(&other.came_from);
+        self.recycles.clone_from(&other.recycles);
+        self.declared.clone_from(&other.declared);
+        self.copy_counters(other);
+    }
+
+    fn copy_counters(&mut self, other: &State) {
+        (self.redeals, self.moves, self.undos, self.recycles_total) =
+            (other.redeals, other.moves, other.undos, other.recycles_total);
         (self.seed_rank, self.rules_off, self.auto_moved, self.status, self.rng) =
             (other.seed_rank, other.rules_off, other.auto_moved, other.status, other.rng);
+    }
+}
+
+/// What the search does with each child as it is made: `visit(ranker, line, child, same)`,
+/// `line` the moves that reach it (one, or a run of taps and a move, or a take and the moves
+/// onto the card taken), `same` as `Keyer::diff` gives it against the position expanded.
+/// It hands back a line it is done with, to be reused, or stops the listing with an error.
+pub trait Visit<E>: FnMut(&mut Ranker<'_>, Vec<Move>, &State, &[bool]) -> Result<Option<Vec<Move>>, E> {}
+
+impl<E, F: FnMut(&mut Ranker<'_>, Vec<Move>, &State, &[bool]) -> Result<Option<Vec<Move>>, E>> Visit<E> for F {}
+
+/// The sibling order (`GameProblem.priority`), apart from the listing so that the search
+/// ranks a child while the problem lends it. Its counts are sums over piles: a child's are
+/// its parent's with the piles its move changed counted again (`Ranker::parent`).
+pub struct Ranker<'a> {
+    plan: &'a Plan,
+    w: Weights,
+    noise: Option<SplitMix>,
+    /// how many times each depot is among the priority's `others`
+    others: Vec<usize>,
+    /// the cards whose depth counts in the position expanded: those the foundations take next,
+    /// and the seed cards while a foundation is empty; a child's, when a foundation changed
+    wanted: Wanted,
+    kid_wanted: Wanted,
+    seeds: Vec<usize>,
+    /// the position expanded's counts, by depot, and their sums
+    parts: Vec<Parts>,
+    total: Parts,
+}
+
+/// The cards whose depth counts, as a list and as a mask by card.
+#[derive(Default)]
+struct Wanted {
+    cards: Vec<usize>,
+    mask: Vec<bool>,
+}
+
+impl Wanted {
+    /// The cards of `s`: those the foundations take next, and `seeds` while one is empty.
+    fn fill(&mut self, plan: &Plan, seeds: &[usize], s: &State) {
+        if self.mask.len() != plan.cards {
+            self.mask = vec![false; plan.cards];
+        }
+        self.cards.iter().for_each(|&c| self.mask[c] = false);
+        self.cards.clear();
+        let mut empties = false;
+        for (d, nexts) in &plan.priority.steps {
+            match s.piles[*d].last() {
+                Some(&top) if nexts[(top >> 1) as usize] >= 0 => self.cards.push(nexts[(top >> 1) as usize] as usize),
+                Some(_) => {}
+                None => empties = true,
+            }
+        }
+        if empties {
+            self.cards.extend_from_slice(seeds);
+        }
+        self.cards.iter().for_each(|&c| self.mask[c] = true);
+    }
+
+    /// How many cards of `pile` lie on top of the wanted ones.
+    fn depth(&self, pile: &[i32]) -> usize {
+        let top = pile.len();
+        pile.iter().enumerate().filter(|(_, &c)| self.mask[(c >> 1) as usize]).map(|(pos, _)| top - 1 - pos).sum()
+    }
+}
+
+/// A pile's share of the priority's counts.
+#[derive(Clone, Copy, Default)]
+struct Parts {
+    down: usize,
+    disorder: usize,
+    depth: usize,
+    balance: usize,
+}
+
+impl Parts {
+    fn add(self, o: Parts) -> Parts {
+        Parts { down: self.down + o.down, disorder: self.disorder + o.disorder, depth: self.depth + o.depth,
+                balance: self.balance + o.balance }
+    }
+
+    fn sub(self, o: Parts) -> Parts {
+        Parts { down: self.down - o.down, disorder: self.disorder - o.disorder, depth: self.depth - o.depth,
+                balance: self.balance - o.balance }
     }
 }
 
@@ -40,8 +135,7 @@ fn is_tap(m: &Move, k: usize) -> bool {
 pub struct Problem<'a> {
     game: &'a Game,
     plan: &'a Plan,
-    w: Weights,
-    noise: Option<SplitMix>,
+    ranker: Ranker<'a>,
     lazy: bool,
     /// lazy stock, per position `successors` was asked for: the cards on the ring, the cards
     /// free to move elsewhere, and whether a line of takes could go on from a stock card
@@ -49,8 +143,18 @@ pub struct Problem<'a> {
     free: Vec<bool>,
     chains: HashMap<(usize, usize), bool>,
     in_home: Vec<bool>,
-    /// the cards the foundations take next (`next_depth`), kept for its allocation
-    wanted: Vec<i32>,
+    /// the board each move of the position expanded is made on, given back after each child
+    /// (`State::restore`): a child costs the piles its move changed, not a copy of the board
+    kid: State,
+    /// which piles a child kept of the position expanded (`Keyer::diff`)
+    same: Vec<bool>,
+    /// the stock configurations a tap run met, kept for its allocation
+    configs: Vec<Key>,
+    /// each depot's symmetry class (`KeyPlan::classes`), when its empty piles are told apart
+    /// by nothing the key keeps (no `came_from`); and the moves of an expansion to an empty
+    /// depot of a class met so far, as (source, position, call, class)
+    class_of: Vec<Option<usize>>,
+    to_empty: Vec<(i32, i32, i32, usize)>,
     /// positions, lines and move listings done with, kept for their allocations
     states: Vec<State>,
     lines: Vec<Vec<Move>>,
@@ -74,19 +178,54 @@ impl<'a> Problem<'a> {
         Problem {
             game,
             plan,
-            w,
-            noise: (noise != 0).then_some(SplitMix(noise)),
+            ranker: Ranker::new(plan, w, noise),
             lazy: plan.lazy || (streamline && plan.streamline),
             ring_cards: vec![false; plan.cards],
             free: vec![false; plan.cards],
             chains: HashMap::new(),
             in_home: vec![false; plan.cards],
-            wanted: Vec::new(),
+            kid: State::default(),
+            same: Vec::new(),
+            configs: Vec::new(),
+            class_of: Self::classes(plan),
+            to_empty: Vec::new(),
             states: buffers.states,
             lines: buffers.lines,
             listings: buffers.listings,
             scratch: Scratch::default(),
         }
+    }
+
+    fn classes(plan: &Plan) -> Vec<Option<usize>> {
+        let mut class_of = vec![None; plan.depots];
+        if !plan.key.came_from {
+            for (c, class) in plan.key.classes.iter().enumerate() {
+                class.iter().for_each(|&d| class_of[d] = Some(c));
+            }
+        }
+        class_of
+    }
+
+    /// Whether `m` moves to an empty depot of a class what a move listed before moved to
+    /// another (empty, so with no call) of the same class. Depots of a class are
+    /// interchangeable: the second position is the first with two piles swapped, one key, met
+    /// already, so the search would pass it over (docs/solver.md, "The native search").
+    fn repeats(&mut self, s: &State, m: Move) -> bool {
+        let (src, index, dst, call) = m;
+        if dst < 0 || index < 0 || dst == src {
+            return false;
+        }
+        let d = dst as usize;
+        let Some(class) = self.class_of[d] else { return false };
+        if !s.piles[d].is_empty() || s.declared.get(d).is_some_and(|&c| c != -1) {
+            return false;
+        }
+        let seen = (src, index, call, class);
+        if self.to_empty.contains(&seen) {
+            return true;
+        }
+        self.to_empty.push(seen);
+        false
     }
 
     /// The buffers, for the next try.
@@ -145,14 +284,21 @@ impl<'a> Problem<'a> {
         Ok(out)
     }
 
-    /// The children of `s` (not over), appended to `out` in the Python search's order.
-    pub fn successors(&mut self, s: &State, out: &mut Vec<Child>) -> Result<(), ExprError> {
+    /// The children of `s` (not over), each handed to `visit` as it is made, in the Python
+    /// search's order.
+    pub fn successors<E: From<ExprError>>(&mut self, s: &State, visit: &mut impl Visit<E>) -> Result<(), E> {
         let moves = self.listing(s)?;
-        if let Some(m) = self.safe_move(s, &moves) {
-            let (line, state) = (self.line(&[], m), self.make(s, m)?);
-            out.push(Child { line, state });
-            self.listings.push(moves);
-            return Ok(());
+        self.kid.copy_from(s);
+        self.ranker.parent(s);
+        let listed = self.children(s, &moves, visit);
+        self.listings.push(moves);
+        listed
+    }
+
+    fn children<E: From<ExprError>>(&mut self, s: &State, moves: &[Move], visit: &mut impl Visit<E>) -> Result<(), E> {
+        if let Some(m) = self.safe_move(s, moves) {
+            let line = self.line(&[], m);
+            return self.child(visit, line, s, None, m);
         }
         let tap = self.plan.tap;
         if self.lazy {
@@ -170,17 +316,40 @@ impl<'a> Problem<'a> {
                 }
             }
         }
-        for &m in &moves {
-            if tap.is_some_and(|(k, _)| is_tap(&m, k)) {
+        self.to_empty.clear();
+        for &m in moves {
+            if tap.is_some_and(|(k, _)| is_tap(&m, k)) || self.repeats(s, m) {
                 continue;
             }
             let line = self.line(&[], m);
-            self.child(out, line, s, m)?;
+            self.child(visit, line, s, None, m)?;
         }
         if tap.is_some() {
-            self.tap_runs(s, &moves, None, &[], out)?;
+            self.tap_runs(visit, s, s, moves, None, &[])?;
         }
-        self.listings.push(moves);
+        Ok(())
+    }
+
+    /// The child on `self.kid` (made from `top`, the position expanded) handed to `visit`;
+    /// then `self.kid` is `top` again.
+    fn visit_kid<E>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State) -> Result<(), E> {
+        Keyer::diff(top, &self.kid, &mut self.same);
+        let done = visit(&mut self.ranker, line, &self.kid, &self.same)?;
+        self.kid.restore(top, &self.same);
+        if let Some(line) = done {
+            self.recycle_line(line);
+        }
+        Ok(())
+    }
+
+    /// The child `state` (made from a board other than `top`) handed to `visit`.
+    fn visit_made<E>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State, state: State) -> Result<(), E> {
+        Keyer::diff(top, &state, &mut self.same);
+        let done = visit(&mut self.ranker, line, &state, &self.same);
+        self.recycle_state(state);
+        if let Some(line) = done? {
+            self.recycle_line(line);
+        }
         Ok(())
     }
 
@@ -221,22 +390,33 @@ impl<'a> Problem<'a> {
         None
     }
 
-    /// The child `m` makes of `s` (`line` ending in `m`), or, for a stock card taken off the
-    /// ring to a depot outside the foundations (lazy stock), the children of the moves onto it
-    /// that may follow.
-    fn child(&mut self, out: &mut Vec<Child>, line: Vec<Move>, s: &State, m: Move) -> Result<(), ExprError> {
+    /// The child `m` makes of `base` (`top`, the position expanded, when None; `line` ending
+    /// in `m`), or, for a stock card taken off the ring to a depot outside the foundations
+    /// (lazy stock), the children of the moves onto it that may follow.
+    fn child<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State,
+                                 base: Option<&State>, m: Move) -> Result<(), E> {
         let taken = self.lazy && m.2 >= 0 && self.plan.tap.is_some_and(|(_, w)| m.0 == w as i32)
             && !self.plan.in_win[m.2 as usize];
         if !taken {
-            let state = self.make(s, m)?;
-            out.push(Child { line, state });
-            return Ok(());
+            return match base {
+                None => {
+                    // a loss by "no legal move" is met as a position without children
+                    self.kid = self.game.apply_owned(std::mem::take(&mut self.kid), m, &mut self.scratch, true)?;
+                    self.visit_kid(visit, line, top)
+                }
+                Some(b) => {
+                    let state = self.make(b, m)?;
+                    self.visit_made(visit, line, top, state)
+                }
+            };
         }
-        let card = s.piles[m.0 as usize].last().map_or(0, |&c| (c >> 1) as usize);
+        let from = base.unwrap_or(top);
+        let card = from.piles[m.0 as usize].last().map_or(0, |&c| (c >> 1) as usize);
         if self.may_follow(card, m.2 as usize, false) {
-            let next = self.make(s, m)?;
-            self.followed(out, &line, &next, m.2 as usize)?;
+            let next = self.make(from, m)?;
+            let followed = self.followed(visit, &line, top, &next, m.2 as usize);
             self.states.push(next);
+            followed?;
         }
         self.lines.push(line);
         Ok(())
@@ -244,19 +424,26 @@ impl<'a> Problem<'a> {
 
     /// `line` took a stock card to `d`, reaching `s`: each move next onto that card, a card
     /// from elsewhere ending the line and another stock card continuing it.
-    fn followed(&mut self, out: &mut Vec<Child>, line: &[Move], s: &State, d: usize) -> Result<(), ExprError> {
+    fn followed<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, line: &[Move], top: &State, s: &State,
+                                    d: usize) -> Result<(), E> {
         let moves = self.listing(s)?;
-        for &m in &moves {
+        let followed = self.follow(visit, line, top, s, d, &moves);
+        self.listings.push(moves);
+        followed
+    }
+
+    fn follow<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, line: &[Move], top: &State, s: &State,
+                                  d: usize, moves: &[Move]) -> Result<(), E> {
+        for &m in moves {
             if m.2 == d as i32 && m.1 != -1 {
                 let more = self.line(line, m);
-                self.child(out, more, s, m)?;
+                self.child(visit, more, top, Some(s), m)?;
             }
         }
-        let top = s.piles[d].last().map_or(0, |&c| (c >> 1) as usize);
-        if self.may_follow(top, d, true) {
-            self.tap_runs(s, &moves, Some(d), line, out)?;
+        let card = s.piles[d].last().map_or(0, |&c| (c >> 1) as usize);
+        if self.may_follow(card, d, true) {
+            self.tap_runs(visit, top, s, moves, Some(d), line)?;
         }
-        self.listings.push(moves);
         Ok(())
     }
 
@@ -293,7 +480,7 @@ impl<'a> Problem<'a> {
         let mut h = Hasher::new();
         for p in [&s.piles[k], &s.piles[w]] {
             h.word(p.len() as u64);
-            p.iter().for_each(|&c| h.word(c as u64));
+            feed_cards(&mut h, p.iter().copied());
         }
         if self.plan.key.recycles {
             h.word(s.recycles.get(k).copied().unwrap_or(0) as u64);
@@ -305,109 +492,183 @@ impl<'a> Problem<'a> {
     /// `prefix` before them (only the moves onto `onto` when given): `GameProblem._tap_runs`
     /// over `tap_run`. A tap that changes another pile (automatic moves pending after the deal)
     /// ends the run, and the position it leads to is kept as an ordinary child.
-    fn tap_runs(&mut self, s: &State, moves: &[Move], onto: Option<usize>, prefix: &[Move], out: &mut Vec<Child>)
-                -> Result<(), ExprError> {
+    /// `top` is the position expanded, `s` the board the run starts from. The taps are made
+    /// in place on one board; a tap that changes another pile ends the run, so until then
+    /// those piles are `s`'s.
+    fn tap_runs<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, top: &State, s: &State, moves: &[Move],
+                                    onto: Option<usize>, prefix: &[Move]) -> Result<(), E> {
         let Some((k, w)) = self.plan.tap else { return Ok(()) };
+        if !moves.iter().any(|m| is_tap(m, k)) {
+            return Ok(());
+        }
         let tap: Move = (k as i32, -1, -1, -1);
-        let mut seen = vec![self.config(s, k, w)];
-        let mut taps = prefix.to_vec();
-        let mut here: Option<State> = None; // the position before the next tap, when not `s`
-        let mut tappable = moves.iter().any(|m| is_tap(m, k));
-        while tappable {
-            let before = here.as_ref().unwrap_or(s);
-            let next = self.make(before, tap)?;
-            taps.push(tap);
-            let config = self.config(&next, k, w);
-            let repeated = seen.contains(&config);
-            seen.push(config);
-            if self.plan.untapped.iter().any(|&i| !same_cards(&next.piles[i], &before.piles[i])) {
-                if onto.is_none() {
-                    out.push(Child { line: taps, state: next });
-                }
-                return Ok(());
+        let mut seen = std::mem::take(&mut self.configs);
+        seen.clear();
+        seen.push(self.config(s, k, w));
+        let mut taps = self.lines.pop().unwrap_or_default();
+        taps.clear();
+        taps.extend_from_slice(prefix);
+        let mut here = self.states.pop().unwrap_or_default();
+        here.copy_from(s);
+        let ran = self.run_taps(visit, top, s, &mut here, &mut taps, &mut seen, onto, (k, w, tap));
+        self.configs = seen;
+        match ran {
+            Ok(Some(last)) => self.visit_made(visit, taps, top, last),
+            Ok(None) => {
+                self.recycle_line(taps);
+                Ok(())
             }
-            if repeated {
-                self.states.push(next);
-                break;
-            }
-            let mut after = self.listing(&next)?;
-            after.retain(|m| m.0 == k as i32 || m.0 == w as i32);
-            for &m in &after {
-                if m.1 != -1 && onto.is_none_or(|d| m.2 == d as i32) {
-                    let line = self.line(&taps, m);
-                    self.child(out, line, &next, m)?;
-                }
-            }
-            tappable = after.iter().any(|m| is_tap(m, k));
-            self.listings.push(after);
-            if let Some(old) = here.replace(next) {
-                self.states.push(old);
-            }
+            Err(e) => Err(e),
         }
-        if let Some(old) = here {
-            self.states.push(old);
-        }
-        Ok(())
     }
 
-    /// `GameProblem.priority`: cards home, how deep the next cards for home lie, face-down
+    /// The taps of `tap_runs` on `here`, and the children after each; the position a tap
+    /// that changed another pile led to, when it is a child (no `onto`).
+    #[allow(clippy::too_many_arguments)]
+    fn run_taps<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, top: &State, s: &State, here: &mut State,
+                                    taps: &mut Vec<Move>, seen: &mut Vec<Key>, onto: Option<usize>,
+                                    (k, w, tap): (usize, usize, Move)) -> Result<Option<State>, E> {
+        loop {
+            *here = self.game.apply_owned(std::mem::take(here), tap, &mut self.scratch, true)?;
+            taps.push(tap);
+            let config = self.config(here, k, w);
+            let repeated = seen.contains(&config);
+            seen.push(config);
+            if self.plan.untapped.iter().any(|&i| !same_cards(&here.piles[i], &s.piles[i])) {
+                let last = std::mem::take(here);
+                return Ok(match onto {
+                    None => Some(last),
+                    Some(_) => {
+                        self.states.push(last);
+                        None
+                    }
+                });
+            }
+            if repeated {
+                break;
+            }
+            let mut after = self.listings.pop().unwrap_or_default();
+            after.clear();
+            self.game.list_moves_from(here, &[k, w], &mut after)?;
+            for &m in &after {
+                if m.1 != -1 && onto.is_none_or(|d| m.2 == d as i32) {
+                    let line = self.line(taps, m);
+                    self.child(visit, line, top, Some(here), m)?;
+                }
+            }
+            let tappable = after.iter().any(|m| is_tap(m, k));
+            self.listings.push(after);
+            if !tappable {
+                break;
+            }
+        }
+        self.states.push(std::mem::take(here));
+        Ok(None)
+    }
+}
+
+impl<'a> Ranker<'a> {
+    fn new(plan: &'a Plan, w: Weights, noise: u64) -> Ranker<'a> {
+        let mut others = vec![0; plan.depots];
+        plan.priority.others.iter().for_each(|&d| others[d] += 1);
+        let seeds = (0..plan.cards).filter(|&c| plan.priority.seed_cards[c]).collect();
+        Ranker { plan, w, noise: (noise != 0).then_some(SplitMix(noise)), others, wanted: Wanted::default(),
+                 kid_wanted: Wanted::default(), seeds, parts: Vec::new(), total: Parts::default() }
+    }
+
+    /// `s` is the position whose children are ranked next: its counts, pile by pile.
+    fn parent(&mut self, s: &State) {
+        self.wanted.fill(self.plan, &self.seeds, s);
+        let mut parts = std::mem::take(&mut self.parts);
+        parts.clear();
+        parts.extend(s.piles.iter().enumerate().map(|(d, pile)| self.pile_parts(d, pile, &self.wanted)));
+        self.total = parts.iter().fold(Parts::default(), |t, &x| t.add(x));
+        self.parts = parts;
+    }
+
+    /// Depot `d`'s share of the counts, holding `pile`, with `wanted` the cards whose depth counts.
+    fn pile_parts(&self, d: usize, pile: &[i32], wanted: &Wanted) -> Parts {
+        let p = &self.plan.priority;
+        let mut x = Parts::default();
+        let times = self.others[d];
+        if times > 0 {
+            x.down = times * pile.iter().filter(|&&c| c & 1 == 0).count();
+            if p.steps.is_empty() {
+                x.balance = times * pile.len() * pile.len();
+            } else {
+                x.depth = times * wanted.depth(pile);
+            }
+        }
+        if let Some(t) = p.relation[d] {
+            let (bits, n) = (&p.tables[t], self.plan.cards);
+            for pair in pile.windows(2) {
+                let (below, above) = (pair[0], pair[1]);
+                let at = (below >> 1) as usize * n + (above >> 1) as usize;
+                if below & 1 == 1 && bits[at / 64] >> (at % 64) & 1 == 0 {
+                    x.disorder += 1;
+                }
+            }
+        }
+        x
+    }
+
+    /// `GameProblem.priority` of `s`, a child of the position last given to `parent` (`same`
+    /// as `Keyer::diff` gives it): cards home, how deep the next cards for home lie, face-down
     /// cards, room and order; noise on top when the try has some.
-    pub fn priority(&mut self, s: &State) -> f32 {
+    pub fn priority(&mut self, s: &State, same: &[bool]) -> f32 {
         let p = &self.plan.priority;
         let piles = &s.piles;
         let home = self.plan.win.iter().map(|&i| piles[i].len()).sum::<usize>() as f32
             - p.to_empty.iter().map(|&i| piles[i].len()).sum::<usize>() as f32;
-        let down = p.others.iter().map(|&i| piles[i].iter().filter(|&&c| c & 1 == 0).count()).sum::<usize>() as f32;
         let empty = p.open.iter().filter(|&&i| piles[i].is_empty()).count() as f32;
-        let n = self.plan.cards;
-        let mut disorder = 0usize;
-        for &(d, t) in &p.fits {
-            let bits = &p.tables[t];
-            for pair in piles[d].windows(2) {
-                let (below, above) = (pair[0], pair[1]);
-                let at = (below >> 1) as usize * n + (above >> 1) as usize;
-                if below & 1 == 1 && bits[at / 64] >> (at % 64) & 1 == 0 {
-                    disorder += 1;
-                }
+        // a changed foundation changes which cards are wanted, and so every pile's depth
+        let steps_same = p.steps.iter().all(|&(d, _)| same[d]);
+        let mut kid_wanted = std::mem::take(&mut self.kid_wanted);
+        let wanted = if steps_same {
+            &self.wanted
+        } else {
+            kid_wanted.fill(self.plan, &self.seeds, s);
+            &kid_wanted
+        };
+        let mut c = if steps_same { self.total } else { Parts { depth: 0, ..self.total } };
+        for (d, pile) in piles.iter().enumerate() {
+            if !same[d] {
+                let old = Parts { depth: if steps_same { self.parts[d].depth } else { 0 }, ..self.parts[d] };
+                c = c.sub(old).add(self.pile_parts(d, pile, wanted));
+            } else if !steps_same {
+                c.depth += self.others[d] * wanted.depth(pile);
             }
         }
-        let (depth, balance) = if p.steps.is_empty() {
-            (0.0, p.others.iter().map(|&i| piles[i].len() * piles[i].len()).sum::<usize>() as f32)
-        } else {
-            (self.next_depth(s) as f32, 0.0)
-        };
+        self.kid_wanted = kid_wanted;
         let w = &self.w;
-        let value = w.home * home - w.face_down * down + w.empty * empty - w.depth * depth
-            - w.disorder * disorder as f32 - w.balance * balance;
+        let value = w.home * home - w.face_down * c.down as f32 + w.empty * empty - w.depth * c.depth as f32
+            - w.disorder * c.disorder as f32 - w.balance * c.balance as f32;
         match &mut self.noise {
             Some(rng) => value + self.plan.tries.noise * ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32),
             None => value,
         }
     }
+}
 
-    /// How many cards lie on top of the cards the foundations take next.
-    fn next_depth(&mut self, s: &State) -> usize {
-        let p = &self.plan.priority;
-        let wanted = &mut self.wanted;
-        wanted.clear();
-        let mut empties = false;
-        for (d, nexts) in &p.steps {
-            match s.piles[*d].last() {
-                Some(&top) if nexts[(top >> 1) as usize] >= 0 => wanted.push(nexts[(top >> 1) as usize]),
-                Some(_) => {}
-                None => empties = true,
-            }
-        }
-        let mut depth = 0;
-        for &i in &p.others {
-            let pile = &s.piles[i];
-            for (pos, &c) in pile.iter().enumerate() {
-                let id = c >> 1;
-                if wanted.contains(&id) || (empties && p.seed_cards[id as usize]) {
-                    depth += pile.len() - 1 - pos;
-                }
-            }
-        }
-        depth
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_board_given_back_is_its_parent_again() {
+        let parent = State { piles: vec![vec![2, 5], vec![7], vec![], vec![9, 11]], declared: vec![-1, 2, -1, -1],
+                             came_from: vec![-1; 4], ..State::default() };
+        let mut kid = parent.clone();
+        // a card from depot 0 to depot 2, depot 1's call forgotten, counters moved on
+        kid.piles[0].pop();
+        kid.piles[2].push(5);
+        kid.declared[1] = -1;
+        kid.came_from[2] = 0;
+        (kid.moves, kid.status, kid.rng) = (1, 1, 7);
+        let mut same = Vec::new();
+        Keyer::diff(&parent, &kid, &mut same);
+        assert_eq!(same, vec![false, false, false, true]);
+        kid.restore(&parent, &same);
+        assert_eq!(kid, parent);
     }
 }

@@ -10,7 +10,7 @@ use crate::engine::{Game, Move, State, LOST, WON};
 use crate::expr::ExprError;
 use crate::solver::key::{Key, Keyer};
 use crate::solver::plan::{Plan, Weights};
-use crate::solver::problem::{Buffers, Child, Problem};
+use crate::solver::problem::{Buffers, Problem, Ranker};
 
 /// Keys are hashes already: a table needs only their words folded together.
 #[derive(Default)]
@@ -113,6 +113,9 @@ struct Search<'a, 'p> {
     tick: u32,
     max_states: u64,
     peak: usize,
+    /// an expansion's children as they are ranked, kept for their allocations
+    ranks: Vec<(f32, u32)>,
+    kept: Vec<Option<Ranked>>,
 }
 
 enum Halt {
@@ -126,17 +129,28 @@ impl From<ExprError> for Halt {
     }
 }
 
+/// Whether `k` is proved lost: in the shared lost set, or in this try's own when it may not
+/// add to that (streamlined).
+fn is_closed(lost: &KeySet, local: &KeySet, record: bool, k: &Key) -> bool {
+    lost.contains(k) || (!record && local.contains(k))
+}
+
+/// `k` proved lost: into the shared lost set when the try may add to it, else its own.
+fn close_in(lost: &mut KeySet, local: &mut KeySet, record: bool, k: Key) {
+    if record {
+        lost.insert(k);
+    } else {
+        local.insert(k);
+    }
+}
+
 impl Search<'_, '_> {
     fn closed(&self, k: &Key) -> bool {
-        self.lost.contains(k) || (!self.record && self.t.local.contains(k))
+        is_closed(self.lost, &self.t.local, self.record, k)
     }
 
     fn close(&mut self, k: Key) {
-        if self.record {
-            self.lost.insert(k);
-        } else {
-            self.t.local.insert(k);
-        }
+        close_in(self.lost, &mut self.t.local, self.record, k);
     }
 
     fn late(&mut self) -> bool {
@@ -151,37 +165,38 @@ impl Search<'_, '_> {
 
     /// The children of the last frame, ranked: those closed, open or lost skipped, a won one
     /// ending the search. Returns the lowest order the frame reaches through open positions.
-    fn expand(&mut self, path: &[Frame], children: &mut Vec<Child>) -> Result<(Vec<Ranked>, u32), Halt> {
+    /// Each child is keyed and ranked as the problem makes it, on the problem's board.
+    fn expand(&mut self, path: &[Frame]) -> Result<(Vec<Ranked>, u32), Halt> {
         let here = self.t.order.len() as u32;
         let frame = path.last().expect("a frame");
         self.t.order.insert(frame.key, here);
         self.t.open.push(frame.key);
         let mut low = here;
-        children.clear();
-        self.problem.successors(&frame.state, children)?;
         self.keyer.parent(&frame.state);
-        let mut ranks: Vec<(f32, u32)> = Vec::with_capacity(children.len());
-        let mut kept: Vec<Option<Ranked>> = Vec::with_capacity(children.len());
-        for Child { line, state } in children.drain(..) {
-            if self.late() {
+        let (mut ranks, mut kept) = (std::mem::take(&mut self.ranks), std::mem::take(&mut self.kept));
+        ranks.clear();
+        kept.clear();
+        let parent = &frame.state;
+        let (keyer, t, record, max_states) = (&mut *self.keyer, &mut *self.t, self.record, self.max_states);
+        let lost = &mut *self.lost;
+        let (tick, deadline) = (&mut self.tick, self.deadline);
+        let mut visit = |ranker: &mut Ranker<'_>, line: Vec<Move>, state: &State, same: &[bool]| {
+            *tick += 1;
+            if tick.is_multiple_of(CLOCK_EVERY) && Instant::now() > deadline {
                 return Err(Halt::Answer(Answer::Unknown, Vec::new(), Some(Stop::Seconds)));
             }
-            let k = self.keyer.child(&frame.state, &state);
-            if self.closed(&k) {
-                self.problem.recycle_line(line);
-                self.problem.recycle_state(state);
-                continue;
+            let k = keyer.child(parent, state, same);
+            if is_closed(lost, &t.local, record, &k) {
+                return Ok(Some(line));
             }
-            if let Some(&at) = self.t.order.get(&k) {
+            if let Some(&at) = t.order.get(&k) {
                 low = low.min(at);
-                self.problem.recycle_line(line);
-                self.problem.recycle_state(state);
-                continue;
+                return Ok(Some(line));
             }
-            let rank = match self.t.seen.get(&k) {
+            let rank = match t.seen.get(&k) {
                 Some(&rank) => rank,
                 None => {
-                    if self.t.seen.len() as u64 >= self.max_states {
+                    if t.seen.len() as u64 >= max_states {
                         return Err(Halt::Answer(Answer::Unknown, Vec::new(), Some(Stop::States)));
                     }
                     if state.status == WON {
@@ -190,24 +205,25 @@ impl Search<'_, '_> {
                         return Err(Halt::Answer(Answer::Won, won, None));
                     }
                     if state.status == LOST {
-                        self.t.seen.insert(k, 0.0);
-                        self.close(k);
-                        self.problem.recycle_line(line);
-                        self.problem.recycle_state(state);
-                        continue;
+                        t.seen.insert(k, 0.0);
+                        close_in(lost, &mut t.local, record, k);
+                        return Ok(Some(line));
                     }
-                    let rank = self.problem.priority(&state);
-                    self.t.seen.insert(k, rank);
+                    let rank = ranker.priority(state, same);
+                    t.seen.insert(k, rank);
                     rank
                 }
             };
-            self.problem.recycle_state(state);
             ranks.push((rank, kept.len() as u32));
             kept.push(Some((line, k)));
-        }
+            Ok(None)
+        };
+        self.problem.successors(parent, &mut visit)?;
         // best last; ties keep the successor order (the earlier is searched first)
         ranks.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-        Ok((ranks.iter().filter_map(|&(_, i)| kept[i as usize].take()).collect(), low))
+        let children = ranks.iter().filter_map(|&(_, i)| kept[i as usize].take()).collect();
+        (self.ranks, self.kept) = (ranks, kept);
+        Ok((children, low))
     }
 
     /// Search from `root`; the path's positions go back to the problem's buffers whatever
@@ -239,13 +255,12 @@ impl Search<'_, '_> {
             return Ok(Answer::Lost);
         }
         path.push(Frame { state: root.clone(), key: root_key, low: 0, moves: Vec::new(), children: None });
-        let mut scratch = Vec::new();
         while !path.is_empty() {
             if self.late() {
                 return Err(Halt::Answer(Answer::Unknown, Vec::new(), Some(Stop::Seconds)));
             }
             if path.last().is_some_and(|f| f.children.is_none()) {
-                let (children, low) = self.expand(path, &mut scratch)?;
+                let (children, low) = self.expand(path)?;
                 let top = path.last_mut().expect("a frame");
                 top.children = Some(children);
                 top.low = low;
@@ -256,7 +271,7 @@ impl Search<'_, '_> {
             let top = path.last_mut().expect("a frame");
             let children = top.children.as_mut().expect("expanded");
             while let Some((moves, k)) = children.pop() {
-                if self.lost.contains(&k) || (!self.record && self.t.local.contains(&k)) {
+                if self.closed(&k) {
                     self.problem.recycle_line(moves);
                     continue;
                 }
@@ -308,7 +323,8 @@ pub fn search<'a>(problem: &mut Problem<'a>, keyer: &mut Keyer<'a>, tables: &mut
     tables.seen.clear();
     tables.order.clear();
     tables.open.clear();
-    let mut s = Search { problem, keyer, lost, record, t: tables, deadline, tick: 0, max_states: max_states.max(1), peak: 0 };
+    let mut s = Search { problem, keyer, lost, record, t: tables, deadline, tick: 0, max_states: max_states.max(1), peak: 0,
+                        ranks: Vec::new(), kept: Vec::new() };
     let (answer, line, stopped_by) = match s.run(root) {
         Ok(answer) => (answer, Vec::new(), None),
         Err(Halt::Answer(answer, line, stop)) => (answer, line, stop),
