@@ -62,7 +62,7 @@ OUTCOME_SHARE = 0.05  # the share of moves whose view is also played, listed and
 # compared by its sample, the listing only where the sample turned up at most one card.
 LISTED_REVEALS = 1
 REPLAY_EVERY = 10  # one game in this many replays its log on both engines (seed % 10 == 0)
-MOVE_CAP = 100  # moves per game (many bundled games cycle forever under random play)
+MOVE_CAP = 60  # moves per game: most random games that end do so sooner; many never end
 BLOCK = 50  # seeds per block of the long run: the unit claimed, recorded and skipped
 ROOT = Path(__file__).resolve().parents[1]
 
