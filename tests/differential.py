@@ -403,13 +403,14 @@ def _claim(out: Path, block: Block) -> bool:
     return True
 
 
-def run_block(block: Block, games: dict[Path, tuple[Game, NativeEngineGame]]) -> dict[str, Any]:
+def run_block(block: Block, games: dict[Path, tuple[Game, NativeEngineGame]],
+              cap: int = MOVE_CAP) -> dict[str, Any]:
     if block.path not in games:
         games.clear()  # one game compiled at a time: blocks come rule set by rule set
         games[block.path] = pair(block.path)
     py, nat = games[block.path]
     start = time.process_time()
-    played = [play_pair(py, nat, block.path.stem, seed)
+    played = [play_pair(py, nat, block.path.stem, seed, cap)
               for seed in range(block.first, block.first + block.games)]
     return {"block": block.name, "family": block.family, "game": block.path.stem,
             "first": block.first, "games": len(played), "moves": sum(p.moves for p in played),
@@ -431,7 +432,7 @@ def run(out: Path, per_family: int, calibrate: int) -> None:
     for block in todo:
         if block.name in {r["block"] for r in results(out)} or not _claim(out, block):
             continue
-        row = run_block(block, games)
+        row = run_block(block, games, plan["cap"])
         with sink.open("a") as f:
             f.write(json.dumps(row) + "\n")
         done = sum(1 for _ in results(out))
@@ -476,6 +477,7 @@ def check(out: Path, every: int, views: bool, family: str | None) -> int:
     """Replay the stored games (one in ``every`` of each block) on the native engine alone
     against their digests; a game that differs is played again on both engines to name the
     step. The number of games that differ."""
+    cap = json.loads((out / "plan.json").read_text())["cap"]
     bad = checked = 0
     start = time.process_time()
     games: dict[Path, tuple[Game, NativeEngineGame]] = {}
@@ -492,11 +494,11 @@ def check(out: Path, every: int, views: bool, family: str | None) -> int:
         for k in range(0, r["games"], every):
             seed = block.first + k
             moves, play, view = r["digests"][k]
-            got = replay_native(nat, seed, views=views)
+            got = replay_native(nat, seed, cap, views)
             checked += 1
             if (got.moves, got.play) != (moves, play) or (views and got.view != view):
                 bad += 1
-                why = play_pair(py, nat, path.stem, seed).mismatch
+                why = play_pair(py, nat, path.stem, seed, cap).mismatch
                 print(f"DIGEST {path.stem} seed {seed}: "
                       f"{why or 'differs from the stored digest; the engines agree now'}",
                       flush=True)
