@@ -337,11 +337,11 @@ def test_a_move_is_available_exactly_when_one_is_listed(path: Path) -> None:
 
 
 def test_a_redeals_trial_runs_once_a_position(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Gaps' stock may redeal whenever no redeal is left to make: the trial run that says the
-    redeal changes the board is made once for a position, by the loss check of the move that
-    made it or by its listing, however often they ask."""
-    game = compile(load_game(RULESETS[[p.stem for p in RULESETS].index("gaps")]),
-                   engine="python")
+    """Gaps' stock may redeal while a redeal is left: the trial run that says the redeal
+    changes the board is made once for a position, by the loss check of the move that made it
+    or by its listing, however often they ask."""
+    gaps = next(p for p in RULESETS if p.stem == "gaps")
+    game = compile(load_game(gaps), engine="python")
     trials: Counter[int] = Counter()
     held = []  # every state tried, kept so that no id is reused
     real = game._trial
