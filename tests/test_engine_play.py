@@ -314,3 +314,51 @@ def test_moves_from_some_depots_are_the_legal_moves_from_them(path: Path) -> Non
         state = game.apply(state, rng.choice(moves))
     assert game.moves_from(state.copy(), (0,)) == [m for m in game.legal_moves(state)
                                                     if m.src == 0]
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_a_move_is_available_exactly_when_one_is_listed(path: Path) -> None:
+    """``move_available`` (what ``noLegalMoves`` asks after every move, cheapest first) says
+    whether the listing has a move, on every position of a random game and on each position
+    a listed move leads to."""
+    game = compile(load_game(path, file=str(path)), engine="python")
+    rng = random.Random(5)
+    state = game.deal(4)
+    for _ in range(40):
+        moves = game.legal_moves(state)
+        if not moves:
+            break
+        for move in rng.sample(moves, min(3, len(moves))):
+            after = game.apply(state, move)
+            if after.status == PLAYING:
+                fresh = after.copy()  # a new object: nothing remembered about it
+                assert game.move_available(fresh) == bool(game.legal_moves(fresh)), move
+        state = game.apply(state, rng.choice(moves))
+
+
+def test_a_redeals_trial_runs_once_a_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Gaps' stock may redeal while a redeal is left: the trial run that says the redeal
+    changes the board is made once for a position, by the loss check of the move that made it
+    or by its listing, however often they ask."""
+    gaps = next(p for p in RULESETS if p.stem == "gaps")
+    game = compile(load_game(gaps), engine="python")
+    trials: Counter[int] = Counter()
+    held = []  # every state tried, kept so that no id is reused
+    real = game._trial
+
+    def counted(state, steps, d):
+        held.append(state)
+        trials[id(state)] += 1
+        return real(state, steps, d)
+
+    monkeypatch.setattr(game, "_trial", counted)
+    rng = random.Random(2)
+    state = game.deal(2)
+    for _ in range(30):
+        moves = game.legal_moves(state)
+        assert game.legal_moves(state) == moves and game.tap_available(state) == (
+            tap(game, "stock") in moves)
+        if not moves:
+            break
+        state = game.apply(state, rng.choice(moves))
+    assert trials and max(trials.values()) == 1

@@ -55,14 +55,12 @@ class Accept:
         self.reason_text = rule.reason
         self.has_wild = rule.wild_rank is not None or rule.wild_joker
         self.declares_suit = self.has_wild and self.declares == "suit"
-        # a single face-up card is decided by the tables alone when nothing else reads it
-        self.simple = self.when is None and self.min_count <= 1
         # whether a face-down bottom card could land here at all (then judged in full): only
         # with allowFaceDown, as the reference says, even where no check would read the card
         self.may_take_down = not self.none and self.allow_down
-        # the tables alone judge every card of a group (no `when`, no board-dependent wilds)
-        self.fast = self.when is None and not (self.has_wild
-                                               and self.declares in ("suit", "transparent"))
+        # the tables judge every card of a group (no board-dependent wilds); a `when` aside,
+        # they alone decide
+        self.tabled = not (self.has_wild and self.declares in ("suit", "transparent"))
         self._ident = game.identity
         self._game = game
         self._empty: dict[int, frozenset[int]] = {}
@@ -254,12 +252,17 @@ class Accept:
                 return f"{ident[top >> 1]} on {name}: call a suit"
             if not calls and declare >= 0:
                 return f"{name}: nothing to call a suit for"
-        if self.when is not None:
-            env = game.env(state, card=group[0], pile=group, depot=self.depot, source=src,
-                           top=pile[-1] if pile else None)
-            if not self.when(env):
-                return f"{name} refuses it"
+        if self.when is not None and not self.holds(game, state, piles, src, group):
+            return f"{name} refuses it"
         return None
+
+    def holds(self, game: CompiledTables, state: Any, piles: Any, src: int,
+              group: tuple[int, ...]) -> bool:
+        """Whether the rule's ``when`` holds for ``group`` from ``src`` landing here."""
+        assert self.when is not None  # asked only of a rule with a `when`
+        pile = piles[self.depot]
+        return bool(self.when(game.env(state, card=group[0], pile=group, depot=self.depot,
+                                       source=src, top=pile[-1] if pile else None)))
 
     def _refusal(self, below: tuple, card: Card, name: str, k: int, seed_rank: int) -> str:
         what = f"{card}" if k == 0 else f"{card} within the group"

@@ -256,34 +256,34 @@ class MoveGen(Taps):
     def _group_ok(self, state: State, piles: Any, s: int, group: tuple[int, ...], d: int,
                   acc: Accept, vouched: bool) -> bool:
         """Whether ``group``, whose bottom card the target's table already took, lands on ``d``
-        (the short path of ``Accept.reason`` for rules without ``when`` or board-dependent
-        wilds; anything unusual goes to the full judgement)."""
+        (the short path of ``Accept.reason`` for rules whose tables judge every card, the
+        rule's ``when`` tested last as there; anything unusual goes to the full judgement)."""
         n = len(group)
-        if not acc.fast:
+        if not acc.tabled or not group[0] & 1:
             return self._drop_reason(state, piles, s, group, d, vouched, None) is None
-        if not group[0] & 1:
-            return self._drop_reason(state, piles, s, group, d, vouched, None) is None
-        if n == 1 and acc.simple:
-            return True
-        if n < acc.min_count or (n > 1 and acc.single):
-            return False
-        if vouched:
-            if not acc.allow_down and not all(c & 1 for c in group):
-                return False  # face-down cards need allowFaceDown, wherever in the group
-            if acc.rank_is is not None:
-                return self._drop_reason(state, piles, s, group, d, vouched, None) is None
-        else:
-            on_top = acc.on_top
-            prev = group[0]
-            for k in range(1, n):
-                cur = group[k]
-                if not cur & 1:
+        if n > 1 or acc.min_count > 1:  # a single card the tables took needs no more
+            if n < acc.min_count or (n > 1 and acc.single):
+                return False
+            if vouched:
+                if not acc.allow_down and not all(c & 1 for c in group):
+                    return False  # face-down cards need allowFaceDown, wherever in the group
+                if acc.rank_is is not None:
                     return self._drop_reason(state, piles, s, group, d, vouched, None) is None
-                tab = on_top.get(prev)
-                if tab is None or cur not in tab:
-                    return False
-                prev = cur
-        return not (self.staged and n > 1 and n > self.staged_limit(piles, d))
+            else:
+                on_top = acc.on_top
+                prev = group[0]
+                for k in range(1, n):
+                    cur = group[k]
+                    if not cur & 1:
+                        return self._drop_reason(state, piles, s, group, d, vouched,
+                                                 None) is None
+                    tab = on_top.get(prev)
+                    if tab is None or cur not in tab:
+                        return False
+                    prev = cur
+            if self.staged and n > 1 and n > self.staged_limit(piles, d):
+                return False
+        return acc.when is None or acc.holds(self, state, piles, s, group)
 
     def _free_moves(self, state: State) -> list[Move]:
         """Rules off: any card with everything above it, to any other depot; taps as usual."""
@@ -375,6 +375,13 @@ class MoveGen(Taps):
             if self._tap_plan(state, d) is not None:
                 return True
         return False
+
+    def move_available(self, state: State) -> bool:
+        """Whether some move is legal now (``noLegalMoves`` asks after every move): the draws
+        first, then the card moves, and only then the taps that need a trial run (a redeal's
+        trial runs the whole redeal)."""
+        return any(self._draw_plan(state, d) is not None for d in self.tappable) or \
+            self.card_move_available(state) or self.tap_available(state)
 
     def card_move_available(self, state: State) -> bool:
         """Whether some card move is legal now; stops at the first one found."""

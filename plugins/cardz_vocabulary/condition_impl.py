@@ -64,15 +64,15 @@ def no_legal_moves(cond: Condition, game: Any) -> Test:
     face-up (cycling a card beneath a pile changes nothing that matters)."""
     lands_under = game.land_under
     plain = not any(lands_under)
-    tap_available, card_move_available = game.tap_available, game.card_move_available
+    tap_available, move_available = game.tap_available, game.move_available
 
     def test(state: Any) -> bool:
-        # a tap always counts: asking the stocks first spares listing every card move in the
-        # common case of a game with a stock (this check runs after every move)
+        # the engine asks the cheapest first (this check runs after every move)
+        if plain and not state.rules_off:
+            return not move_available(state)
+        # a tap always counts
         if tap_available(state):
             return False
-        if plain and not state.rules_off:
-            return not card_move_available(state)
         return not any(not lands_under[m.dst] or game.turns_card_up(state, m)
                        for m in game.legal_moves(state))
 
