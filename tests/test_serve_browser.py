@@ -270,6 +270,34 @@ def test_replay_a_log_forwards_and_backwards(tab):
     assert t.doc()["canUndo"]
 
 
+def test_quick_replay_keys_each_count(tab):
+    """Keys pressed faster than the server answers step from the last step asked for."""
+    t = tab("game=klondike&seed=4")
+    s = t.client.start("klondike", seed=4)
+    for _ in range(4):
+        s = t.client.act(s, "move", {"move": "tap stock"})
+    log = t.client.ok("GET", f"/api/sessions/{s['session']}/log")
+    t.page.fill("#replay-text", json.dumps(log))
+    t.page.click("#replay-start")
+    t.page.wait_for_selector("#replay-controls:not([hidden])")
+    t.page.evaluate("document.activeElement.blur()")
+    # answers arrive late, the later ones sooner: as over a slow, uneven network
+    t.page.evaluate("""() => {
+        const real = window.fetch;
+        let wait = 400;
+        window.fetch = (...args) => {
+            wait = Math.max(0, wait - 100);
+            return new Promise((ok) => setTimeout(ok, wait)).then(() => real(...args));
+        };
+    }""")
+    for key in ["ArrowRight"] * 3 + ["ArrowLeft"] + ["ArrowRight"] * 5:
+        t.page.keyboard.press(key)
+    t.page.wait_for_function("document.getElementById('replay-at').textContent === 'step 4 of 4'")
+    t.page.keyboard.press("Home")
+    t.page.wait_for_function("document.getElementById('replay-at').textContent === 'step 0 of 4'")
+    assert t.doc()["replay"]["at"] == 0
+
+
 def test_keyboard_only(tab):
     t = tab("game=klondike&seed=3")
     t.page.keyboard.press("/")  # to the move box

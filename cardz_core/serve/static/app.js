@@ -219,6 +219,22 @@ function showLegal(moves) {
   }));
 }
 
+// Replay steps are relative to the last step asked for, not the last one shown, and are sent one
+// after another: quick clicks must neither fall back to a stale step nor land out of order.
+let replayAim = null;
+let replayQueue = Promise.resolve();
+function replayGo(target) {
+  if (!doc || doc.replay === null) return;
+  const from = replayAim === null ? doc.replay.at : replayAim;
+  const at = Math.max(0, Math.min(doc.replay.total, target(from, doc.replay.total)));
+  if (at === from) return;
+  replayAim = at;
+  replayQueue = replayQueue.then(async () => {
+    await act("goto", { at });
+    if (replayAim === at) replayAim = null;
+  });
+}
+
 function showReplay(replay) {
   $("replay-controls").hidden = replay === null;
   if (replay === null) return;
@@ -451,10 +467,10 @@ function onKey(event) {
   const keys = {
     u: () => act("undo"), r: () => act("redo"), h: () => hint(),
     "/": () => $("move-input").focus(),
-    ArrowLeft: () => replaying && act("goto", { at: Math.max(0, doc.replay.at - 1) }),
-    ArrowRight: () => replaying && act("goto", { at: Math.min(doc.replay.total, doc.replay.at + 1) }),
-    Home: () => replaying && act("goto", { at: 0 }),
-    End: () => replaying && act("goto", { at: doc.replay.total }),
+    ArrowLeft: () => replaying && replayGo((at) => at - 1),
+    ArrowRight: () => replaying && replayGo((at) => at + 1),
+    Home: () => replaying && replayGo(() => 0),
+    End: () => replaying && replayGo((_, total) => total),
   };
   const run = keys[event.key];
   if (run) {
@@ -512,10 +528,10 @@ async function init() {
     const fromFile = await readChosenFile($("replay-file"));
     await startReplay(fromFile !== null ? fromFile : $("replay-text").value);
   });
-  $("replay-first").addEventListener("click", () => act("goto", { at: 0 }));
-  $("replay-back").addEventListener("click", () => act("goto", { at: doc.replay.at - 1 }));
-  $("replay-forward").addEventListener("click", () => act("goto", { at: doc.replay.at + 1 }));
-  $("replay-last").addEventListener("click", () => act("goto", { at: doc.replay.total }));
+  $("replay-first").addEventListener("click", () => replayGo(() => 0));
+  $("replay-back").addEventListener("click", () => replayGo((at) => at - 1));
+  $("replay-forward").addEventListener("click", () => replayGo((at) => at + 1));
+  $("replay-last").addEventListener("click", () => replayGo((_, total) => total));
   $("replay-resume").addEventListener("click", () => act("resume"));
   $("replay-leave").addEventListener("click", () => act("leave"));
   $("save-log").addEventListener("click", () => save("log"));
