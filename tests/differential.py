@@ -311,16 +311,17 @@ class Block:
         return f"{self.path.stem}.{self.first}"
 
 
-def blocks(per_family: int, order: Sequence[str]) -> list[Block]:
+def blocks(per_family: int, order: Sequence[str], first_seed: int = 0) -> list[Block]:
     """Every block of the run: ``per_family`` games a family, spread evenly over its rule sets,
-    families in ``order``."""
+    families in ``order``, seeds from ``first_seed``."""
     found = families()
     out = []
     for family in order:
         paths = found[family]
         each = math.ceil(per_family / len(paths))
         for first in range(0, each, BLOCK):
-            out += [Block(family, p, first, min(BLOCK, each - first)) for p in paths]
+            out += [Block(family, p, first_seed + first, min(BLOCK, each - first))
+                    for p in paths]
     return out
 
 
@@ -338,9 +339,11 @@ def calibrated(games: int) -> dict[str, float]:
     return dict(cost)
 
 
-def _plan(out: Path, per_family: int, calibrate: int) -> dict[str, Any]:
+def _plan(out: Path, per_family: int, calibrate: int, cap: int,
+          first_seed: int) -> dict[str, Any]:
     """The run's plan, written by the first worker and read by the others (and on restarts):
-    games per family, the family order, the commit and the extension checked."""
+    games per family, the move cap, the first seed, the family order, the commit and the
+    extension checked."""
     path = out / "plan.json"
     try:
         fd = os.open(path.with_suffix(".tmp"), os.O_CREAT | os.O_EXCL | os.O_WRONLY)
@@ -350,7 +353,7 @@ def _plan(out: Path, per_family: int, calibrate: int) -> dict[str, Any]:
         plan: dict[str, Any] = json.loads(path.read_text())
         return plan
     cost = calibrated(calibrate)
-    plan = {"per_family": per_family, "cap": MOVE_CAP, "block": BLOCK,
+    plan = {"per_family": per_family, "cap": cap, "first_seed": first_seed, "block": BLOCK,
             "outcome_share": OUTCOME_SHARE, "order": sorted(cost, key=lambda f: -cost[f]),
             "cpu_per_game": cost, **_identity()}
     with os.fdopen(fd, "w") as f:
@@ -419,14 +422,15 @@ def run_block(block: Block, games: dict[Path, tuple[Game, NativeEngineGame]],
             "digests": [[p.moves, p.play, p.view] for p in played]}
 
 
-def run(out: Path, per_family: int, calibrate: int) -> None:
+def run(out: Path, per_family: int, calibrate: int, cap: int = MOVE_CAP,
+        first_seed: int = 0) -> None:
     (out / "claims").mkdir(parents=True, exist_ok=True)
-    plan = _plan(out, per_family, calibrate)
+    plan = _plan(out, per_family, calibrate, cap, first_seed)
     now = _identity()
     if any(now[k] != plan[k] for k in ("sources", "extension")):
         sys.exit(f"the run under {out} checks the engines of {plan['commit']}; this worktree "
                  "plays others")
-    todo = blocks(plan["per_family"], plan["order"])
+    todo = blocks(plan["per_family"], plan["order"], plan.get("first_seed", 0))
     games: dict[Path, tuple[Game, NativeEngineGame]] = {}
     sink = out / f"results-{os.getpid()}.jsonl"
     for block in todo:
@@ -456,7 +460,7 @@ def summary(out: Path) -> str:
         f["names"].add(r["game"])
         f["mismatches"] += len(r["mismatches"])
         mismatches += r["mismatches"]
-    planned = blocks(plan["per_family"], plan["order"])
+    planned = blocks(plan["per_family"], plan["order"], plan.get("first_seed", 0))
     lines = [f"commit {plan['commit']}, extension sha256 {plan['extension'][:16]}, move cap "
              f"{plan['cap']}, outcomes on {plan['outcome_share']:.0%} of moves; "
              f"{len(rows)}/{len(planned)} blocks done",
@@ -515,6 +519,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--per-family", type=int, default=10_000)
     r.add_argument("--calibrate", type=int, default=2, help="games per rule set timed to order "
                    "the families")
+    r.add_argument("--cap", type=int, default=MOVE_CAP, help="moves per game (a new run only)")
+    r.add_argument("--first-seed", type=int, default=0, help="the first seed of each rule set "
+                   "(a new run only: a deeper pass plays other deals than the first run)")
     s = sub.add_parser("summary", help="print the run's totals")
     s.add_argument("out", type=Path)
     c = sub.add_parser("check", help="the native engine alone against the stored digests")
@@ -525,7 +532,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     c.add_argument("--family")
     args = parser.parse_args(argv)
     if args.command == "run":
-        run(args.out, args.per_family, args.calibrate)
+        run(args.out, args.per_family, args.calibrate, args.cap, args.first_seed)
     elif args.command == "summary":
         print(summary(args.out))
     else:

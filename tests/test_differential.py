@@ -101,6 +101,15 @@ def test_the_driver_records_blocks_and_checks_them_against_the_digests(
     assert "3 games checked on the native engine, 1 differ" in out
 
 
+def test_a_deeper_pass_plays_other_seeds():
+    """``--first-seed`` shifts every rule set's seeds, so a second run plays other deals."""
+    per_family = 2 * differential.BLOCK * len(FAMILIES["Golf"])
+    first = differential.blocks(per_family, ["Golf"])
+    later = differential.blocks(per_family, ["Golf"], first_seed=5000)
+    assert [b.first for b in first if b.path == first[0].path] == [0, differential.BLOCK]
+    assert [(b.first - 5000, b.games) for b in later] == [(b.first, b.games) for b in first]
+
+
 def test_digests_are_the_same_in_another_process():
     """Stored digests are checked by later runs: nothing in them may vary by process."""
     py, nat = pair(FAMILIES["Klondike"][0])
