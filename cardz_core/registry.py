@@ -171,7 +171,7 @@ def may_declare() -> bool:
     ``importlib.metadata`` (15-20 ms, docs/benchmarks.md "Start-up") when nothing can be found.
     False only when the path finder is the only distribution finder and no ``entry_points.txt``
     of a ``*.dist-info`` or ``*.egg-info`` folder of a ``sys.path`` folder holds the bytes of a
-    ``[cardz]`` heading (``_GROUP_BYTES``); a zip file or egg on the path says True."""
+    ``[cardz]`` heading (``_GROUP_BYTES``); a zip file on the path (a zipped egg too) says True."""
     if any(getattr(f, "find_distributions", None) is not None and f is not PathFinder
            for f in sys.meta_path):
         return True
