@@ -18,6 +18,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+import cardz_core.began  # noqa: F401  (first: when this process began importing cardz)
+
 __version__ = "0.1.0"
 
 # public name -> the module that defines it

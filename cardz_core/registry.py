@@ -157,24 +157,21 @@ def _qualified(ep: EntryPoint) -> str:
     return f"{_normal(dist.name) if dist is not None else '?'}:{ep.name}"
 
 
-def _group_declared(text: str) -> bool:
-    """Whether an ``entry_points.txt`` has a ``[cardz]`` section, read as importlib.metadata
-    reads the file: stripped lines, a section named by what its brackets hold."""
-    for line in text.splitlines():
-        line = line.strip()
-        if line.startswith("[") and line.endswith("]") and line.strip("[]") == ENTRY_POINT_GROUP:
-            return True
-    return False
+# An ``entry_points.txt`` line that heads the ``cardz`` section, read as importlib.metadata reads
+# it (a stripped line in brackets, the name what ``strip("[]")`` leaves), holds ``cardz`` between
+# two bracket characters; a file without that anywhere declares no ``cardz`` entry point. The
+# bytes are searched, not parsed: this can say "may declare" of a file that does not (then the
+# real search runs and finds nothing), never the other way.
+_GROUP_BYTES = re.compile(rb"[\[\]]" + re.escape(ENTRY_POINT_GROUP.encode()) + rb"[\[\]]")
 
 
 def may_declare() -> bool:
-    """Whether an installed distribution may declare a ``cardz`` entry point. False only when
-    every place ``importlib.metadata`` would look was read and none does: the path finder is
-    the only distribution finder, and no ``*.dist-info`` or ``*.egg-info`` folder of a
-    ``sys.path`` folder has an ``entry_points.txt`` with a ``[cardz]`` section. Anything else
-    (another finder, a zip file on the path, a file that is not UTF-8) says True, and the
-    full search runs; it costs a command's start 20 ms or more, mostly in importing
-    ``importlib.metadata`` (docs/benchmarks.md, "Start-up")."""
+    """Whether an installed distribution may declare a ``cardz`` entry point: the guard of
+    ``installed_entry_points``, which saves a command's start the import of
+    ``importlib.metadata`` (15-20 ms, docs/benchmarks.md "Start-up") when nothing can be found.
+    False only when the path finder is the only distribution finder and no ``entry_points.txt``
+    of a ``*.dist-info`` or ``*.egg-info`` folder of a ``sys.path`` folder holds the bytes of a
+    ``[cardz]`` heading (``_GROUP_BYTES``); a zip file on the path (a zipped egg too) says True."""
     if any(getattr(f, "find_distributions", None) is not None and f is not PathFinder
            for f in sys.meta_path):
         return True
@@ -195,25 +192,28 @@ def may_declare() -> bool:
                 continue
             try:
                 with open(os.path.join(root, child, "entry_points.txt"), "rb") as f:
-                    data = f.read()
+                    if _GROUP_BYTES.search(f.read()):
+                        return True
             except OSError:  # no such file, or not a folder: no entry points, as there
                 continue
-            try:
-                if _group_declared(data.decode("utf-8")):
-                    return True
-            except UnicodeDecodeError:
-                return True
     return False
+
+
+def installed_entry_points() -> list[EntryPoint]:
+    """The ``cardz`` entry points of the installed distributions, as ``importlib.metadata``
+    finds them: the one discovery, which every use of entry points goes through. It is not
+    imported when ``may_declare()`` says nothing can be found."""
+    if not may_declare():
+        return []
+    from importlib.metadata import entry_points
+
+    return list(entry_points(group=ENTRY_POINT_GROUP))
 
 
 def _declared() -> dict[str, list[EntryPoint]]:
     """The ``cardz`` entry points of every installed distribution, by entry-point name."""
-    if not may_declare():
-        return {}
-    from importlib.metadata import entry_points
-
     by_name: dict[str, list[EntryPoint]] = {}
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
+    for ep in installed_entry_points():
         if not any(_qualified(ep) == _qualified(e) for e in by_name.get(ep.name, [])):
             by_name.setdefault(ep.name, []).append(ep)
     return {name: sorted(eps, key=_qualified) for name, eps in by_name.items()}

@@ -70,6 +70,26 @@ def move_texts(g: Any, moves: Iterable[Move]) -> set[str]:
     return {g.move_text(m) for m in moves}
 
 
+def installed(site: Path, dist: str, entry_points: str | bytes | None = None,
+              modules: dict[str, str] | None = None, folder: str | None = None) -> Path:
+    """A distribution laid out in the folder ``site`` as an installer leaves it: its metadata
+    folder (``folder``, else ``DIST-1.0.dist-info``) with ``entry_points`` as its
+    ``entry_points.txt`` (text, or bytes as they are; None: no such file), and each of
+    ``modules`` (name: source) as a module beside it. The one way the tests fake an installed
+    plugin: with ``site`` on the path (``monkeypatch.syspath_prepend``, or ``PYTHONPATH`` for a
+    child process) both ``registry.may_declare`` and ``importlib.metadata`` find it."""
+    info = site / (folder or f"{dist.replace('-', '_')}-1.0.dist-info")
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+    if isinstance(entry_points, str):
+        (info / "entry_points.txt").write_text(entry_points, encoding="utf-8")
+    elif entry_points is not None:
+        (info / "entry_points.txt").write_bytes(entry_points)
+    for name, source in (modules or {}).items():
+        (site / f"{name}.py").write_text(source, encoding="utf-8")
+    return info
+
+
 def run_cli(capsys: Any, *argv: str) -> tuple[int, str, str]:
     """``cardz ARGV...`` in this process: exit code, standard output, standard error."""
     from cardz_core.cli.main import main

@@ -8,7 +8,8 @@ engine playing on from its own held position), the position (status included), t
 undo of that move, and the player's view with memory. On a sampled share of moves
 (``OUTCOME_SHARE``) also the view without memory and one move of the view's listing: played on
 the view, a sampled outcome with its probability, and the outcomes listed with their
-probabilities (``LIMIT`` of them; see ``LISTED_REVEALS``). One game in ``REPLAY_EVERY`` replays
+probabilities (``LIMIT`` of them; see ``LISTED_REVEALS``); and the error of a move the view does
+not list. One game in ``REPLAY_EVERY`` replays
 its log on both engines at the end, to the very boards played. The first difference ends the
 game as a ``Mismatch`` (game, seed, step, what differed); an error raised by either engine is
 one too.
@@ -173,6 +174,15 @@ def _view_checks(game: Game, v: View, side: random.Random, step: int) -> Any:
             _outcomes(game, v, move) if listed else None)
 
 
+def _illegal(game: Game, v: View) -> Any:
+    """The error the outcomes of a move not in the view's listing raise (compared, never put in
+    a digest: the stored digests of the long run stay valid)."""
+    bad = Move(0, 0, 0)
+    if bad in game.legal_moves(v):
+        return None
+    return _answer(lambda: game.outcomes(v, bad))
+
+
 def traced(game: Game, state: State, move: Move, memory: Memory) -> tuple[State, Memory]:
     """``move`` applied to ``state`` and the player's memory after it, as ``view.trace`` gives
     them. A move that shuffles nothing (the position's generator is unchanged) only teaches the
@@ -221,6 +231,8 @@ def play_pair(py: Game, nat: NativeEngineGame, name: str, seed: int,
                 same("the view's move, outcomes or sample",
                      _view_checks(nat, v, random.Random(step), step), want)
                 views.add(want)
+                same("the outcomes of an illegal move on the view", _illegal(nat, v),
+                     _illegal(py, v))
             moves = py.legal_moves(state)
             same("the legal moves", nat.legal_moves(held), moves)
             if plain:

@@ -27,7 +27,8 @@ def test_every_exported_name_resolves():
 def test_importing_the_package_imports_nothing_heavy():
     code = "import sys, cardz_core; print(sorted(m for m in sys.modules if m.startswith('cardz_')))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert json.loads(done.stdout.replace("'", '"')) == ["cardz_core"]
+    # began: the time the import began, for the program cache (the module holds nothing else)
+    assert json.loads(done.stdout.replace("'", '"')) == ["cardz_core", "cardz_core.began"]
 
 
 @pytest.mark.parametrize("name", ["klondike_draw3", "Klondike (draw 3)", "KLONDIKE (TURN THREE)",

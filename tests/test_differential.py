@@ -1,9 +1,11 @@
 """The native engine against the Python engine, the reference, through the differential harness
 (tests/differential.py): seeded random play of every rule-set family, compared after every move
 (legal moves, position, status, score, undo, the view with memory; outcomes on a sample of
-moves; the log replayed). Two games a rule set here, the native engine also playing from the
-Python engine's positions; with CARDZ_LONG=1, 10,000 games a family spread over its rule sets
-(the long run itself is the driver's: ``python tests/differential.py run``, docs/engine.md)."""
+moves, and an illegal move's error; the log replayed). Two games a rule set here, the native
+engine also playing from the Python engine's positions; with CARDZ_LONG=1, 10,000 games a
+family spread over its rule sets (the long run itself is the driver's: ``python
+tests/differential.py run``, docs/engine.md). Last, chosen positions that random play leaves
+out: a listing without a limit, a view read from a board document."""
 
 from __future__ import annotations
 
@@ -20,13 +22,16 @@ from conftest import LONG
 import differential
 from differential import (Block, Mismatch, families, pair, play_pair, replay_native, run_block,
                           summary, traced)
+from cardz_core.engine import Move
 from cardz_core.native import extension
-from cardz_core.view import Memory, trace
+from cardz_core.problems import CardzError
+from cardz_core.view import Memory, as_view, trace
 
 pytestmark = pytest.mark.skipif(extension() is None, reason="the native extension is not built")
 
 FAMILIES = families()
 PER_FAMILY = 10_000 if LONG else 0  # 0: two games a rule set
+KLONDIKE = next(p for ps in FAMILIES.values() for p in ps if p.stem == "klondike")
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
@@ -74,6 +79,22 @@ def test_a_difference_names_the_game_seed_step_and_what(monkeypatch: pytest.Monk
         ("black_hole", 4, 3)
     assert str(played.mismatch).startswith("black_hole seed 4 step 3: the score: native 99, "
                                            "python ")
+
+
+def test_an_illegal_moves_error_on_a_view_is_compared(monkeypatch: pytest.MonkeyPatch):
+    py, nat = pair(KLONDIKE)
+    real = nat.outcomes
+
+    def worded_otherwise(view, move, limit=None):
+        if move == Move(0, 0, 0):
+            raise CardzError("another reason")
+        return real(view, move, limit)
+
+    monkeypatch.setattr(nat, "outcomes", worded_otherwise)
+    played = next(p for p in (play_pair(py, nat, "klondike", s) for s in range(20))
+                  if p.mismatch is not None)
+    assert "the outcomes of an illegal move on the view: native ('CardzError', 'another " \
+        "reason'), python ('IllegalMove', " in played.mismatch.what
 
 
 def test_the_driver_records_blocks_and_checks_them_against_the_digests(
@@ -140,3 +161,29 @@ def test_the_memory_traced_is_views_trace(name: str):
         want, want_memory, _, _ = trace(py, state, move, memory)
         assert (after, learned) == (want, want_memory)
         state, memory = after, learned
+
+
+# -- chosen positions: what random play's comparisons leave out ------------------------------------
+
+
+def test_a_full_outcome_listing_and_a_cut_one_are_the_python_engines():
+    """The harness lists at most ``LIMIT`` outcomes; here a listing without a limit sums to one
+    with full coverage, and a cut one is its likeliest outcomes, on both engines."""
+    py, nat = pair(KLONDIKE)
+    v = py.view(py.deal(3))
+    tap = Move(py.depot_index["stock"], -1, -1)
+    full = nat.outcomes(v, tap)
+    assert [o.probability for o in full] == [o.probability for o in py.outcomes(v, tap)]
+    assert math.isclose(sum(o.probability for o in full), 1.0) and full.coverage == 1.0
+    cut = nat.outcomes(v, tap, limit=5)
+    assert [o.view for o in cut] == [o.view for o in full[:5]]
+    assert cut.coverage == py.outcomes(v, tap, limit=5).coverage < 1.0
+
+
+def test_a_view_read_from_its_board_document_plays_natively_as_a_view():
+    """The harness plays the views the Python engine makes; this one is read from a document."""
+    py, nat = pair(KLONDIKE)
+    doc = py.board_document(py.view(py.deal(5)))
+    v = as_view(nat.load_board(doc))
+    tap = Move(py.depot_index["stock"], -1, -1)
+    assert nat.outcomes(v, tap, limit=3) == py.outcomes(v, tap, limit=3)

@@ -545,7 +545,7 @@ def test_help_imports_no_command():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     *shown, loaded = done.stdout.splitlines()
-    assert loaded == str(["cardz_core", "cardz_core.cli", "cardz_core.cli.main",
+    assert loaded == str(["cardz_core", "cardz_core.began", "cardz_core.cli", "cardz_core.cli.main",
                           "cardz_core.interrupts", "cardz_core.safe_text"])
     from cardz_core.cli import COMMANDS
     modules = sorted(p.stem[4:] for p in (Path(__file__).parents[1] / "cardz_core" / "cli")

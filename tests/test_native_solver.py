@@ -19,6 +19,7 @@ from cardz_core.native import NativeEngineGame
 from cardz_core.planners.solver import (NATIVE_NOTE, PROBE_MIN_STATES, PYTHON_NOTE, _native_solver,
                                         prepare, replay, solve)
 from cardz_core.solver.analysis import analysis_of
+from cardz_core.solver.problem import ORDERINGS
 
 BUNDLED = sorted(Path(__file__).resolve().parent.parent.joinpath("rulesets").glob("*.cardz"))
 SMALL = 200  # positions: one try, no noise (below PROBE_MIN_STATES)
@@ -119,3 +120,29 @@ def test_prepare_builds_the_native_search_once_for_every_deal():
     r = solve(native, deal_ms(native, 2), max_states=20_000, timeout=60, analysis=an)
     assert r.result == "won" and NATIVE_NOTE in r.notes and an.native is search
     assert prepare(python, analysis_of(python)) is None  # the Python engine: the Python search
+
+
+def test_a_solve_with_orders_of_its_own_builds_only_that_native_search(monkeypatch):
+    import cardz_core.planners.solver as solver_module
+
+    native, _ = engines("rulesets/freecell.cardz")
+    an = analysis_of(native)
+    plans: list[object] = []  # one per native search built
+    real = solver_module.solver_plan
+
+    def counted(*args, **kw):
+        plans.append(real(*args, **kw))
+        return plans[-1]
+
+    monkeypatch.setattr(solver_module, "solver_plan", counted)
+    orders = (ORDERINGS[-1],)
+    for _ in range(2):
+        r = solve(native, deal_ms(native, 2), max_states=20_000, timeout=60, analysis=an,
+                  orders=orders)
+        assert r.result == "won" and NATIVE_NOTE in r.notes
+    # one search, for those orders; the default one is built only when a solve asks for it
+    assert len(plans) == 1 and an.native is None
+    assert prepare(native, an, orders) is prepare(native, an, orders) and len(plans) == 1
+    assert solve(native, deal_ms(native, 2), max_states=20_000, timeout=60,
+                 analysis=an).result == "won"
+    assert len(plans) == 2 and an.native is not None

@@ -116,8 +116,10 @@ def test_planner_gating() -> None:
         make_planner(game, "usual", force=True)
         make_planner(game, "random")  # knows nothing of the game: never kept out
     make_planner(opted, "expectimax")
-    with pytest.raises(CardzError, match="no planner named"):
+    with pytest.raises(CardzError, match="no planner named 'nonesuch' \\(registered: "):
         make_planner(plain, "nonesuch")
+    with pytest.raises(CardzError, match="'SAMPLNG' \\(did you mean 'sampling'\\?\\)"):
+        make_planner(plain, "SAMPLNG")
     assert make_planner(plain, "USUAL").name == "usual"
 
 

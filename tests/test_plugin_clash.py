@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import installed
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = str(ROOT / "rulesets" / "klondike.cardz")
@@ -24,12 +25,8 @@ def cardz_depot_types(register):
 
 
 def _distribution(site: Path, dist: str, module: str, depot_type: str) -> None:
-    """A distribution as importlib.metadata finds it: its dist-info and one module."""
-    info = site / f"{dist.replace('-', '_')}-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(f"[cardz]\nmoon = {module}\n")
-    (site / f"{module}.py").write_text(PLUGIN.format(type=depot_type))
+    """A distribution declaring the entry point ``moon``: its dist-info and one module."""
+    installed(site, dist, f"[cardz]\nmoon = {module}\n", {module: PLUGIN.format(type=depot_type)})
 
 
 @pytest.fixture()

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import installed
 
 import cardz_core.expr.api as api
 from cardz_core import limits
@@ -82,19 +83,80 @@ def test_another_text_or_registry_is_another_entry(tmp_path: Path, folder: Path,
     assert len(compiles) == 3 * compiled and len(_entries(folder)) == 3
 
 
-def test_the_key_follows_the_plugins_files(tmp_path: Path) -> None:
+def _plugin_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Path]:
+    """A registry with the plugin module ``moon_cache_plugin`` of ``tmp_path`` (its file dated
+    long before this process began, as an installed plugin's is)."""
     plugin = tmp_path / "moon_cache_plugin.py"
     plugin.write_text("X = 1\n")
-    sys.path.insert(0, str(tmp_path))
-    try:
-        registry = build_registry(["moon_cache_plugin"], entry_points=False)
-    finally:
-        sys.path.remove(str(tmp_path))
+    os.utime(plugin, ns=(10**9, 10**9))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "moon_cache_plugin", raising=False)  # another test's
+    registry = build_registry(["moon_cache_plugin"], entry_points=False)
     assert registry.sources is not None and str(plugin) in registry.sources
+    return registry, plugin
+
+
+def test_the_key_follows_the_plugins_files_from_one_process_to_the_next(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cache, "_SOURCES", {})  # the walks of a new process
+    registry, plugin = _plugin_registry(tmp_path, monkeypatch)
     before = cache.entry_key("{}", registry, False)
-    os.utime(plugin, ns=(1, 1))
-    assert cache.entry_key("{}", registry, False) != before
-    assert cache.entry_key("{}", registry, True) != cache.entry_key("{}", registry, False)
+    assert before is not None and cache.unchanged_since_first_key(registry)
+    assert cache.entry_key("{}", registry, True) != before
+    os.utime(plugin, ns=(2 * 10**9, 2 * 10**9))
+    # this process keeps its key (its code is what it imported) but writes nothing more ...
+    assert cache.entry_key("{}", registry, False) == before
+    assert not cache.unchanged_since_first_key(registry)
+    monkeypatch.setattr(cache, "_SOURCES", {})  # ... and the next process has another key
+    assert cache.entry_key("{}", registry, False) not in (before, None)
+
+
+def test_a_source_changed_after_the_process_began_turns_the_cache_off(
+        tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cache, "_SOURCES", {})
+    registry, plugin = _plugin_registry(tmp_path, monkeypatch)
+    os.utime(plugin)  # now: after this process began importing cardz
+    assert cache.entry_key("{}", registry, False) is None
+    load_game(_game(tmp_path), registry=registry)
+    assert not folder.exists()
+
+
+def test_a_source_changed_while_a_process_ran_is_not_written(
+        tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cache, "_SOURCES", {})
+    registry, plugin = _plugin_registry(tmp_path, monkeypatch)
+    load_game(_game(tmp_path), registry=registry)
+    assert len(_entries(folder)) == 1
+    os.utime(plugin, ns=(2 * 10**9, 2 * 10**9))
+    other = tmp_path / "other.cardz"
+    other.write_text(_game(tmp_path).read_text(encoding="utf-8") + " ", encoding="utf-8")
+    load_game(other, registry=registry)  # compiled, and not written
+    assert len(_entries(folder)) == 1
+
+
+def test_a_new_process_compiles_again_after_a_plugin_changed(tmp_path: Path,
+                                                             folder: Path) -> None:
+    """End to end: an installed plugin (the default registry finds it by its entry point)
+    changed between two commands: the second compiles its programs again."""
+    site = tmp_path / "site"
+    site.mkdir()
+    installed(site, "moon-cache", "[cardz]\nmoon = moon_cache_plugin\n",
+              {"moon_cache_plugin": "X = 1\n"})
+    plugin = site / "moon_cache_plugin.py"
+    os.utime(plugin, ns=(10**9, 10**9))
+    code = ("import sys; from cardz_core.cli.main import main; code = main(sys.argv[1:]); "
+            "print('lark' in sys.modules, file=sys.stderr); sys.exit(code)")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
+
+    def compiled() -> bool:
+        done = subprocess.run([sys.executable, "-c", code, "check", str(GAPS)],
+                              capture_output=True, cwd=ROOT, timeout=120, env=env, check=True)
+        return done.stderr.strip().splitlines()[-1] == b"True"
+
+    assert [compiled(), compiled()] == [True, False]
+    plugin.write_text("X = 2\n")  # the same size; dated in the past, as an install may
+    os.utime(plugin, ns=(3 * 10**9, 3 * 10**9))
+    assert [compiled(), compiled()] == [True, False]
 
 
 def test_a_plugin_made_at_run_time_is_never_cached(tmp_path: Path, folder: Path) -> None:

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import installed
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "cardz_core").rglob("*.py")) + sorted((ROOT / "plugins").rglob("*.py"))
@@ -123,11 +124,8 @@ def cardz_depot_types(register):
 def site(tmp_path: Path) -> Path:
     """Two installed distributions, entry points ``sun`` and ``moon``, each adding a depot type."""
     for dist, name, depot_type in (("sun-dist", "sun", "Sunny"), ("moon-dist", "moon", "Moony")):
-        info = tmp_path / f"{dist.replace('-', '_')}-1.0.dist-info"
-        info.mkdir()
-        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
-        (info / "entry_points.txt").write_text(f"[cardz]\n{name} = {name}_plugin\n")
-        (tmp_path / f"{name}_plugin.py").write_text(PLUGIN.format(type=depot_type))
+        installed(tmp_path, dist, f"[cardz]\n{name} = {name}_plugin\n",
+                  {f"{name}_plugin": PLUGIN.format(type=depot_type)})
     return tmp_path
 
 

@@ -136,7 +136,9 @@ def test_text_summary(capsys):
 
 def test_unknown_planner_is_refused(capsys):
     code, _, err = simulate(capsys, "--planner", "usual,nobody")
-    assert code == 1 and "no planner named 'nobody'" in err
+    assert code == 1 and "no planner named 'nobody' (registered: " in err  # nothing close
+    code, _, err = simulate(capsys, "--planner", "expectimx")
+    assert code == 1 and "no planner named 'expectimx' (did you mean 'expectimax'?)" in err
     code, _, err = simulate(capsys, "--planner", "usual,Usual")
     assert code == 1 and "listed twice" in err
 

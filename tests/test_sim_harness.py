@@ -12,6 +12,7 @@ import random
 from types import SimpleNamespace
 
 import pytest
+from conftest import installed
 
 from cardz_core.cards import Card, code, unknown_code
 from cardz_core.engine.state import LOST, PLAYING, WON, State
@@ -346,22 +347,12 @@ def test_workers_rebuild_the_game_from_names_and_text():
         rebuild_registry(("no_such_plugin_module",))
 
 
-def test_an_entry_point_name_is_loaded_from_its_group(monkeypatch):
-    import importlib.metadata
-    import sys
-
-    class EntryPoint:
-        name = "fakes"
-
-        def load(self):
-            return sys.modules[__name__]
-
-    monkeypatch.setattr(importlib.metadata, "entry_points",
-                        lambda group: [EntryPoint()] if group == "cardz" else [])
-    # The fake distribution has no entry_points.txt on disk for the pre-search to find.
-    monkeypatch.setattr("cardz_core.registry.may_declare", lambda: True)
+def test_an_entry_point_name_is_loaded_from_its_group(tmp_path, monkeypatch):
+    installed(tmp_path, "fakes-dist", f"[cardz]\nfakes = {PLUGIN}\n")  # this module
+    monkeypatch.syspath_prepend(str(tmp_path))
     registry = rebuild_registry(("cardz_vocabulary", "fakes"))
     assert "fake-rotate" in registry.planners and "Foundation" in registry.depot_types
+    assert registry.owner("planners", "fake-rotate") == "fakes"
 
 
 def test_the_default_factory_compiles_a_game_file():

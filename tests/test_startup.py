@@ -13,21 +13,11 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import installed
 
 from cardz_core.registry import may_declare
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _dist(site: Path, folder: str, entry_points: str | bytes | None) -> None:
-    info = site / folder
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {folder.split('-')[0]}\n"
-                                   "Version: 1.0\n")
-    if isinstance(entry_points, str):
-        (info / "entry_points.txt").write_text(entry_points, encoding="utf-8")
-    elif entry_points is not None:
-        (info / "entry_points.txt").write_bytes(entry_points)
 
 
 def _declares(site: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[bool, bool]:
@@ -38,20 +28,24 @@ def _declares(site: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[bool, bool]:
     return may_declare(), bool(importlib.metadata.entry_points(group="cardz"))
 
 
-@pytest.mark.parametrize("folder,text,declared", [
-    ("moon-1.0.dist-info", "[cardz]\nmoon = moon_plugin\n", True),
-    ("moon-1.0.dist-info", "[console_scripts]\ncardz = cardz_core.cli.main:main\n", False),
-    ("moon-1.0.dist-info", "  [cardz]  \r\nmoon = moon_plugin\n", True),
-    ("moon-1.0.dist-info", "[[cardz]]\nmoon = moon_plugin\n", True),  # as importlib reads it
-    ("moon-1.0.dist-info", "[ cardz ]\nmoon = moon_plugin\n", False),
-    ("Moon-1.0.EGG-INFO", "[cardz]\nmoon = moon_plugin\n", True),
-    ("moon-1.0.dist-info", None, False),
+@pytest.mark.parametrize("folder,text,gate,found", [
+    ("moon-1.0.dist-info", "[cardz]\nmoon = moon_plugin\n", True, True),
+    ("moon-1.0.dist-info", "[console_scripts]\ncardz = cardz_core.cli.main:main\n", False, False),
+    ("moon-1.0.dist-info", "  [cardz]  \r\nmoon = moon_plugin\n", True, True),
+    ("moon-1.0.dist-info", "[[cardz]]\nmoon = moon_plugin\n", True, True),  # as importlib reads it
+    ("moon-1.0.dist-info", "[]cardz]\nmoon = moon_plugin\n", True, True),  # so is this
+    ("moon-1.0.dist-info", "[ cardz ]\nmoon = moon_plugin\n", False, False),
+    ("moon-1.0.dist-info", "[CARDZ]\nmoon = moon_plugin\n", False, False),  # names are exact
+    ("Moon-1.0.EGG-INFO", "[cardz]\nmoon = moon_plugin\n", True, True),
+    ("moon-1.0.dist-info", None, False, False),
+    # the guard searches bytes: it may send a file that declares nothing to the real search
+    ("moon-1.0.dist-info", "[console_scripts]\nmoon = moon:main [cardz]\n", True, False),
 ])
-def test_the_pre_search_agrees_with_importlib_metadata(tmp_path: Path, folder: str,
-                                                       text: str | None, declared: bool,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    _dist(tmp_path, folder, text)
-    assert _declares(tmp_path, monkeypatch) == (declared, declared)
+def test_the_guard_never_says_no_where_importlib_metadata_finds_one(
+        tmp_path: Path, folder: str, text: str | None, gate: bool, found: bool,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    installed(tmp_path, folder.split("-")[0], text, folder=folder)
+    assert _declares(tmp_path, monkeypatch) == (gate, found)
 
 
 def test_an_empty_path_declares_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -62,7 +56,7 @@ def test_an_empty_path_declares_nothing(tmp_path: Path, monkeypatch: pytest.Monk
 
 def test_what_it_cannot_read_cheaply_sends_it_to_the_full_search(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _dist(tmp_path, "moon-1.0.dist-info", b"[cardz]\n\xff = x\n")  # not UTF-8
+    installed(tmp_path, "moon", b"[cardz]\n\xff = x\n")  # not UTF-8: its bytes are searched
     monkeypatch.setattr(sys, "path", [str(tmp_path)])
     assert may_declare() is True
     archive = tmp_path / "plugins.zip"

@@ -45,8 +45,11 @@ def make_planner(game: Game, name: str = DEFAULT_PLANNER, *, force: bool = False
     triggers or actions without ``planner: true``) unless ``force``."""
     factory = game.registry.lookup("planners", name)
     if factory is None:
-        known = ", ".join(sorted(game.registry.planners))
-        raise CardzError(f"no planner named {name!r} (registered: {known})")
+        from cardz_core.engine.movetext import did_you_mean  # a mistyped name only
+
+        known = sorted(game.registry.planners)
+        raise CardzError(f"no planner named {name!r}{did_you_mean(name, known)} "
+                         f"(registered: {', '.join(known)})")
     canonical = game.registry.canonical("planners", name)
     if not force and canonical not in UNGATED and not planner_allowed(game):
         why = ("it sets planner: false" if game.planner_enabled is False else

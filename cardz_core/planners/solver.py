@@ -76,9 +76,7 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     some games orders of their own)."""
     check_budget(max_states, timeout)
     an = analysis if analysis is not None else analysis_of(game)
-    native = prepare(game, an)
-    if native is not None and orders is not None:
-        native = _ordered_solver(game, an, orders)
+    native = prepare(game, an, orders)
     assert an.oneway is not None
     if an.oneway.reason is None and an.oneway.fits(state) is None:
         return _solve_oneway(an, game, state, max_states, timeout)
@@ -119,44 +117,47 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
                        time.perf_counter() - start, stopped, [*an.notes, PYTHON_NOTE])
 
 
-def prepare(game: Any, an: Analysis) -> Any | None:
+def prepare(game: Any, an: Analysis, orders: tuple[Weights, ...] | None = None) -> Any | None:
     """Build on ``an`` the per-game tables ``solve`` reads (the one-way model, the native
     search with its plan), once: a caller that solves many deals of one game in fresh processes
-    builds them before it forks, so that no deal pays for them. The native search, or None."""
+    builds them before it forks, so that no deal pays for them. The native search whose tries
+    take ``orders`` (``solve``'s; None: the default orders), or None."""
     if an.oneway is None:
         an.oneway = OneWay(an)
-    return _native_solver(game, an)
+    return _native_solver(game, an, orders)
 
 
-def _native_solver(game: Any, an: Analysis) -> Any | None:
-    """The native search of ``game`` (built once, kept on the analysis), or None when the
-    game is not on the native engine or its rules hold a kind the analysis does not know."""
-    if not isinstance(game, NativeEngineGame) or not an.known:
-        return None
-    if an.native is None:
-        ext = extension()
-        assert ext is not None  # a NativeEngineGame exists only with the extension built
-        plan = solver_plan(game, an, share=PROBE_SHARE, min_states=PROBE_MIN_STATES)
-        an.native = ext.Solver(game.native.engine, json.dumps(plan))
-    return an.native
-
-
-# the native searches with orders of their own, per analysis (``solve``'s ``orders``)
+# the native searches with orders of their own, per analysis (``solve``'s ``orders``); the one
+# with the default orders is kept on the analysis (``Analysis.native``)
 _ORDERED: weakref.WeakKeyDictionary[Analysis, dict[tuple[Weights, ...], Any]] = \
     weakref.WeakKeyDictionary()
 
 
-def _ordered_solver(game: Any, an: Analysis, orders: tuple[Weights, ...]) -> Any:
-    """The native search of ``game`` whose tries take ``orders`` in turn, built once."""
+def _native_solver(game: Any, an: Analysis,
+                   orders: tuple[Weights, ...] | None = None) -> Any | None:
+    """The native search of ``game`` whose tries take ``orders`` (None: the default orders),
+    built once, or None when the game is not on the native engine or its rules hold a kind the
+    analysis does not know. Only the search asked for is built."""
+    if not isinstance(game, NativeEngineGame) or not an.known:
+        return None
+    if orders is None:
+        if an.native is None:
+            an.native = _build_native(game, an, None)
+        return an.native
     built = _ORDERED.setdefault(an, {})
     if orders not in built:
-        ext = extension()
-        assert ext is not None
-        plan = solver_plan(game, an, share=PROBE_SHARE, min_states=PROBE_MIN_STATES)
+        built[orders] = _build_native(game, an, orders)
+    return built[orders]
+
+
+def _build_native(game: Any, an: Analysis, orders: tuple[Weights, ...] | None) -> Any:
+    ext = extension()
+    assert ext is not None  # a NativeEngineGame exists only with the extension built
+    plan = solver_plan(game, an, share=PROBE_SHARE, min_states=PROBE_MIN_STATES)
+    if orders is not None:
         plan["tries"]["orderings"] = [list(w) for w in orders]
         plan["tries"]["face_down"] = []
-        built[orders] = ext.Solver(game.native.engine, json.dumps(plan))
-    return built[orders]
+    return ext.Solver(game.native.engine, json.dumps(plan))
 
 
 def _solve_native(native: Any, an: Analysis, state: Any, max_states: int,

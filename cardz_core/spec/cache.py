@@ -5,11 +5,21 @@ expressions (docs/benchmarks.md, "Start-up").
 
 An entry is found by a key, the SHA-256 of: the entry format, the game's text, ``lenient``,
 the registry's plugin names, and the path, size and modification time of every file of the
-``cardz_core`` package, of each plugin's package or module and of lark's package. Any change to
-the file, to cardz, to a plugin or to lark gives another key, so a stale entry is never read
-(it ages out, below); a registry with a plugin that is not a module (an object made at run time,
-``Registry.sources`` None) is never cached. An entry is written only for a game whose
-expressions all check clean, and only when each program reads back from JSON equal to itself.
+``cardz_core`` package, of each plugin's package or module and of lark's package. Those files
+are walked once per process, at its first key (about 1.7 ms, which a command loading many games
+paid per game), so what is safe is said per process:
+
+- a process started after any change to the game's file, to cardz, to a plugin or to lark has
+  other keys than those written before it: a stale entry is never read (it ages out, below);
+- a process in which one of those files is newer than its start (``cardz_core.began``)
+  may run older code than the files hold: it neither reads nor writes entries;
+- a process whose files changed after its first key (they are walked again before a write,
+  which follows a compile anyway) writes nothing: its programs may come from code of either
+  time.
+
+A registry with a plugin that is not a module (an object made at run time, ``Registry.sources``
+None) is never cached. An entry is written only for a game whose expressions all check clean,
+and only when each program reads back from JSON equal to itself.
 
 An entry is JSON (never pickle): ``{"format", "key", "programs": [[text, pointer, context,
 self depot, program], ...]}``, each program read back by ``Program.from_json``, which refuses
@@ -34,6 +44,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from cardz_core import limits
+from cardz_core.began import IMPORTED_NS
 from cardz_core.expr.api import Key, programs_for
 from cardz_core.expr.check import expressions
 from cardz_core.expr.program import Program, ProgramError
@@ -88,20 +99,61 @@ def _lark_roots() -> list[str]:
     return list(spec.submodule_search_locations or []) if spec is not None else []
 
 
-def entry_key(text: str, registry: Any, lenient: bool) -> str | None:
-    """The key of the entry of a game with ``text``, loaded with ``registry``; None when the
-    registry's plugins are not all modules."""
+def _walk(roots: tuple[str, ...]) -> tuple[bytes, int]:
+    """A digest of the path, modification time and size of every file under ``roots``, and the
+    latest of those modification times."""
     import hashlib  # for games with expressions only: OpenSSL's start is 4 ms
 
+    h, latest = hashlib.sha256(), 0
+    for root in roots:
+        for path, mtime, size in _files(root):
+            h.update(f"{path}\0{mtime}\0{size}\0".encode("utf-8", "surrogatepass"))
+            latest = max(latest, mtime)
+    return h.digest(), latest
+
+
+# per process, by the registry's plugin sources: (the folders and files walked, their digest),
+# or None when one of them changed after the process began importing cardz: the code it runs
+# may then be older than the files, and it neither reads nor writes entries.
+_SOURCES: dict[tuple[str, ...], tuple[tuple[str, ...], bytes] | None] = {}
+
+
+def _sources(registry: Any) -> tuple[tuple[str, ...], bytes] | None:
+    """The folders and files whose change must change every key of ``registry`` (cardz_core,
+    each plugin, lark) and their digest, walked once per process; None when the registry's
+    plugins are not all modules, or one of those files changed after this process began
+    importing cardz (``cardz_core.began``)."""
     sources = getattr(registry, "sources", None)
     if sources is None:
+        return None
+    if sources not in _SOURCES:
+        roots = (str(CARDZ_DIR), *sources, *_lark_roots())
+        digest, latest = _walk(roots)
+        _SOURCES[sources] = (roots, digest) if latest <= IMPORTED_NS else None
+    return _SOURCES[sources]
+
+
+def unchanged_since_first_key(registry: Any) -> bool:
+    """Whether the sources of ``registry`` (``_sources``) are on disk as this process first
+    walked them: else what it compiled may come from code of either time, and it writes no
+    entry."""
+    known = _sources(registry)
+    return known is not None and _walk(known[0])[0] == known[1]
+
+
+def entry_key(text: str, registry: Any, lenient: bool) -> str | None:
+    """The key of the entry of a game with ``text``, loaded with ``registry``; None when the
+    registry's plugins are not all modules or the process's sources changed after it began
+    (``_sources``)."""
+    import hashlib
+
+    known = _sources(registry)
+    if known is None:
         return None
     h = hashlib.sha256(f"cardz program cache {ENTRY_FORMAT}\0{int(lenient)}\0".encode())
     for name in registry.plugin_names:
         h.update(name.encode("utf-8", "surrogatepass") + b"\0")
-    for root in (str(CARDZ_DIR), *sources, *_lark_roots()):
-        for path, mtime, size in _files(root):
-            h.update(f"{path}\0{mtime}\0{size}\0".encode("utf-8", "surrogatepass"))
+    h.update(known[1])
     h.update(text.encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
@@ -211,6 +263,6 @@ def checked(spec: Any, registry: Any, text: str, lenient: bool,
     problems = list(check(spec, registry))
     if where is not None and key is not None and not problems:
         kept = programs.kept()
-        if found is None or len(kept) > len(found):
+        if (found is None or len(kept) > len(found)) and unchanged_since_first_key(registry):
             write_entry(where, key, kept)
     return problems
