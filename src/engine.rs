@@ -450,6 +450,13 @@ struct Work {
     hand: Pile, // the cards in flight, kept for its capacity
     chance: Option<Box<Chance>>, // what turns up a view's unknown cards (`view.rs`)
     unknown: Option<usize>,      // the pool of the first unknown card met with no chance
+    // per depot, the `clock` of the last change to its pile or `came_from` (empty until a
+    // trigger's `when` is first kept, `settle.rs`), and per trigger the `clock` at which its
+    // `when` last gave false (0: not kept): a trigger whose piles have not changed since
+    // gives false again
+    stamps: Vec<u64>,
+    clock: u64,
+    unheld: Vec<u64>,
 }
 
 impl Work {
@@ -473,7 +480,16 @@ impl Work {
         let mut left = std::mem::take(&mut scratch.left);
         left.clear();
         left.resize(n, false);
-        Work { s, left, flips: 0, hand: std::mem::take(&mut scratch.hand), chance: None, unknown: None }
+        Work { s, left, flips: 0, hand: std::mem::take(&mut scratch.hand), chance: None, unknown: None,
+               stamps: Vec::new(), clock: 0, unheld: Vec::new() }
+    }
+
+    /// Depot `d`'s pile or `came_from` changes (every change to either comes through here).
+    fn mark(&mut self, d: usize) {
+        if let Some(stamp) = self.stamps.get_mut(d) {
+            self.clock += 1;
+            *stamp = self.clock;
+        }
     }
 
     fn up(&mut self, c: Code) -> Code {
@@ -489,6 +505,7 @@ impl Work {
     /// `set_pile`'s bookkeeping after depot `d`'s pile changed in place from `old_len` cards
     /// with `old_top` on top: a shorter pile lost cards, a changed top forgets its called suit.
     fn changed(&mut self, d: usize, old_len: usize, old_top: Option<Code>) {
+        self.mark(d);
         let pile = &self.s.piles[d];
         if pile.len() < old_len {
             self.left[d] = true;
@@ -1032,8 +1049,8 @@ impl Game {
     /// source, when it reads nothing else of the position, nor the bound group.
     fn when_footprint(&self, d: usize, acc: &Accept) -> Option<(Vec<usize>, bool)> {
         let f = self.exprs.footprint(acc.when?)?;
-        if f.pile {
-            return None;
+        if f.pile || !f.came_from.is_empty() {
+            return None; // `Whens` compares the piles alone
         }
         let mut piles = vec![d];
         piles.extend(f.depots.iter().filter(|&&p| p != d && p < self.n));
@@ -1453,8 +1470,20 @@ impl Game {
         let acting = self.acting(s)?;
         self.card_moves(s, false, out, &acting)?;
         self.reorder_moves(s, out, &acting);
+        self.list_taps(s, &acting, |_| true, out)
+    }
+
+    /// The taps of `list_moves` (those `keep` keeps), in depot order; a depot with actions
+    /// was planned by `acting` on this same board (acting exactly when its tap does
+    /// something), so its plan (a trial, perhaps) is not made again.
+    fn list_taps(&self, s: &State, acting: &[usize], keep: impl Fn(usize) -> bool, out: &mut Vec<Move>)
+                 -> Result<(), ExprError> {
         for &d in &self.tappable {
-            if self.tap_plan(s, d)?.is_some() {
+            if !keep(d) {
+                continue;
+            }
+            let taps = if self.rules.has_actions(d) { acting.contains(&d) } else { self.tap_plan(s, d)?.is_some() };
+            if taps {
                 out.push((d as i32, -1, -1, -1));
             }
         }
@@ -1468,16 +1497,12 @@ impl Game {
         if s.status != PLAYING {
             return Ok(());
         }
-        let mut skip = self.acting(s)?;
+        let acting = self.acting(s)?;
+        let mut skip = acting.clone();
         skip.extend((0..self.n).filter(|d| !from.contains(d)));
         self.card_moves(s, false, out, &skip)?;
         self.reorder_moves(s, out, &skip);
-        for &d in &self.tappable {
-            if from.contains(&d) && self.tap_plan(s, d)?.is_some() {
-                out.push((d as i32, -1, -1, -1));
-            }
-        }
-        Ok(())
+        self.list_taps(s, &acting, |d| from.contains(&d), out)
     }
 
     /// `MoveGen.legal_moves`.

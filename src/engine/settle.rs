@@ -23,6 +23,9 @@ struct Trigger {
     depot: usize,
     when: ExprId,
     steps: Vec<Step>,
+    // the depots whose piles and `cameFrom` its `when` reads, when that is all it reads of
+    // the position (its footprint); None: judged every time
+    reads: Option<Vec<usize>>,
 }
 
 /// An action of a depot: tapped while `when` holds (None: always), its steps run.
@@ -100,7 +103,11 @@ impl Rules {
         for t in field(c, "triggers")?.as_array().into_iter().flatten() {
             let depot = in_range(field(t, "depot")?, n, "a trigger's depot")?;
             let when = load.exprs.add_for(field(t, "when")?, depot)?;
-            triggers.push(Trigger { depot, when, steps: load.steps(t.get("do"))? });
+            // its scope binds no card, group nor source: the piles it reads decide it
+            let reads = load.exprs.footprint(when).map(|f| {
+                f.depots.iter().chain(&f.came_from).copied().filter(|&d| d < n).collect()
+            });
+            triggers.push(Trigger { depot, when, steps: load.steps(t.get("do"))?, reads });
         }
         let acts = field(c, "actions")?.as_array().ok_or_else(|| Unsupported("'actions' is not a list".into()))?;
         if acts.len() != n {
@@ -137,6 +144,13 @@ impl Rules {
             redeal_gathers: depot_set(plan, "redeal_gathers", n)?,
             max_cascade,
         })
+    }
+}
+
+impl Rules {
+    /// Whether depot `d` has actions (so `acting` plans its tap).
+    pub(super) fn has_actions(&self, d: usize) -> bool {
+        !self.actions[d].is_empty()
     }
 }
 
@@ -242,8 +256,8 @@ impl Game {
             // the piles as the pass began: those the first trigger that holds runs on (testing
             // a `when` changes nothing), so a pass in which none holds copies no pile
             let mut before: Option<Vec<Pile>> = None;
-            for t in &r.triggers {
-                if self.exprs.test(t.when, &w.s, &scope(t.depot))? {
+            for (k, t) in r.triggers.iter().enumerate() {
+                if self.trigger_holds(w, k, t)? {
                     let ran = w.s.piles.clone();
                     self.run_steps(w, &t.steps)?;
                     let changed = w.s.piles != ran;
@@ -263,9 +277,29 @@ impl Game {
         }
     }
 
+    /// Whether trigger `k`'s `when` holds on `w`: false without judging it when it gave
+    /// false on this board before and none of the piles it reads has changed since.
+    fn trigger_holds(&self, w: &mut Work, k: usize, t: &Trigger) -> Result<bool, ExprError> {
+        let Some(reads) = &t.reads else { return self.exprs.test(t.when, &w.s, &scope(t.depot)) };
+        if w.stamps.is_empty() {
+            w.stamps = vec![0; w.s.piles.len()];
+            w.unheld = vec![0; self.rules.triggers.len()];
+        }
+        let kept = w.unheld[k];
+        if kept != 0 && reads.iter().all(|&d| w.stamps[d] < kept) {
+            return Ok(false);
+        }
+        let holds = self.exprs.test(t.when, &w.s, &scope(t.depot))?;
+        w.unheld[k] = if holds { 0 } else { w.clock + 1 };
+        Ok(holds)
+    }
+
     /// `Play._auto_move`: make the first automatic move available (autoSend, then autoRefill);
     /// whether there was one.
     fn auto_move(&self, w: &mut Work) -> Result<bool, ExprError> {
+        if self.rules.auto_send.is_empty() && self.rules.auto_refill.is_empty() {
+            return Ok(false); // nor are the actions' plans asked for (the reference)
+        }
         let acting = self.acting(&w.s)?; // as a player's hand can't, no automatic move takes from them
         let found = match self.auto_send_move(&w.s, &acting)? {
             Some(m) => Some(m),
