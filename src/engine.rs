@@ -426,6 +426,21 @@ pub struct State {
     pub rng: u64,
 }
 
+impl State {
+    /// `*self = s.clone()`, in this position's own buffers.
+    fn refill_from(&mut self, s: &State) {
+        let State { piles, came_from, recycles, redeals, moves, undos, recycles_total, seed_rank, declared,
+                    rules_off, auto_moved, status, rng } = s;
+        self.piles.clone_from(piles);
+        self.came_from.clone_from(came_from);
+        self.recycles.clone_from(recycles);
+        self.declared.clone_from(declared);
+        (self.redeals, self.moves, self.undos, self.recycles_total) = (*redeals, *moves, *undos, *recycles_total);
+        (self.seed_rank, self.rules_off, self.auto_moved, self.status, self.rng) =
+            (*seed_rank, *rules_off, *auto_moved, *status, *rng);
+    }
+}
+
 /// The buffers a board being changed needs besides its position, kept from move to move by a
 /// caller that makes many (`Game::apply_owned`).
 #[derive(Default)]
@@ -450,7 +465,8 @@ struct Work {
     hand: Pile, // the cards in flight, kept for its capacity
     chance: Option<Box<Chance>>, // what turns up a view's unknown cards (`view.rs`)
     unknown: Option<usize>,      // the pool of the first unknown card met with no chance
-    // per depot, the `clock` of the last change to its pile or `came_from` (empty until a
+    // `clock` counts the changes to the piles and `came_from`s (`mark`); per depot, the
+    // `clock` of the last change to its pile or `came_from` (empty until a
     // trigger's `when` is first kept, `settle.rs`), and per trigger the `clock` at which its
     // `when` last gave false (0: not kept): a trigger whose piles have not changed since
     // gives false again
@@ -486,8 +502,8 @@ impl Work {
 
     /// Depot `d`'s pile or `came_from` changes (every change to either comes through here).
     fn mark(&mut self, d: usize) {
+        self.clock += 1;
         if let Some(stamp) = self.stamps.get_mut(d) {
-            self.clock += 1;
             *stamp = self.clock;
         }
     }

@@ -2,10 +2,12 @@
 //! (`Play._settle`, `Play._auto_move` in `cardz_core/engine/play.py`) and the tap plans of
 //! redeals and actions with their trials (`Taps._tap_plan`, `cardz_core/engine/taps.py`).
 
+use std::cell::RefCell;
+
 use serde_json::Value;
 
 use super::steps::{Step, StepLoader};
-use super::{field, judged, opt_int, Card, Code, Cond, Game, Gate, Pile, State, Unsupported, Work};
+use super::{field, judged, opt_int, Card, Code, Cond, Game, Gate, Pile, Scratch, State, Unsupported, Work};
 use crate::expr::{ExprError, ExprId, Exprs, Scope};
 
 /// What tapping a depot does now (`cardz_core.engine.taps`' plans).
@@ -154,6 +156,11 @@ impl Rules {
     }
 }
 
+thread_local! {
+    /// A trial's board and buffers, kept from one trial to the next.
+    static TRIALS: RefCell<(State, Scratch)> = RefCell::new(Default::default());
+}
+
 /// The bindings of a trigger's or action's `when`: its depot.
 fn scope(depot: usize) -> Scope<'static> {
     Scope { card: None, top: None, pile: &[], depot: depot as i32, source: -1 }
@@ -207,14 +214,31 @@ impl Game {
     }
 
     /// `Taps._trial`: whether running `steps` on `s` would change the piles.
+    /// The board is a copy of `s` into the thread's kept buffers, so that a trial (made at
+    /// every listing of a game with a redeal or an action) allocates nothing once warm.
     fn trial(&self, s: &State, steps: &[Step]) -> Result<bool, ExprError> {
-        let mut w = Work::new(s);
-        let ran = self.run_steps(&mut w, steps);
+        TRIALS.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut kept) => {
+                let (board, scratch) = &mut *kept;
+                let mut copy = std::mem::take(board);
+                copy.refill_from(s);
+                let mut w = Work::reusing(copy, scratch);
+                let changed = self.tried(&mut w, s, steps);
+                *board = scratch.keep(w);
+                changed
+            }
+            Err(_) => self.tried(&mut Work::new(s), s, steps), // not reached: a step makes no trial
+        })
+    }
+
+    /// `trial` on the board `w`, a copy of `s`.
+    fn tried(&self, w: &mut Work, s: &State, steps: &[Step]) -> Result<bool, ExprError> {
+        let ran = self.run_steps(w, steps);
         if w.unknown.is_some() {
             return Ok(true); // turning up a view's unknown card is a change (`trial_reveal`)
         }
         ran?;
-        Ok(w.s.piles != s.piles)
+        Ok(w.clock != 0 && w.s.piles != s.piles) // no pile was touched: none changed
     }
 
     /// The steps of the tap planned as `tap` on depot `d` (a redeal counts once).
