@@ -2140,6 +2140,43 @@ mod tests {
     }
 
     #[test]
+    fn a_playout_keeping_a_triggers_when_makes_the_moves_apply_makes() {
+        // a trigger on the foundation: once it holds two cards, its top goes back under the
+        // stock; its `when` reads the foundation's pile alone (its footprint), so the
+        // playout's board keeps its false results, and a fresh board for each `apply` does not
+        let when = r#"{"$": "ExprRef", "ptr": "/t", "program": {"program": {"format": 1, "slots": 0,
+            "root": ["cmp", "==", "plain", ["call", "f", 0, [["cards", ["bind", "depot"]]]], ["const", 2]]}}}"#;
+        let back = r#"{"kind": "move", "ptr": "/t/do/0", "native": "move_top",
+                       "args": {"from": 1, "to": 0, "count": 1, "under": true}}"#;
+        let expr = r#", "expr": {"cards": [[1, 0, 0, 1, false], [2, 0, 0, 2, false], [3, 0, 0, 3, false], [4, 0, 0, 4, false]],
+            "depot_index": {}, "groups": {}, "types": {}, "group_of": [null, null], "copy_index": [0, 0],
+            "covered_by": [[], []], "grid": [null, null], "functions": {"f": ["count_cards"]}}}"#;
+        let extra = r#", "draws": [{"to": 1, "count": 1, "recycle": true}, null]"#;
+        let mut doc = doc_with("1, 2, 3, 4", CLUBS_UP, "null", extra, "0")
+            .replace(r#""triggers": []"#, &format!(r#""triggers": [{{"depot": 1, "when": {when}, "do": [{back}]}}]"#));
+        doc.truncate(doc.len() - 1);
+        let g = Game::from_json(&(doc + expr)).unwrap();
+        assert_eq!(g.rules.trigger_reads(0), Some(&[1][..]));
+        let s = start(vec![vec![6, 4, 2, 0], vec![]]);
+        for seed in 0..20 {
+            let (mut a, mut b) = (SplitMix(seed), SplitMix(seed));
+            let (made, status) = g.playout(&s, &mut a, 40).unwrap();
+            let (mut t, mut count, mut fired) = (s.clone(), 0, false);
+            while count < 40 {
+                let moves = g.legal_moves(&t).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                t = g.apply_legal(&t, moves[b.below(moves.len() as u64) as usize]).unwrap();
+                fired |= t.piles[0].first().is_some_and(|&c| c & 1 == 1); // a card came back under
+                count += 1;
+            }
+            assert_eq!((made, status), (count, t.status), "seed {seed}");
+            assert!(fired, "seed {seed}: the trigger never held");
+        }
+    }
+
+    #[test]
     fn cards_an_accept_when_refuses_for_every_board_are_never_candidates() {
         // the foundation takes any card whose rank is its top's: the Aces on an Ace, not the Two
         let rank = |b: &str| format!(r#"["prop", "rank", ["bind", "{b}"]]"#);

@@ -150,6 +150,12 @@ impl Rules {
 }
 
 impl Rules {
+    /// The depots whose piles trigger `k`'s `when` reads, when its footprint names them.
+    #[cfg(test)]
+    pub(super) fn trigger_reads(&self, k: usize) -> Option<&[usize]> {
+        self.triggers[k].reads.as_deref()
+    }
+
     /// Whether depot `d` has actions (so `acting` plans its tap).
     pub(super) fn has_actions(&self, d: usize) -> bool {
         !self.actions[d].is_empty()
