@@ -426,6 +426,21 @@ pub struct State {
     pub rng: u64,
 }
 
+impl State {
+    /// `*self = s.clone()`, in this position's own buffers.
+    fn refill_from(&mut self, s: &State) {
+        let State { piles, came_from, recycles, redeals, moves, undos, recycles_total, seed_rank, declared,
+                    rules_off, auto_moved, status, rng } = s;
+        self.piles.clone_from(piles);
+        self.came_from.clone_from(came_from);
+        self.recycles.clone_from(recycles);
+        self.declared.clone_from(declared);
+        (self.redeals, self.moves, self.undos, self.recycles_total) = (*redeals, *moves, *undos, *recycles_total);
+        (self.seed_rank, self.rules_off, self.auto_moved, self.status, self.rng) =
+            (*seed_rank, *rules_off, *auto_moved, *status, *rng);
+    }
+}
+
 /// The buffers a board being changed needs besides its position, kept from move to move by a
 /// caller that makes many (`Game::apply_owned`).
 #[derive(Default)]
@@ -450,6 +465,14 @@ struct Work {
     hand: Pile, // the cards in flight, kept for its capacity
     chance: Option<Box<Chance>>, // what turns up a view's unknown cards (`view.rs`)
     unknown: Option<usize>,      // the pool of the first unknown card met with no chance
+    // `clock` counts the changes to the piles and `came_from`s (`mark`); per depot, the
+    // `clock` of the last change to its pile or `came_from` (empty until a
+    // trigger's `when` is first kept, `settle.rs`), and per trigger the `clock` at which its
+    // `when` last gave false (0: not kept): a trigger whose piles have not changed since
+    // gives false again
+    stamps: Vec<u64>,
+    clock: u64,
+    unheld: Vec<u64>,
 }
 
 impl Work {
@@ -473,7 +496,16 @@ impl Work {
         let mut left = std::mem::take(&mut scratch.left);
         left.clear();
         left.resize(n, false);
-        Work { s, left, flips: 0, hand: std::mem::take(&mut scratch.hand), chance: None, unknown: None }
+        Work { s, left, flips: 0, hand: std::mem::take(&mut scratch.hand), chance: None, unknown: None,
+               stamps: Vec::new(), clock: 0, unheld: Vec::new() }
+    }
+
+    /// Depot `d`'s pile or `came_from` changes (every change to either comes through here).
+    fn mark(&mut self, d: usize) {
+        self.clock += 1;
+        if let Some(stamp) = self.stamps.get_mut(d) {
+            *stamp = self.clock;
+        }
     }
 
     fn up(&mut self, c: Code) -> Code {
@@ -489,6 +521,7 @@ impl Work {
     /// `set_pile`'s bookkeeping after depot `d`'s pile changed in place from `old_len` cards
     /// with `old_top` on top: a shorter pile lost cards, a changed top forgets its called suit.
     fn changed(&mut self, d: usize, old_len: usize, old_top: Option<Code>) {
+        self.mark(d);
         let pile = &self.s.piles[d];
         if pile.len() < old_len {
             self.left[d] = true;
@@ -1032,8 +1065,8 @@ impl Game {
     /// source, when it reads nothing else of the position, nor the bound group.
     fn when_footprint(&self, d: usize, acc: &Accept) -> Option<(Vec<usize>, bool)> {
         let f = self.exprs.footprint(acc.when?)?;
-        if f.pile {
-            return None;
+        if f.pile || !f.came_from.is_empty() {
+            return None; // `Whens` compares the piles alone
         }
         let mut piles = vec![d];
         piles.extend(f.depots.iter().filter(|&&p| p != d && p < self.n));
@@ -1453,8 +1486,20 @@ impl Game {
         let acting = self.acting(s)?;
         self.card_moves(s, false, out, &acting)?;
         self.reorder_moves(s, out, &acting);
+        self.list_taps(s, &acting, |_| true, out)
+    }
+
+    /// The taps of `list_moves` (those `keep` keeps), in depot order; a depot with actions
+    /// was planned by `acting` on this same board (acting exactly when its tap does
+    /// something), so its plan (a trial, perhaps) is not made again.
+    fn list_taps(&self, s: &State, acting: &[usize], keep: impl Fn(usize) -> bool, out: &mut Vec<Move>)
+                 -> Result<(), ExprError> {
         for &d in &self.tappable {
-            if self.tap_plan(s, d)?.is_some() {
+            if !keep(d) {
+                continue;
+            }
+            let taps = if self.rules.has_actions(d) { acting.contains(&d) } else { self.tap_plan(s, d)?.is_some() };
+            if taps {
                 out.push((d as i32, -1, -1, -1));
             }
         }
@@ -1468,16 +1513,12 @@ impl Game {
         if s.status != PLAYING {
             return Ok(());
         }
-        let mut skip = self.acting(s)?;
+        let acting = self.acting(s)?;
+        let mut skip = acting.clone();
         skip.extend((0..self.n).filter(|d| !from.contains(d)));
         self.card_moves(s, false, out, &skip)?;
         self.reorder_moves(s, out, &skip);
-        for &d in &self.tappable {
-            if from.contains(&d) && self.tap_plan(s, d)?.is_some() {
-                out.push((d as i32, -1, -1, -1));
-            }
-        }
-        Ok(())
+        self.list_taps(s, &acting, |d| from.contains(&d), out)
     }
 
     /// `MoveGen.legal_moves`.
@@ -2096,6 +2137,43 @@ mod tests {
         }
         assert_eq!((made, status), (count, t.status));
         assert_eq!(t.moves, count as i64);
+    }
+
+    #[test]
+    fn a_playout_keeping_a_triggers_when_makes_the_moves_apply_makes() {
+        // a trigger on the foundation: once it holds two cards, its top goes back under the
+        // stock; its `when` reads the foundation's pile alone (its footprint), so the
+        // playout's board keeps its false results, and a fresh board for each `apply` does not
+        let when = r#"{"$": "ExprRef", "ptr": "/t", "program": {"program": {"format": 1, "slots": 0,
+            "root": ["cmp", "==", "plain", ["call", "f", 0, [["cards", ["bind", "depot"]]]], ["const", 2]]}}}"#;
+        let back = r#"{"kind": "move", "ptr": "/t/do/0", "native": "move_top",
+                       "args": {"from": 1, "to": 0, "count": 1, "under": true}}"#;
+        let expr = r#", "expr": {"cards": [[1, 0, 0, 1, false], [2, 0, 0, 2, false], [3, 0, 0, 3, false], [4, 0, 0, 4, false]],
+            "depot_index": {}, "groups": {}, "types": {}, "group_of": [null, null], "copy_index": [0, 0],
+            "covered_by": [[], []], "grid": [null, null], "functions": {"f": ["count_cards"]}}}"#;
+        let extra = r#", "draws": [{"to": 1, "count": 1, "recycle": true}, null]"#;
+        let mut doc = doc_with("1, 2, 3, 4", CLUBS_UP, "null", extra, "0")
+            .replace(r#""triggers": []"#, &format!(r#""triggers": [{{"depot": 1, "when": {when}, "do": [{back}]}}]"#));
+        doc.truncate(doc.len() - 1);
+        let g = Game::from_json(&(doc + expr)).unwrap();
+        assert_eq!(g.rules.trigger_reads(0), Some(&[1][..]));
+        let s = start(vec![vec![6, 4, 2, 0], vec![]]);
+        for seed in 0..20 {
+            let (mut a, mut b) = (SplitMix(seed), SplitMix(seed));
+            let (made, status) = g.playout(&s, &mut a, 40).unwrap();
+            let (mut t, mut count, mut fired) = (s.clone(), 0, false);
+            while count < 40 {
+                let moves = g.legal_moves(&t).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                t = g.apply_legal(&t, moves[b.below(moves.len() as u64) as usize]).unwrap();
+                fired |= t.piles[0].first().is_some_and(|&c| c & 1 == 1); // a card came back under
+                count += 1;
+            }
+            assert_eq!((made, status), (count, t.status), "seed {seed}");
+            assert!(fired, "seed {seed}: the trigger never held");
+        }
     }
 
     #[test]

@@ -475,7 +475,7 @@ mod tests {
         };
         let top_of = |d: Value| json!(["call", "g", 0, [["cards", d]]]);
         let rank_is = |x: Value| json!(["cmp", "==", "maybe", ["prop", "rank", ["bind", "card"]], ["prop", "rank", x]]);
-        let piles = |depots: Vec<usize>, source: bool| Some(Footprint { depots, pile: false, source });
+        let piles = |depots: Vec<usize>, source: bool| Some(Footprint { depots, pile: false, source, came_from: Vec::new() });
         // a constant depot, the bound card and top card (the caller's own): that pile alone
         assert_eq!(footprint(json!(["and", [rank_is(top_of(json!(["const", 2]))), rank_is(json!(["bind", "top"]))]])),
                    piles(vec![2], false));
@@ -489,11 +489,16 @@ mod tests {
         assert_eq!(footprint(top_of(found)), piles(vec![0, 2], false));
         // the bound group is a read of its own
         assert_eq!(footprint(json!(["call", "f", 0, [["bind", "pile"]]])).map(|f| f.pile), Some(true));
-        // a pile at a depot the board gives, a loop over cards, a counter, `cameFrom`: none
+        // `cameFrom` of a depot the tree names is read as such
+        let came = |d: Value| json!(["call", "c", 0, [d]]);
+        let each_came = json!(["call", "a", 0, [["const", [2, 1]], ["each", 1, ["cmp", "==", "depot", came(json!(["var", 1])), ["const", 0]]]]]);
+        assert_eq!(footprint(each_came).map(|f| (f.depots, f.came_from)), Some((vec![], vec![2, 1])));
+        // a pile at a depot the board gives, a loop over cards, a counter, `cameFrom` of a
+        // depot the board gives: none
         let each_card = json!(["call", "a", 0, [["cards", ["const", 0]], ["each", 0, ["call", "f", 0, [["cards", ["var", 0]]]]]]]);
         assert_eq!(footprint(each_card), None);
-        assert_eq!(footprint(top_of(json!(["call", "c", 0, [["const", 1]]]))), None);
-        assert_eq!(footprint(json!(["call", "c", 0, [["const", 1]]])), None);
+        assert_eq!(footprint(top_of(came(json!(["const", 1])))), None);
+        assert_eq!(footprint(came(came(json!(["const", 1])))), None);
         assert_eq!(footprint(json!(["counter", "moves"])), None);
         // a program for one depot reads its own pile through `depot`
         let own = e.add_for(&json!({"$": "ExprRef", "text": "", "context": "eval", "self_depot": -1, "ptr": "/x",

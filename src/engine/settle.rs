@@ -2,10 +2,12 @@
 //! (`Play._settle`, `Play._auto_move` in `cardz_core/engine/play.py`) and the tap plans of
 //! redeals and actions with their trials (`Taps._tap_plan`, `cardz_core/engine/taps.py`).
 
+use std::cell::RefCell;
+
 use serde_json::Value;
 
 use super::steps::{Step, StepLoader};
-use super::{field, judged, opt_int, Card, Code, Cond, Game, Gate, Pile, State, Unsupported, Work};
+use super::{field, judged, opt_int, Card, Code, Cond, Game, Gate, Pile, Scratch, State, Unsupported, Work};
 use crate::expr::{ExprError, ExprId, Exprs, Scope};
 
 /// What tapping a depot does now (`cardz_core.engine.taps`' plans).
@@ -23,6 +25,9 @@ struct Trigger {
     depot: usize,
     when: ExprId,
     steps: Vec<Step>,
+    // the depots whose piles and `cameFrom` its `when` reads, when that is all it reads of
+    // the position (its footprint); None: judged every time
+    reads: Option<Vec<usize>>,
 }
 
 /// An action of a depot: tapped while `when` holds (None: always), its steps run.
@@ -100,7 +105,11 @@ impl Rules {
         for t in field(c, "triggers")?.as_array().into_iter().flatten() {
             let depot = in_range(field(t, "depot")?, n, "a trigger's depot")?;
             let when = load.exprs.add_for(field(t, "when")?, depot)?;
-            triggers.push(Trigger { depot, when, steps: load.steps(t.get("do"))? });
+            // its scope binds no card, group nor source: the piles it reads decide it
+            let reads = load.exprs.footprint(when).map(|f| {
+                f.depots.iter().chain(&f.came_from).copied().filter(|&d| d < n).collect()
+            });
+            triggers.push(Trigger { depot, when, steps: load.steps(t.get("do"))?, reads });
         }
         let acts = field(c, "actions")?.as_array().ok_or_else(|| Unsupported("'actions' is not a list".into()))?;
         if acts.len() != n {
@@ -138,6 +147,24 @@ impl Rules {
             max_cascade,
         })
     }
+}
+
+impl Rules {
+    /// The depots whose piles trigger `k`'s `when` reads, when its footprint names them.
+    #[cfg(test)]
+    pub(super) fn trigger_reads(&self, k: usize) -> Option<&[usize]> {
+        self.triggers[k].reads.as_deref()
+    }
+
+    /// Whether depot `d` has actions (so `acting` plans its tap).
+    pub(super) fn has_actions(&self, d: usize) -> bool {
+        !self.actions[d].is_empty()
+    }
+}
+
+thread_local! {
+    /// A trial's board and buffers, kept from one trial to the next.
+    static TRIALS: RefCell<(State, Scratch)> = RefCell::new(Default::default());
 }
 
 /// The bindings of a trigger's or action's `when`: its depot.
@@ -193,14 +220,31 @@ impl Game {
     }
 
     /// `Taps._trial`: whether running `steps` on `s` would change the piles.
+    /// The board is a copy of `s` into the thread's kept buffers, so that a trial (made at
+    /// every listing of a game with a redeal or an action) allocates nothing once warm.
     fn trial(&self, s: &State, steps: &[Step]) -> Result<bool, ExprError> {
-        let mut w = Work::new(s);
-        let ran = self.run_steps(&mut w, steps);
+        TRIALS.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut kept) => {
+                let (board, scratch) = &mut *kept;
+                let mut copy = std::mem::take(board);
+                copy.refill_from(s);
+                let mut w = Work::reusing(copy, scratch);
+                let changed = self.tried(&mut w, s, steps);
+                *board = scratch.keep(w);
+                changed
+            }
+            Err(_) => self.tried(&mut Work::new(s), s, steps), // not reached: a step makes no trial
+        })
+    }
+
+    /// `trial` on the board `w`, a copy of `s`.
+    fn tried(&self, w: &mut Work, s: &State, steps: &[Step]) -> Result<bool, ExprError> {
+        let ran = self.run_steps(w, steps);
         if w.unknown.is_some() {
             return Ok(true); // turning up a view's unknown card is a change (`trial_reveal`)
         }
         ran?;
-        Ok(w.s.piles != s.piles)
+        Ok(w.clock != 0 && w.s.piles != s.piles) // no pile was touched: none changed
     }
 
     /// The steps of the tap planned as `tap` on depot `d` (a redeal counts once).
@@ -242,8 +286,8 @@ impl Game {
             // the piles as the pass began: those the first trigger that holds runs on (testing
             // a `when` changes nothing), so a pass in which none holds copies no pile
             let mut before: Option<Vec<Pile>> = None;
-            for t in &r.triggers {
-                if self.exprs.test(t.when, &w.s, &scope(t.depot))? {
+            for (k, t) in r.triggers.iter().enumerate() {
+                if self.trigger_holds(w, k, t)? {
                     let ran = w.s.piles.clone();
                     self.run_steps(w, &t.steps)?;
                     let changed = w.s.piles != ran;
@@ -263,9 +307,29 @@ impl Game {
         }
     }
 
+    /// Whether trigger `k`'s `when` holds on `w`: false without judging it when it gave
+    /// false on this board before and none of the piles it reads has changed since.
+    fn trigger_holds(&self, w: &mut Work, k: usize, t: &Trigger) -> Result<bool, ExprError> {
+        let Some(reads) = &t.reads else { return self.exprs.test(t.when, &w.s, &scope(t.depot)) };
+        if w.stamps.is_empty() {
+            w.stamps = vec![0; w.s.piles.len()];
+            w.unheld = vec![0; self.rules.triggers.len()];
+        }
+        let kept = w.unheld[k];
+        if kept != 0 && reads.iter().all(|&d| w.stamps[d] < kept) {
+            return Ok(false);
+        }
+        let holds = self.exprs.test(t.when, &w.s, &scope(t.depot))?;
+        w.unheld[k] = if holds { 0 } else { w.clock + 1 };
+        Ok(holds)
+    }
+
     /// `Play._auto_move`: make the first automatic move available (autoSend, then autoRefill);
     /// whether there was one.
     fn auto_move(&self, w: &mut Work) -> Result<bool, ExprError> {
+        if self.rules.auto_send.is_empty() && self.rules.auto_refill.is_empty() {
+            return Ok(false); // nor are the actions' plans asked for (the reference)
+        }
         let acting = self.acting(&w.s)?; // as a player's hand can't, no automatic move takes from them
         let found = match self.auto_send_move(&w.s, &acting)? {
             Some(m) => Some(m),

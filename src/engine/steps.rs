@@ -216,6 +216,7 @@ impl Work {
             return Vec::new();
         }
         let cards = pile.split_off(pile.len() - n.min(pile.len()));
+        self.mark(d);
         // in place, with what `set_pile` notes of a pile that lost its top (no card is on a
         // board twice, so the top changed): it lost cards, its called suit and its origin go
         self.left[d] = true;
@@ -369,6 +370,7 @@ impl Game {
             Op::Host(index) => {
                 let done = self.exprs.run_step(*index, &w.s, me)?;
                 w.s = done.state;
+                (0..w.s.piles.len()).for_each(|d| w.mark(d)); // a Python step may change any pile
                 for d in done.left {
                     w.left[d] = true;
                 }

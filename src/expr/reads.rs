@@ -1,10 +1,11 @@
 //! What a program reads of the position, worked out from its tree at load: the piles it may
 //! read (each named by a constant depot, the program's own depot, or a loop's item over a
-//! constant list of depots) and whether it reads the bound group or source. A program that
-//! reads anything else of the position (a pile at a depot worked out from the board, a
-//! counter, `cameFrom`, a Python call-back) has no footprint: only the whole position says
+//! constant list of depots), the depots whose `cameFrom` it reads (named the same ways), and
+//! whether it reads the bound group or source. A program that reads anything else of the
+//! position (a pile at a depot worked out from the board, a counter, `cameFrom` of such a
+//! depot, a Python call-back) has no footprint: only the whole position says
 //! what it gives. With the same bound card and top card, a program gives the same value (or
-//! the same error) on two positions whose footprint piles are the same.
+//! the same error) on two positions whose footprint piles and `cameFrom`s are the same.
 //!
 //! The footprint is taken before `loops::rewrite`, which changes how a loop runs and never what
 //! its value reads, so the program as it runs reads no pile outside it.
@@ -21,6 +22,8 @@ pub struct Footprint {
     pub pile: bool,
     /// it reads the bound source depot
     pub source: bool,
+    /// the depots whose `cameFrom` it reads, in order, each once
+    pub came_from: Vec<usize>,
 }
 
 /// The footprint of `root`, a program of `slots` slots run with `depot` bound to `own`
@@ -29,13 +32,19 @@ pub(super) fn footprint(root: &Node, own: Option<i32>, slots: usize) -> Option<F
     let mut walk = Walk { own, slots: vec![None; slots], out: Footprint::default() };
     walk.node(root)?;
     let mut out = walk.out;
+    once_each(&mut out.depots);
+    once_each(&mut out.came_from);
+    Some(out)
+}
+
+/// `ds` without its repeats, in the order each first comes.
+fn once_each(ds: &mut Vec<usize>) {
     let mut seen = Vec::new();
-    out.depots.retain(|&d| {
+    ds.retain(|&d| {
         let first = !seen.contains(&d);
         seen.push(d);
         first
     });
-    Some(out)
 }
 
 struct Walk {
@@ -68,8 +77,10 @@ impl Walk {
 
     fn node(&mut self, n: &Node) -> Option<()> {
         match n {
-            Node::Counter(_) | Node::Host(_) | Node::Sieved(..) | Node::In(..) | Node::Call(Prim::CameFrom, _) => {
-                return None;
+            Node::Counter(_) | Node::Host(_) | Node::Sieved(..) | Node::In(..) => return None,
+            Node::Call(Prim::CameFrom, args) => {
+                let ds = self.depots(args.first()?)?;
+                self.out.came_from.extend(ds.into_iter().filter_map(|d| usize::try_from(d).ok()));
             }
             Node::Bind(Binding::Pile) | Node::BoundPile(_) => self.out.pile = true,
             Node::Bind(Binding::Source) => self.out.source = true,
