@@ -22,6 +22,8 @@ from conftest import LONG
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = {"cardz_core", "cardz_vocabulary", "cardz_deck", "cardz_rulesets"}
 TIMEOUT = 300
+# a build compiles the Rust crate from nothing: minutes on 2 loaded cores, so it gets longer
+BUILD_TIMEOUT = 1200
 
 
 def _source_copy(into: Path) -> Path:
@@ -31,9 +33,10 @@ def _source_copy(into: Path) -> Path:
     return Path(shutil.copytree(ROOT, into / "cardz", ignore=junk))
 
 
-def _run(*argv: str | Path, cwd: Path, env: dict[str, str] | None = None) -> str:
+def _run(*argv: str | Path, cwd: Path, env: dict[str, str] | None = None,
+         timeout: int = TIMEOUT) -> str:
     done = subprocess.run([str(a) for a in argv], cwd=cwd, capture_output=True, text=True,
-                          timeout=TIMEOUT, env=env)
+                          timeout=timeout, env=env)
     assert done.returncode == 0, f"{argv}:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 
@@ -46,7 +49,9 @@ def _fresh_venv(where: Path) -> Path:
 
 
 def _pip(python: Path, *argv: str | Path, cwd: Path) -> None:
-    _run(sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", *argv, cwd=cwd)
+    """Install into ``python``'s venv; ``pip install .`` of a source tree builds the crate."""
+    _run(sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", *argv,
+         cwd=cwd, timeout=BUILD_TIMEOUT)
 
 
 def _check_installed(python: Path, work: Path) -> None:
@@ -97,7 +102,7 @@ def test_the_package_list_names_every_package():
 def test_the_wheel_in_a_fresh_venv(tmp_path):
     source = _source_copy(tmp_path)
     _run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp_path / "dist", source,
-         cwd=tmp_path)
+         cwd=tmp_path, timeout=BUILD_TIMEOUT)
     (wheel,) = (tmp_path / "dist").glob("cardz-*.whl")
     shutil.rmtree(source)  # nothing may come from the tree it was built from
     python = _fresh_venv(tmp_path / "venv")
