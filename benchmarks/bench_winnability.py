@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             out.close()
     summary = summarise(game.spec.name, rows, args, list(notes))
     if args.ship:
-        ship(Path(args.file).stem, {**counts(rows), **made_by(args, header)})
+        ship(Path(args.file).stem, {**counts(rows), **made_by(args, header, rows)})
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -156,15 +156,31 @@ def open_rows(path: Path, header: dict[str, Any], *, fresh: bool) -> TextIO:
     return path.open("a", encoding="utf-8")
 
 
-def made_by(args: argparse.Namespace, header: dict[str, Any]) -> dict[str, Any]:
-    """How a shipped figure was made: budget, commit, date and the command that makes the rows
-    again (without ``--ship``; the rows file's name is the run's own)."""
+def made_by(args: argparse.Namespace, header: dict[str, Any],
+            rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """How a shipped figure was made: game, budget, commit, date, and the command that makes
+    these rows again (the deals in the file, without the time box that cut the run short)."""
     commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT,
                             capture_output=True, text=True).stdout.strip() or None
-    words = [w for w in sys.argv[1:] if w != "--ship"]
-    return {"budget": header["budget"], "hash": header["hash"], "deals_by": header["deals"],
+    words = [args.file, f"--{header['deals']}", spans(sorted(r["deal"] for r in rows)),
+             "--timeout", f"{args.timeout:g}", "--max-states", str(args.max_states),
+             "--out", str(args.out)]
+    return {"game": header["game"], "budget": header["budget"], "hash": header["hash"],
             "commit": commit, "date": date.today().isoformat(),
             "command": "python3 benchmarks/bench_winnability.py " + shlex.join(words)}
+
+
+def spans(deals: list[int]) -> str:
+    """Sorted deal numbers written as ``span`` reads them: "0-99,120,130-131"."""
+    parts: list[str] = []
+    i = 0
+    while i < len(deals):
+        j = i
+        while j + 1 < len(deals) and deals[j + 1] == deals[j] + 1:
+            j += 1
+        parts.append(str(deals[i]) if i == j else f"{deals[i]}-{deals[j]}")
+        i = j + 1
+    return ",".join(parts)
 
 
 def summarise(name: str, rows: list[dict], args: argparse.Namespace, notes: list[str]) -> dict:

@@ -39,8 +39,10 @@ def counts(rows: list[dict[str, Any]], key: str = "deal") -> dict[str, Any]:
             "high": [round(x, 4) for x in high] if high else None}
 
 
-def shipped(path: Path = DATA_FILE) -> dict[str, dict[str, Any]]:
-    """Every shipped entry, by game file name (none when the file is missing)."""
+def shipped(path: Path | None = None) -> dict[str, dict[str, Any]]:
+    """Every entry of ``path`` (the shipped ``DATA_FILE`` by default), by game file name (none
+    when the file is missing)."""
+    path = DATA_FILE if path is None else path
     if not path.exists():
         return {}
     doc = json.loads(path.read_text(encoding="utf-8"))
@@ -49,16 +51,17 @@ def shipped(path: Path = DATA_FILE) -> dict[str, dict[str, Any]]:
     return dict(doc["games"])
 
 
-def measured_for(stem: str, hash_: str, path: Path = DATA_FILE) -> dict[str, Any] | None:
+def measured_for(stem: str, hash_: str, path: Path | None = None) -> dict[str, Any] | None:
     """The entry of the game file named ``stem`` when it was made for this version of the file
     (``hash_``), else None."""
     entry = shipped(path).get(stem)
     return entry if entry is not None and entry["hash"] == hash_ else None
 
 
-def ship(stem: str, entry: dict[str, Any], path: Path = DATA_FILE) -> None:
-    """Put ``entry`` in the shipped data as the figure of the game file named ``stem``,
-    replacing an earlier one; the file stays sorted by name so a change reads as one entry."""
+def ship(stem: str, entry: dict[str, Any], path: Path | None = None) -> None:
+    """Put ``entry`` in ``path`` (the shipped data by default) as the figure of the game file
+    named ``stem``, replacing an earlier one; sorted by name, so a change reads as one entry."""
+    path = DATA_FILE if path is None else path
     games = shipped(path)
     games[stem] = entry
     doc = {"format": DATA_FORMAT, "games": dict(sorted(games.items()))}
