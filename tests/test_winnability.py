@@ -4,9 +4,7 @@ version of the game file it was made for."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +15,7 @@ from cardz_core.cli.common import open_game
 from cardz_core.planners.solver import solve
 from cardz_core.ratings import file_hash
 from cardz_core.rulesets import RULESETS_DIR
-from conftest import run_cli
+from conftest import benchmark, run_cli
 from test_solver_games import game_doc
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,15 +23,7 @@ STATES = "2000"  # the small game's deals are decided in a few dozen positions
 
 
 def _bench() -> Any:
-    """benchmarks/bench_winnability.py as a module, loaded once."""
-    if "bench_winnability" not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            "bench_winnability", ROOT / "benchmarks" / "bench_winnability.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["bench_winnability"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["bench_winnability"]
+    return benchmark("bench_winnability")
 
 
 @pytest.fixture
@@ -123,3 +113,15 @@ def test_counts_bound_the_rate_both_ways() -> None:
     assert (c["deals"], c["won"], c["lost"], c["unknown"], c["rate"]) == (10, 6, 2, 2, 0.6)
     assert c["low"][0] < 0.6 < c["low"][1] and c["high"][0] < 0.8 < c["high"][1]
     assert c["high"][0] > c["low"][0] and (c["first"], c["last"]) == (0, 9)
+
+
+def test_every_shipped_figure_stands_in_the_docs() -> None:
+    """docs/winnability.md's first table gives each shipped entry's counts, and the entry was
+    made for the bundled file as it is now (else `cardz games` would report none)."""
+    text = (ROOT / "docs" / "winnability.md").read_text(encoding="utf-8")
+    entries = winnability.shipped()
+    for stem, e in entries.items():
+        assert e["hash"] == file_hash(RULESETS_DIR / f"{stem}.cardz"), stem
+        row = (f"| {e['game']} | {e['deals']:,} ({e['first']}–{e['last']}) | {e['won']:,} | "
+               f"{e['lost']:,} | {e['unknown']:,} |")
+        assert row in text, row
