@@ -195,22 +195,11 @@ def assign_levels(rows: list[dict[str, Any]]) -> None:
 
 
 def winnability(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Won, lost and unknown over the rated deals (seeds ``first`` to ``last``), with the won
-    share's 95% Wilson interval counting the unknown deals as lost (a lower bound) and as won
-    (an upper bound)."""
-    from cardz_core.sim.stats import wilson_interval
+    """Won, lost and unknown over the rated deals (seeds ``first`` to ``last``), with both
+    bounds' 95% intervals (``cardz_core.winnability.counts``)."""
+    from cardz_core.winnability import counts
 
-    n = len(rows)
-    won = sum(r["result"] == "won" for r in rows)
-    lost = sum(r["result"] == "lost" for r in rows)
-    unknown = n - won - lost
-    low, high = wilson_interval(won, n), wilson_interval(won + unknown, n)
-    seeds = [r["seed"] for r in rows]
-    return {"deals": n, "first": min(seeds, default=None), "last": max(seeds, default=None),
-            "won": won, "lost": lost, "unknown": unknown,
-            "rate": round(won / n, 4) if n else None,
-            "low": [round(x, 4) for x in low] if low else None,
-            "high": [round(x, 4) for x in high] if high else None}
+    return counts(rows, key="seed")
 
 
 def table_document(name: str, file: str, hash_: str, made: dict[str, Any],

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Iterable
 
 import pytest
@@ -108,3 +110,15 @@ def _state_home(tmp_path_factory: Any) -> Path:
 def _saved_games_in_tmp(_state_home: Path, monkeypatch: Any) -> None:
     """`cardz play` saves on quit under $XDG_STATE_HOME: keep every test's saves out of $HOME."""
     monkeypatch.setenv("XDG_STATE_HOME", str(_state_home))
+
+
+def benchmark(name: str) -> ModuleType:
+    """``benchmarks/NAME.py`` as a module, loaded once and kept in ``sys.modules`` under its
+    name (so that worker processes it starts find it, and one benchmark may import another)."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]

@@ -69,10 +69,11 @@ def _check_installed(python: Path, work: Path) -> None:
             "cardz_core/expr/grammar.lark", "cardz_rulesets/klondike_draw3.cardz",
             "cardz_core/serve/static/index.html", "cardz_core/serve/static/app.js",
             "cardz_core/serve/static/app.css", "cardz_core/cli/starter.cardz",
-            "cardz_core/ratings_data/freecell.json"} <= set(files)
+            "cardz_core/ratings_data/freecell.json", "cardz_core/winnability_data.json"} <= set(files)
     games = json.loads(_run(bindir / "cardz", "games", "--json", cwd=work))
     assert len(games) == len(list((ROOT / "rulesets").glob("*.cardz")))
-    assert next(g for g in games if g["name"] == "FreeCell")["winnability"]["deals"] > 0
+    freecell = next(g for g in games if g["name"] == "FreeCell")
+    assert freecell["winnability"]["deals"] > 0 and freecell["measured"]["deals"] > 0
     assert all(Path(g["file"]).is_relative_to(python.parents[1]) for g in games)
     summary = json.loads(_run(bindir / "cardz", "simulate", "klondike_draw3", "--games", "2",
                               "--workers", "2", "--json", cwd=work))

@@ -4,10 +4,8 @@ figures), `cardz deal --winnable --difficulty` from a table and on the spot, sta
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,24 +22,16 @@ from cardz_core.ratings import (LEVELS, assign_levels, file_hash, game_table, me
 from cardz_core.rulesets import RULESETS_DIR
 from cardz_core.winnable import SPOT_RATED, winnable_deal
 from cardz_core.solver.problem import Weights
-from conftest import LONG, run_cli
+from conftest import LONG, benchmark, run_cli
 from test_solver_games import game_doc
 
-ROOT = Path(__file__).resolve().parent.parent
 TINY_STATES = 2000  # the tiny game's deals are decided in a few dozen positions
 TINY_SEEDS = "0-23"
 
 
 def _builder() -> Any:
-    """benchmarks/build_ratings.py as a module, loaded once (its workers find it by name)."""
-    if "build_ratings" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("build_ratings",
-                                                      ROOT / "benchmarks" / "build_ratings.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["build_ratings"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["build_ratings"]
+    """benchmarks/build_ratings.py as a module (its workers find it by name)."""
+    return benchmark("build_ratings")
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 """`cardz games`: list the bundled rule sets (name, family, file) with their winnability and
 whether difficulty levels are offered, both read from the shipped tables of rated deals
-(``cardz_core.ratings``) by each file's hash, without compiling the games."""
+(``cardz_core.ratings``), and with ``--json`` the larger measured runs where a game has one
+(``cardz_core.winnability``), each by the file's hash, without compiling the games."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import print_json
 from cardz_core.ratings import LEVELS, Found, file_hash, table_for
 from cardz_core.rulesets import Ruleset, bundled
+from cardz_core.winnability import measured_for
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -27,9 +29,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--family", metavar="F", help="only games of this family (its exact spelling, else in any case)")
     parser.add_argument("--json", action="store_true",
                         help='print [{"name", "family", "aliases", "file", "engine", "engine_reason", '
-                             '"winnability", "levels"}] instead: the engine each runs on and, for '
-                             'Python, why; the rated deals\' figures (with a note on a game the '
-                             'solver wins rarely or never), or null without a table')
+                             '"winnability", "levels", "measured"}] instead: the engine each runs '
+                             'on and, for Python, why; the rated deals\' figures (with a note on a '
+                             'game the solver wins rarely or never), or null without a table; and '
+                             'the shipped winnability run over many more deals (counts, intervals, '
+                             'budget, commit and command), or null where none was made')
     parser.set_defaults(func=run)
 
 
@@ -42,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
         games = [g for g in games if g.family == want] or \
             [g for g in games if (g.family or "").lower() == want.lower()]
     if args.json:
-        print_json([{**g.as_dict(), **_engine(g.path), **_figures(_table(g))} for g in games])
+        print_json([{**g.as_dict(), **_engine(g.path), **_figures(_table(g)),
+                     "measured": _measured(g)} for g in games])
         return 0
     head = ("name", "family", "file", "winnable (95% interval)", "levels")
     rows = [(g.name, g.family or "-", _shown(g.path), *_figures_text(_table(g))) for g in games]
@@ -71,6 +76,14 @@ def _figures(found: Found) -> dict[str, Any]:
     budget = {"states": doc["made"]["max_states"], "seconds": doc["made"]["timeout"]}
     return {"winnability": {**doc["winnability"], "budget": budget,
                             "note": doc["made"].get("note")}, "levels": doc["levels"]}
+
+
+def _measured(game: Ruleset) -> dict[str, Any] | None:
+    """The shipped winnability run of the game's file, when made for this version of it."""
+    try:
+        return measured_for(game.path.stem, file_hash(game.path))
+    except OSError:
+        return None
 
 
 def _figures_text(found: Found) -> tuple[str, str]:
