@@ -432,12 +432,19 @@ pub struct State {
 pub struct Scratch {
     left: Vec<bool>,
     hand: Pile,
+    touched: u64,
 }
 
 impl Scratch {
     fn keep(&mut self, w: Work) -> State {
-        (self.left, self.hand) = (w.left, w.hand);
+        (self.left, self.hand, self.touched) = (w.left, w.hand, w.touched);
         w.s
+    }
+
+    /// Whether the last move made with these buffers (`Game::apply_owned`) may have changed
+    /// depot `d`'s pile or called suit: a depot it did not touch holds what it held before.
+    pub(crate) fn touched(&self, d: usize) -> bool {
+        self.touched >> d.min(63) & 1 == 1
     }
 }
 
@@ -450,6 +457,7 @@ struct Work {
     hand: Pile, // the cards in flight, kept for its capacity
     chance: Option<Box<Chance>>, // what turns up a view's unknown cards (`view.rs`)
     unknown: Option<usize>,      // the pool of the first unknown card met with no chance
+    touched: u64, // bit d: depot d's pile or called suit may have changed (bit 63: any from 63 up)
 }
 
 impl Work {
@@ -473,7 +481,7 @@ impl Work {
         let mut left = std::mem::take(&mut scratch.left);
         left.clear();
         left.resize(n, false);
-        Work { s, left, flips: 0, hand: std::mem::take(&mut scratch.hand), chance: None, unknown: None }
+        Work { s, left, flips: 0, hand: std::mem::take(&mut scratch.hand), chance: None, unknown: None, touched: 0 }
     }
 
     fn up(&mut self, c: Code) -> Code {
@@ -489,6 +497,7 @@ impl Work {
     /// `set_pile`'s bookkeeping after depot `d`'s pile changed in place from `old_len` cards
     /// with `old_top` on top: a shorter pile lost cards, a changed top forgets its called suit.
     fn changed(&mut self, d: usize, old_len: usize, old_top: Option<Code>) {
+        self.touch(d);
         let pile = &self.s.piles[d];
         if pile.len() < old_len {
             self.left[d] = true;
@@ -499,6 +508,11 @@ impl Work {
                 self.s.came_from[d] = -1;
             }
         }
+    }
+
+    /// Depot `d`'s pile or called suit is being changed (`Scratch::touched`).
+    fn touch(&mut self, d: usize) {
+        self.touched |= 1 << d.min(63);
     }
 
     fn take_top(&mut self, d: usize) -> Option<Code> {
@@ -1557,6 +1571,7 @@ impl Game {
             w.s.came_from[src] = -1;
             self.land(w, dst, &mut hand, src);
             if m.3 >= 0 {
+                w.touch(dst);
                 w.s.declared[dst] = m.3;
             }
         }

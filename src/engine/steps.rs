@@ -218,6 +218,7 @@ impl Work {
         let cards = pile.split_off(pile.len() - n.min(pile.len()));
         // in place, with what `set_pile` notes of a pile that lost its top (no card is on a
         // board twice, so the top changed): it lost cards, its called suit and its origin go
+        self.touch(d);
         self.left[d] = true;
         self.s.declared[d] = -1;
         self.s.came_from[d] = -1;
@@ -369,6 +370,7 @@ impl Game {
             Op::Host(index) => {
                 let done = self.exprs.run_step(*index, &w.s, me)?;
                 w.s = done.state;
+                w.touched = u64::MAX; // a plugin's step may have changed any pile
                 for d in done.left {
                     w.left[d] = true;
                 }

@@ -333,7 +333,14 @@ impl<'a> Problem<'a> {
     /// The child on `self.kid` (made from `top`, the position expanded) handed to `visit`;
     /// then `self.kid` is `top` again.
     fn visit_kid<E>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State) -> Result<(), E> {
-        Keyer::diff(top, &self.kid, &mut self.same);
+        // the engine says which depots the move touched: the others are `top`'s, unread
+        self.same.clear();
+        self.same.extend((0..top.piles.len()).map(|d| !self.scratch.touched(d)));
+        debug_assert!({
+            let mut full = Vec::new();
+            Keyer::diff(top, &self.kid, &mut full);
+            full.iter().zip(&self.same).all(|(&f, &s)| f || !s)
+        }, "a depot the engine did not report touched changed");
         let done = visit(&mut self.ranker, line, &self.kid, &self.same)?;
         self.kid.restore(top, &self.same);
         if let Some(line) = done {
