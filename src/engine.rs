@@ -428,7 +428,7 @@ pub struct State {
 
 impl State {
     /// `*self = s.clone()`, in this position's own buffers.
-    fn refill_from(&mut self, s: &State) {
+    pub(crate) fn refill_from(&mut self, s: &State) {
         let State { piles, came_from, recycles, redeals, moves, undos, recycles_total, seed_rank, declared,
                     rules_off, auto_moved, status, rng } = s;
         self.piles.clone_from(piles);
@@ -447,12 +447,19 @@ impl State {
 pub struct Scratch {
     left: Vec<bool>,
     hand: Pile,
+    touched: u64,
 }
 
 impl Scratch {
     fn keep(&mut self, w: Work) -> State {
-        (self.left, self.hand) = (w.left, w.hand);
+        (self.left, self.hand, self.touched) = (w.left, w.hand, w.touched);
         w.s
+    }
+
+    /// Whether the last move made with these buffers (`Game::apply_owned`) may have changed
+    /// depot `d`'s pile or called suit: a depot it did not touch holds what it held before.
+    pub(crate) fn touched(&self, d: usize) -> bool {
+        self.touched >> d.min(63) & 1 == 1
     }
 }
 
@@ -473,6 +480,7 @@ struct Work {
     stamps: Vec<u64>,
     clock: u64,
     unheld: Vec<u64>,
+    touched: u64, // bit d: depot d's pile or called suit may have changed (bit 63: any from 63 up)
 }
 
 impl Work {
@@ -497,15 +505,17 @@ impl Work {
         left.clear();
         left.resize(n, false);
         Work { s, left, flips: 0, hand: std::mem::take(&mut scratch.hand), chance: None, unknown: None,
-               stamps: Vec::new(), clock: 0, unheld: Vec::new() }
+               stamps: Vec::new(), clock: 0, unheld: Vec::new(), touched: 0 }
     }
 
-    /// Depot `d`'s pile or `came_from` changes (every change to either comes through here).
+    /// Depot `d`'s pile or `came_from` changes (every change to either comes through here):
+    /// stamped for the triggers kept, noted as touched for the solver.
     fn mark(&mut self, d: usize) {
         self.clock += 1;
         if let Some(stamp) = self.stamps.get_mut(d) {
             *stamp = self.clock;
         }
+        self.touch(d);
     }
 
     fn up(&mut self, c: Code) -> Code {
@@ -532,6 +542,11 @@ impl Work {
                 self.s.came_from[d] = -1;
             }
         }
+    }
+
+    /// Depot `d`'s pile or called suit is being changed (`Scratch::touched`).
+    fn touch(&mut self, d: usize) {
+        self.touched |= 1 << d.min(63);
     }
 
     fn take_top(&mut self, d: usize) -> Option<Code> {
@@ -1598,6 +1613,7 @@ impl Game {
             w.s.came_from[src] = -1;
             self.land(w, dst, &mut hand, src);
             if m.3 >= 0 {
+                w.touch(dst);
                 w.s.declared[dst] = m.3;
             }
         }

@@ -425,7 +425,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::State;
+    use crate::engine::{Scratch, State};
 
     /// A game of four depots (depot 0 its stock) and the Ace to Four of Spades, for the steps.
     fn game() -> Game {
@@ -487,6 +487,26 @@ mod tests {
                                  under: false };
         run(&g, &mut w, onto);
         assert_eq!((w.s.piles[0].len(), w.s.piles[1].clone()), (0, vec![2, 4, 6, 0]));
+    }
+
+    #[test]
+    fn the_depots_a_step_changes_are_reported_touched_and_no_others() {
+        let g = game();
+        let reported = |w: Work| {
+            let mut scratch = Scratch::default();
+            scratch.keep(w);
+            (0..4).map(|d| scratch.touched(d)).collect::<Vec<bool>>()
+        };
+        let mut w = work(vec![vec![0, 2, 4, 6], vec![], vec![], vec![]]);
+        let op = Op::Deal { to: DepotsArg::Fixed(vec![1, 2]), from: DepotArg::Fixed(0), down: 1,
+                            up: u64::MAX, round_robin: true, when: None };
+        run(&g, &mut w, op);
+        assert_eq!(reported(w), vec![true, true, true, false]);
+        let mut w = work(vec![vec![0, 2, 4, 6], vec![], vec![], vec![]]);
+        let onto = Op::MoveTop { from: DepotArg::Fixed(0), to: DepotArg::Fixed(3), count: NumberArg::Fixed(2),
+                                 under: false };
+        run(&g, &mut w, onto);
+        assert_eq!(reported(w), vec![true, false, false, true]);
     }
 
     #[test]

@@ -13,17 +13,6 @@ use crate::solver::plan::{Plan, Weights};
 const POOL_LIMIT: usize = 4096;
 
 impl State {
-    /// `self` made equal to `other`, reusing the allocations `self` holds.
-    fn copy_from(&mut self, other: &State) {
-        self.piles.clone_from(&other.piles);
-        self.came_from.clone_from(&other.came_from);
-        self.recycles.clone_from(&other.recycles);
-        self.declared.clone_from(&other.declared);
-        (self.redeals, self.moves, self.undos, self.recycles_total) =
-            (other.redeals, other.moves, other.undos, other.recycles_total);
-        self.copy_counters(other);
-    }
-
     /// `self`, a board made from `other` by a move, made equal to `other` again: the piles
     /// `same` (`Keyer::diff`) says the move changed, and every small field.
     fn restore(&mut self, other: &State, same: &[bool]) {
@@ -236,7 +225,7 @@ impl<'a> Problem<'a> {
     /// The position after the legal move `m` of `s`, in a reused buffer.
     fn make(&mut self, s: &State, m: Move) -> Result<State, ExprError> {
         let mut out = self.states.pop().unwrap_or_default();
-        out.copy_from(s);
+        out.refill_from(s);
         // a loss by "no legal move" is met as a position without children (lost all the same)
         self.game.apply_owned(out, m, &mut self.scratch, true)
     }
@@ -288,7 +277,7 @@ impl<'a> Problem<'a> {
     /// search's order.
     pub fn successors<E: From<ExprError>>(&mut self, s: &State, visit: &mut impl Visit<E>) -> Result<(), E> {
         let moves = self.listing(s)?;
-        self.kid.copy_from(s);
+        self.kid.refill_from(s);
         self.ranker.parent(s);
         let listed = self.children(s, &moves, visit);
         self.listings.push(moves);
@@ -333,7 +322,14 @@ impl<'a> Problem<'a> {
     /// The child on `self.kid` (made from `top`, the position expanded) handed to `visit`;
     /// then `self.kid` is `top` again.
     fn visit_kid<E>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State) -> Result<(), E> {
-        Keyer::diff(top, &self.kid, &mut self.same);
+        // the engine says which depots the move touched: the others are `top`'s, unread
+        self.same.clear();
+        self.same.extend((0..top.piles.len()).map(|d| !self.scratch.touched(d)));
+        debug_assert!({
+            let mut full = Vec::new();
+            Keyer::diff(top, &self.kid, &mut full);
+            full.iter().zip(&self.same).all(|(&f, &s)| f || !s)
+        }, "a depot the engine did not report touched changed");
         let done = visit(&mut self.ranker, line, &self.kid, &self.same)?;
         self.kid.restore(top, &self.same);
         if let Some(line) = done {
@@ -509,7 +505,7 @@ impl<'a> Problem<'a> {
         taps.clear();
         taps.extend_from_slice(prefix);
         let mut here = self.states.pop().unwrap_or_default();
-        here.copy_from(s);
+        here.refill_from(s);
         let ran = self.run_taps(visit, top, s, &mut here, &mut taps, &mut seen, onto, (k, w, tap));
         self.configs = seen;
         match ran {
