@@ -51,10 +51,12 @@ def shipped(path: Path | None = None) -> dict[str, dict[str, Any]]:
     return dict(doc["games"])
 
 
-def measured_for(stem: str, hash_: str, path: Path | None = None) -> dict[str, Any] | None:
+def measured_for(stem: str, hash_: str,
+                 entries: dict[str, dict[str, Any]] | None = None) -> dict[str, Any] | None:
     """The entry of the game file named ``stem`` when it was made for this version of the file
-    (``hash_``), else None."""
-    entry = shipped(path).get(stem)
+    (``hash_``), else None; from ``entries`` (``shipped()``, read once for many games) or the
+    shipped data."""
+    entry = (shipped() if entries is None else entries).get(stem)
     return entry if entry is not None and entry["hash"] == hash_ else None
 
 

@@ -15,7 +15,7 @@ from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import print_json
 from cardz_core.ratings import LEVELS, Found, file_hash, table_for
 from cardz_core.rulesets import Ruleset, bundled
-from cardz_core.winnability import measured_for
+from cardz_core.winnability import measured_for, shipped
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -45,12 +45,16 @@ def run(args: argparse.Namespace) -> int:
         want = args.family.strip()
         games = [g for g in games if g.family == want] or \
             [g for g in games if (g.family or "").lower() == want.lower()]
+    hashes = [_hash(g) for g in games]
     if args.json:
-        print_json([{**g.as_dict(), **_engine(g.path), **_figures(_table(g)),
-                     "measured": _measured(g)} for g in games])
+        runs = shipped()  # read once for every game
+        print_json([{**g.as_dict(), **_engine(g.path), **_figures(_table(g, h)),
+                     "measured": None if h is None else measured_for(g.path.stem, h, runs)}
+                    for g, h in zip(games, hashes)])
         return 0
     head = ("name", "family", "file", "winnable (95% interval)", "levels")
-    rows = [(g.name, g.family or "-", _shown(g.path), *_figures_text(_table(g))) for g in games]
+    rows = [(g.name, g.family or "-", _shown(g.path), *_figures_text(_table(g, h)))
+            for g, h in zip(games, hashes)]
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(head)]
     for row in [head] + rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
@@ -58,13 +62,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _table(game: Ruleset) -> Found:
-    """The game's table of rated deals, found by the file's hash (none for a file that cannot be
-    read: it is listed all the same, as a file with rule problems is)."""
+def _hash(game: Ruleset) -> str | None:
+    """The game file's hash, by which its shipped figures are found; None for a file that cannot
+    be read (it is listed all the same, as a file with rule problems is, without figures)."""
     try:
-        return table_for(game.name, file_hash(game.path))
+        return file_hash(game.path)
     except OSError:
-        return Found(None)
+        return None
+
+
+def _table(game: Ruleset, hash_: str | None) -> Found:
+    """The game's table of rated deals, found by the file's hash."""
+    return Found(None) if hash_ is None else table_for(game.name, hash_)
 
 
 def _figures(found: Found) -> dict[str, Any]:
@@ -76,14 +85,6 @@ def _figures(found: Found) -> dict[str, Any]:
     budget = {"states": doc["made"]["max_states"], "seconds": doc["made"]["timeout"]}
     return {"winnability": {**doc["winnability"], "budget": budget,
                             "note": doc["made"].get("note")}, "levels": doc["levels"]}
-
-
-def _measured(game: Ruleset) -> dict[str, Any] | None:
-    """The shipped winnability run of the game's file, when made for this version of it."""
-    try:
-        return measured_for(game.path.stem, file_hash(game.path))
-    except OSError:
-        return None
 
 
 def _figures_text(found: Found) -> tuple[str, str]:
