@@ -2156,40 +2156,53 @@ mod tests {
     }
 
     #[test]
-    fn a_playout_keeping_a_triggers_when_makes_the_moves_apply_makes() {
-        // a trigger on the foundation: once it holds two cards, its top goes back under the
-        // stock; its `when` reads the foundation's pile alone (its footprint), so the
-        // playout's board keeps its false results, and a fresh board for each `apply` does not
-        let when = r#"{"$": "ExprRef", "ptr": "/t", "program": {"program": {"format": 1, "slots": 0,
-            "root": ["cmp", "==", "plain", ["call", "f", 0, [["cards", ["bind", "depot"]]]], ["const", 2]]}}}"#;
+    fn a_board_keeping_a_triggers_when_stays_the_board_apply_makes() {
+        // two triggers. On the foundation (1): once it holds two cards, its top goes back under
+        // the stock. On the stock (0): while it holds a face-down card, its top turns up. Each
+        // `when` reads its own depot's pile alone (its footprint). When the stock's trigger
+        // turns a card up, the pass runs again and the foundation's `when`, false before and
+        // its pile unchanged, is answered from the kept result; a board kept from move to move
+        // (as a playout's) must stay the board a fresh `apply` of each move makes
+        let expr = |root: &str| format!(r#"{{"$": "ExprRef", "ptr": "/t", "program": {{"program": {{"format": 1, "slots": 0, "root": {root}}}}}}}"#);
+        let full = expr(r#"["cmp", "==", "plain", ["call", "f", 0, [["cards", ["bind", "depot"]]]], ["const", 2]]"#);
+        let hidden = expr(r#"["cmp", ">", "plain",
+            ["call", "f", 0, [["call", "down", 0, [["cards", ["bind", "depot"]]]]]], ["const", 0]]"#);
         let back = r#"{"kind": "move", "ptr": "/t/do/0", "native": "move_top",
                        "args": {"from": 1, "to": 0, "count": 1, "under": true}}"#;
+        let flip = r#"{"kind": "flip", "ptr": "/u/do/0", "native": "turn_top_up", "args": {"depot": 0}}"#;
         let expr = r#", "expr": {"cards": [[1, 0, 0, 1, false], [2, 0, 0, 2, false], [3, 0, 0, 3, false], [4, 0, 0, 4, false]],
             "depot_index": {}, "groups": {}, "types": {}, "group_of": [null, null], "copy_index": [0, 0],
-            "covered_by": [[], []], "grid": [null, null], "functions": {"f": ["count_cards"]}}}"#;
+            "covered_by": [[], []], "grid": [null, null],
+            "functions": {"f": ["count_cards"], "down": ["face_down_cards"]}}}"#;
         let extra = r#", "draws": [{"to": 1, "count": 1, "recycle": true}, null]"#;
-        let mut doc = doc_with("1, 2, 3, 4", CLUBS_UP, "null", extra, "0")
-            .replace(r#""triggers": []"#, &format!(r#""triggers": [{{"depot": 1, "when": {when}, "do": [{back}]}}]"#));
+        let triggers = format!(
+            r#""triggers": [{{"depot": 1, "when": {full}, "do": [{back}]}}, {{"depot": 0, "when": {hidden}, "do": [{flip}]}}]"#
+        );
+        let mut doc = doc_with("1, 2, 3, 4", CLUBS_UP, "null", extra, "0").replace(r#""triggers": []"#, &triggers);
         doc.truncate(doc.len() - 1);
         let g = Game::from_json(&(doc + expr)).unwrap();
-        assert_eq!(g.rules.trigger_reads(0), Some(&[1][..]));
+        assert_eq!((g.rules.trigger_reads(0), g.rules.trigger_reads(1)), (Some(&[1][..]), Some(&[0][..])));
         let s = start(vec![vec![6, 4, 2, 0], vec![]]);
+        let kept_before = settle::KEPT_ANSWERS.with(|n| n.get());
         for seed in 0..20 {
-            let (mut a, mut b) = (SplitMix(seed), SplitMix(seed));
-            let (made, status) = g.playout(&s, &mut a, 40).unwrap();
-            let (mut t, mut count, mut fired) = (s.clone(), 0, false);
-            while count < 40 {
+            // one board kept from move to move, as a playout keeps it, beside a fresh one a move
+            let (mut rng, mut w, mut t, mut fired) = (SplitMix(seed), Work::new(&s), s.clone(), false);
+            for _ in 0..40 {
                 let moves = g.legal_moves(&t).unwrap();
                 if moves.is_empty() {
                     break;
                 }
-                t = g.apply_legal(&t, moves[b.below(moves.len() as u64) as usize]).unwrap();
-                fired |= t.piles[0].first().is_some_and(|&c| c & 1 == 1); // a card came back under
-                count += 1;
+                let m = moves[rng.below(moves.len() as u64) as usize];
+                g.step(&mut w, m).unwrap();
+                t = g.apply_legal(&t, m).unwrap();
+                assert_eq!((&w.s.piles, w.s.status), (&t.piles, t.status), "seed {seed}, after {m:?}");
+                assert!(t.piles[1].len() < 2, "seed {seed}: the foundation's trigger did not hold at two cards");
+                // the stock's trigger turns only its top up: a face-up card under others came back
+                fired |= t.piles[0].len() > 1 && t.piles[0][0] & 1 == 1;
             }
-            assert_eq!((made, status), (count, t.status), "seed {seed}");
-            assert!(fired, "seed {seed}: the trigger never held");
+            assert!(fired, "seed {seed}: the foundation's trigger never held");
         }
+        assert!(settle::KEPT_ANSWERS.with(|n| n.get()) > kept_before, "no `when` was answered from a kept result");
     }
 
     #[test]

@@ -149,6 +149,13 @@ impl Rules {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many times `trigger_holds` answered from a kept result on this thread, so that a
+    /// test can show that its board took that path.
+    pub(super) static KEPT_ANSWERS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 impl Rules {
     /// The depots whose piles trigger `k`'s `when` reads, when its footprint names them.
     #[cfg(test)]
@@ -317,6 +324,8 @@ impl Game {
         }
         let kept = w.unheld[k];
         if kept != 0 && reads.iter().all(|&d| w.stamps[d] < kept) {
+            #[cfg(test)]
+            KEPT_ANSWERS.with(|n| n.set(n.get() + 1));
             return Ok(false);
         }
         let holds = self.exprs.test(t.when, &w.s, &scope(t.depot))?;
