@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 
 from test_solver_games import FREECELL, VARIANTS, board, make
 
@@ -78,6 +80,33 @@ def test_sinks_keep_size_and_top():
     b = full(g, foundation="2S AS 3H", column_1="2H", column_2="4S")
     c = full(g, foundation="AS 3H 2S", column_1="2H", column_2="4S")
     assert an.key(a) == an.key(b) != an.key(c)
+
+
+def nestor_doc():
+    return json.loads(Path("rulesets/nestor.cardz").read_text())
+
+
+def test_sinks_in_a_game_with_triggers():
+    """Nestor's triggers move each pair onto the discard: no rule reads its cards, so the key keeps
+    its size and top, and the order the pairs went there in is forgotten."""
+    g = make(nestor_doc())
+    an = Analysis(g.spec)
+    discard = g.depot_index["discard"]
+    assert discard in an.sinks
+    a = full(g, discard="AS AH 2S 2H", column_1="3S", column_2="3H")
+    b = full(g, discard="AH AS 2S 2H", column_1="3S", column_2="3H")
+    c = full(g, discard="AS AH 2H 2S", column_1="3S", column_2="3H")
+    assert an.key(a) == an.key(b) != an.key(c)
+
+
+def test_no_sinks_where_an_expression_reads_cards_or_a_step_takes_them():
+    doc = nestor_doc()
+    doc["depots"][2]["acceptRule"]["when"] = "card.rank == top.rank && count(discard) < 52"
+    assert Analysis(make(doc).spec).sinks == ()  # an expression reads the discard's cards
+    doc = nestor_doc()
+    doc["depots"][2]["triggers"][0]["do"].append({"kind": "move", "from": "discard", "to": "@self"})
+    g = make(doc)
+    assert g.depot_index["discard"] not in Analysis(g.spec).sinks  # a trigger takes from it
 
 
 def test_tap_runs_need_a_waste_that_refuses_drops():

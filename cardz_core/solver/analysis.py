@@ -74,6 +74,14 @@ def _field_depots(args: dict[str, Any], of: Iterable[str]) -> frozenset[int]:
     return frozenset(found)
 
 
+def _resolved(value: Any) -> bool:
+    """Whether a compiled depot field names its depots as indices (or is left out), not by an
+    expression."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return True
+    return isinstance(value, tuple) and all(isinstance(v, int) for v in value)
+
+
 class Analysis:
     """Per-game tables the solver reads in its inner loop. Built from a compiled ``Game`` (use
     ``analysis_of``); a ``GameSpec`` is compiled first, with the registry it was loaded with."""
@@ -127,7 +135,7 @@ class Analysis:
             self.safe = None
         self.lazy_stock, self.lazy_streamline = self._lazy_stock()
         singles = [i for i in range(self.n) if not any(i in cl for cl in self.classes)]
-        self.sinks = self._sinks() if self.plain and kinds_known else ()
+        self.sinks = self._sinks() if kinds_known else ()
         self._singles_of = _getter(singles)
         self._class_getters = tuple(_getter(list(cl)) for cl in self.classes)
         self._undeclared = (-1,) * self.n
@@ -320,6 +328,8 @@ class Analysis:
         only their size and top card. A foundation whose pile its top card determines already
         (the one-next-card shape safe moves check) gains nothing and is left whole."""
         c = self.compiled
+        if not self.plain and "piles" in c.rule_reads():
+            return ()  # an expression may read the cards of any depot
         # depots a condition may read more of than which are empty: the depots its depot fields
         # name, or every depot when it has none (a stalemate reads only the legal moves)
         named: set[int] = set()
@@ -330,6 +340,16 @@ class Analysis:
             named |= _field_depots(cond.args, fields) if fields else set(range(self.n))
         for step in c.redeal:
             named |= _field_depots(step.args, step.depot_fields)
+        # a trigger's or an action's step reads the depots it names, except where it only puts
+        # cards (its ``lands_on`` fields, when it moves cards); one naming a depot by an
+        # expression could read any
+        for step in self._rule_steps():
+            read = [f for f in step.depot_fields if not (step.moves_cards and f in step.lands_on)]
+            if any(not _resolved(step.args.get(f)) for f in read):
+                return ()
+            named |= _field_depots(step.args, read)
+        if any(step.from_stock for step in (*c.redeal, *self._rule_steps())):
+            named |= {i for i in range(self.n) if c.deals_from[i]}
         whole = self.win_set if self.safe is not None and self.win_set else frozenset()
         # a recycle takes a draw target's cards back into its stock, whatever its eject rule
         named |= {d.to for d in c.draws if d is not None and d.recycle}
@@ -339,6 +359,15 @@ class Analysis:
         if found:
             self.notes.append("only size and top card kept of " + " ".join(self.names[i] for i in found))
         return found
+
+    def _rule_steps(self) -> Iterable[StepData]:
+        """The steps of every trigger and action."""
+        c = self.compiled
+        for trigger in c.triggers:
+            yield from trigger.do
+        for actions in c.actions:
+            for action in actions:
+                yield from action.do
 
     # ---- the transposition key ------------------------------------------------------------
     def key(self, state: Any) -> Hashable:
