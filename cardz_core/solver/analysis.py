@@ -35,6 +35,9 @@ from cardz_core.spec.model import GameSpec, Pattern
 # What a condition may read and still be understood: the cards on the table and their faces,
 # which the key keeps exactly (counters, moves and expressions it would have to be told about).
 _CONDITION_READS = frozenset({"piles", "faces"})
+# What a condition may read for the search without the reductions: also its expressions, whose
+# programs declare what they read, and the key keeps all of that (``CompiledGame.rule_reads``).
+_KEYED_READS = _CONDITION_READS | {"expressions"}
 # What a redeal step may read besides the piles of its depots and still be understood.
 _STEP_READS = frozenset({"rng", "expressions"})
 _LOCKED = "Locked"  # the eject gate of a depot no card leaves (``EjectTable.gate``)
@@ -99,10 +102,14 @@ class Analysis:
         self.ranks = tuple(c.card_rank)
         self.suits = tuple(c.card_suit)
         self.plain = not c.uses_expressions  # no expressions, triggers or actions anywhere
-        kinds_known = all(self._understood(top) for top in (c.win, c.loss, c.redeal_when)
-                          if top is not None) and all(self._step_understood(s) for s in c.redeal)
-        self.known = kinds_known
-        if not kinds_known:
+        tops = [top for top in (c.win, c.loss, c.redeal_when) if top is not None]
+        steps_known = all(self._step_understood(s) for s in c.redeal)
+        # the reductions read which depots a condition reads, so they need kinds that read only
+        # piles and faces; the search alone (the key) also takes a condition whose expressions
+        # it keeps every field of (``Analysis.known``, which the native search needs)
+        kinds_known = steps_known and all(self._understood(top, _CONDITION_READS) for top in tops)
+        self.known = steps_known and all(self._understood(top, _KEYED_READS) for top in tops)
+        if not self.known:
             self.notes.append("a condition or redeal step of a plugin: no symmetry, safe moves or tap runs")
 
         # Counters in the key: only those a rule reads (as its expressions declare, functions
@@ -143,13 +150,12 @@ class Analysis:
         self.native: Any = None  # the native search (``cardz_core._native.Solver``), likewise
 
     # ---- what the kinds' facts say (compile copied them onto the steps and conditions) -------
-    def _understood(self, cond: ConditionData) -> bool:
-        """Whether the solver knows all ``cond`` reads: the piles and faces only (or it is a
-        stalemate, which the search meets as a position without moves), and so do the
-        conditions nested in it."""
-        if not (cond.stalemate or _CONDITION_READS.issuperset(cond.reads)):
+    def _understood(self, cond: ConditionData, known: frozenset[str]) -> bool:
+        """Whether ``cond`` reads nothing but ``known`` (or it is a stalemate, which the search
+        meets as a position without moves), and so do the conditions nested in it."""
+        if not (cond.stalemate or known.issuperset(cond.reads)):
             return False
-        return all(self._understood(c) for c in _nested(cond))
+        return all(self._understood(c, known) for c in _nested(cond))
 
     @staticmethod
     def _step_understood(step: StepData) -> bool:
