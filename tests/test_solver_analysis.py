@@ -109,6 +109,25 @@ def test_no_sinks_where_an_expression_reads_cards_or_a_step_takes_them():
     assert g.depot_index["discard"] not in Analysis(g.spec).sinks  # a trigger takes from it
 
 
+def test_a_card_that_can_go_only_home_blocks_the_earlier_cards_of_its_suit_below_it():
+    g = make(VARIANTS["bakers-dozen"])
+    safe = Analysis(g.spec).safe
+    stuck = [str(g.identity[c]) for c, under in enumerate(safe.under) if under]
+    assert sorted(stuck) == ["5H", "5S"]  # the top rank: no card to lie on, no empty column
+    code = {str(card): i << 1 | 1 for i, card in enumerate(g.identity)}
+    col = g.depot_index["column-1"]
+
+    def piles(*cards):
+        out = [()] * len(g.depot_names)
+        out[col] = tuple(code[c] for c in cards)
+        return tuple(out)
+
+    assert safe.blocked(piles("2S", "4H", "5S"))  # 2S can go home only before 5S
+    assert not safe.blocked(piles("5S", "2S"))  # the Five lies under: 2S leaves first
+    assert not safe.blocked(piles("2H", "5S"))  # another suit
+    assert not Analysis(make(VARIANTS["baker"]).spec).safe.blocked_depots  # columns that refill
+
+
 def test_tap_runs_need_a_waste_that_refuses_drops():
     doc = copy.deepcopy(VARIANTS["klondike-draw-1"])
     assert Analysis(make(doc).spec).tap is not None

@@ -136,8 +136,19 @@ def test_known_by_hand():
     assert solve(g, board(g, column_1="AS 2H", column_2="2S AH")).result == "won"
 
 
+def bakers_dozen_doc():
+    """Columns build down in any suit, are never refilled, and give only their top card: a Five
+    (the top rank) goes nowhere but home."""
+    doc = game_doc(ranks=("Ace", "Two", "Three", "Four", "Five"), cells=0, columns=4, column_suit="Any")
+    column = doc["depots"][-1]
+    column["acceptRule"]["seedNone"] = True
+    column["ejectRule"] = "topOnly"
+    return doc
+
+
 VARIANTS = {
     "freecell": game_doc(ranks=("Ace", "Two", "Three", "Four", "Five", "Six")),
+    "bakers-dozen": bakers_dozen_doc(),
     "baker": game_doc(ranks=("Ace", "Two", "Three", "Four", "Five"), cells=0, column_suit="Same"),
     "no-cell": game_doc(cells=0),
     "klondike-draw-1": game_doc(cells=0, columns=2, seed="Five", ranks=("Ace", "Two", "Three", "Four", "Five"),
@@ -474,9 +485,37 @@ def nestor_by_hand(game, state):
     return "lost"
 
 
+def bakers_dozen_by_hand(game, state):
+    """Lost when a King lies in a column above a lower card of its suit: a King goes nowhere but
+    home (no card is higher, empty columns take nothing), and only a column's top card moves.
+    None when this rule of thumb does not decide the deal."""
+    ranks, suits = game.compiled.card_rank, game.compiled.card_suit
+    for i, name in enumerate(game.depot_names):
+        cards = [c >> 1 for c in state.piles[i]] if name.startswith("column") else []
+        for j, c in enumerate(cards):
+            if ranks[c] == 13 and any(suits[d] == suits[c] for d in cards[:j]):
+                return "lost"
+    return None
+
+
 # Games whose losses the plain search cannot confirm within its limit (Nestor: the discard's order
-# of pairs multiplies the positions), confirmed by a search written for their rules instead.
-TOO_LARGE_TO_SEARCH_PLAINLY = {"nestor": nestor_by_hand}
+# of pairs multiplies the positions; Baker's Dozen: thirteen columns), confirmed by an argument
+# written for their rules instead.
+TOO_LARGE_TO_SEARCH_PLAINLY = {"nestor": nestor_by_hand, "bakers_dozen": bakers_dozen_by_hand}
+
+
+def test_bakers_dozen_deals_with_a_king_on_a_lower_card_of_its_suit_are_lost_at_once():
+    game = open_game("rulesets/bakers_dozen.cardz")
+    decided = 0
+    for seed in range(12):
+        start = game.deal(seed)
+        r = solve(game, start, max_states=20_000, timeout=60)
+        if bakers_dozen_by_hand(game, start) == "lost":
+            assert (r.result, r.states) == ("lost", 1), f"seed {seed}"
+            decided += 1
+        else:
+            assert r.states > 1, f"seed {seed}"
+    assert 0 < decided < 12
 
 
 def test_nestor_agrees_with_a_search_written_for_its_rules():

@@ -41,6 +41,7 @@ _KEYED_READS = _CONDITION_READS | {"expressions"}
 # What a redeal step may read besides the piles of its depots and still be understood.
 _STEP_READS = frozenset({"rng", "expressions"})
 _LOCKED = "Locked"  # the eject gate of a depot no card leaves (``EjectTable.gate``)
+_TOP_ONLY = "TopOnly"  # the eject gate of a depot only its top card leaves
 _FACE_DOWN = 0  # ``CompiledGame.land_face`` of a depot that takes cards face-down
 
 
@@ -476,10 +477,62 @@ class SafeMoves:
         if win_class in an.classes:
             self.seed_rank = c.accepts[win_class[0]].seed
         self.ranks = an.ranks
+        self.blocked_depots, self.under = self._blocked(an)
         self.enabled = True
         an.notes.append("safe moves: a card to a locked foundation once every card that could be "
                         "placed on it elsewhere is on a foundation"
                         + ("" if self.seed_rank is not None else " (not onto an empty foundation)"))
+        if self.blocked_depots:
+            an.notes.append("lost once a card that can go only home lies on an earlier card of its suit")
+
+    def _blocked(self, an: Analysis) -> tuple[tuple[int, ...], tuple[frozenset[int], ...]]:
+        """The depots to look through for a card that can go nowhere but home lying on a card its
+        foundation must take before it (docs/solver.md, section 4), and for each card the
+        cards that must not lie under it (empty for a card that can go elsewhere): none unless
+        every foundation counts up by one in suit from one seed rank without wrapping."""
+        c = an.compiled
+        none: tuple[tuple[int, ...], tuple[frozenset[int], ...]] = ((), ())
+        seeds = {c.accepts[i].seed for i in self.win}
+        builds = {c.accepts[i].build for i in self.win}
+        if len(seeds) != 1 or len(builds) != 1:
+            return none
+        build, seed = builds.pop(), seeds.pop()
+        if seed is None or build is None or build.direction != "Up" or build.step != 1 or build.wrap:
+            return none
+        cards = an.cards
+        targets = {d.to for d in c.draws if d is not None}
+        takers = [i for i, a in enumerate(c.accepts)
+                  if i not in self.win and c.draws[i] is None and not a.rejects_all]
+
+        def placeable(card: int) -> bool:  # some depot outside the foundations may take it
+            for i in takers:
+                a = c.accepts[i]
+                if a.follow or not (a.seed_none or (a.seed is not None and a.seed != an.ranks[card])):
+                    return True  # (or may: an empty one, or by a rule not read here)
+                if not a.empty_only and any(printed_fits(an.game.accepts[i], below, cards[card])
+                                            for x, below in enumerate(cards) if x != card):
+                    return True
+            return False
+
+        under = tuple(frozenset(x for x in range(len(cards)) if an.suits[x] == an.suits[card]
+                                and seed <= an.ranks[x] < an.ranks[card])
+                      if not placeable(card) else frozenset() for card in range(len(cards)))
+        depots = tuple(i for i, e in enumerate(c.ejects)
+                       if i not in self.win and c.draws[i] is None and i not in targets
+                       and e.gate == _TOP_ONLY and e.unit is None)
+        return (depots, under) if depots and any(under) else none
+
+    def blocked(self, piles: tuple[tuple[int, ...], ...]) -> bool:
+        """Whether a card that can go only home lies, in a depot it leaves only from the top, on a
+        card its foundation must take first: then neither ever goes home."""
+        under = self.under
+        for i in self.blocked_depots:
+            pile = piles[i]
+            for j in range(1, len(pile)):
+                first = under[pile[j] >> 1]
+                if first and any(x >> 1 in first for x in pile[:j]):
+                    return True
+        return False
 
     @staticmethod
     def _global_reason(an: Analysis) -> str | None:
