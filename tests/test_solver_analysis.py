@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 
 from test_solver_games import FREECELL, VARIANTS, board, make
 
@@ -78,6 +80,52 @@ def test_sinks_keep_size_and_top():
     b = full(g, foundation="2S AS 3H", column_1="2H", column_2="4S")
     c = full(g, foundation="AS 3H 2S", column_1="2H", column_2="4S")
     assert an.key(a) == an.key(b) != an.key(c)
+
+
+def nestor_doc():
+    return json.loads(Path("rulesets/nestor.cardz").read_text())
+
+
+def test_sinks_in_a_game_with_triggers():
+    """Nestor's triggers move each pair onto the discard: no rule reads its cards, so the key keeps
+    its size and top, and the order the pairs went there in is forgotten."""
+    g = make(nestor_doc())
+    an = Analysis(g.spec)
+    discard = g.depot_index["discard"]
+    assert discard in an.sinks
+    a = full(g, discard="AS AH 2S 2H", column_1="3S", column_2="3H")
+    b = full(g, discard="AH AS 2S 2H", column_1="3S", column_2="3H")
+    c = full(g, discard="AS AH 2H 2S", column_1="3S", column_2="3H")
+    assert an.key(a) == an.key(b) != an.key(c)
+
+
+def test_no_sinks_where_an_expression_reads_cards_or_a_step_takes_them():
+    doc = nestor_doc()
+    doc["depots"][2]["acceptRule"]["when"] = "card.rank == top.rank && count(discard) < 52"
+    assert Analysis(make(doc).spec).sinks == ()  # an expression reads the discard's cards
+    doc = nestor_doc()
+    doc["depots"][2]["triggers"][0]["do"].append({"kind": "move", "from": "discard", "to": "@self"})
+    g = make(doc)
+    assert g.depot_index["discard"] not in Analysis(g.spec).sinks  # a trigger takes from it
+
+
+def test_a_card_that_can_go_only_home_blocks_the_earlier_cards_of_its_suit_below_it():
+    g = make(VARIANTS["bakers-dozen"])
+    safe = Analysis(g.spec).safe
+    stuck = [str(g.identity[c]) for c, under in enumerate(safe.under) if under]
+    assert sorted(stuck) == ["5H", "5S"]  # the top rank: no card to lie on, no empty column
+    code = {str(card): i << 1 | 1 for i, card in enumerate(g.identity)}
+    col = g.depot_index["column-1"]
+
+    def piles(*cards):
+        out = [()] * len(g.depot_names)
+        out[col] = tuple(code[c] for c in cards)
+        return tuple(out)
+
+    assert safe.blocked(piles("2S", "4H", "5S"))  # 2S can go home only before 5S
+    assert not safe.blocked(piles("5S", "2S"))  # the Five lies under: 2S leaves first
+    assert not safe.blocked(piles("2H", "5S"))  # another suit
+    assert not Analysis(make(VARIANTS["baker"]).spec).safe.blocked_depots  # columns that refill
 
 
 def test_tap_runs_need_a_waste_that_refuses_drops():

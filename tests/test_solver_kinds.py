@@ -134,3 +134,31 @@ def test_the_analysis_is_built_once_and_held_by_the_game():
     solve(g, g.deal(1), max_states=1000)
     assert analysis_of(g) is an and an.oneway is not None  # the solver's tables stay on it
     assert analysis_of(game("freecell")) is not an
+
+
+class Counting:
+    """A plugin win kind that says it reads the counters (as ``noLegalMoves`` does, without being
+    a stalemate): the key would not keep what it reads."""
+
+    @hookimpl
+    def cardz_conditions(self, register):
+        register("countedIn", attrs.evolve(CONDITION_KINDS["allCardsIn"],
+                                           reads=frozenset({"piles", "counters"})))
+
+
+def test_a_win_written_as_an_expression_is_searched_natively_a_counting_plugin_is_not():
+    """An ``expr`` condition's expressions declare what they read, and the key keeps all of it, so
+    the native search takes the game (``Analysis.known``); the reductions stay off, as in any
+    game with expressions. A kind reading what the key may drop keeps the Python search."""
+    from cardz_core.planners.solver import NATIVE_NOTE, PYTHON_NOTE
+
+    aces = game("aces_up")  # its win is ``count(discard) == 48``
+    an = analysis_of(aces)
+    assert an.known and an.classes == () and an.sinks == () and an.safe is None
+    assert NATIVE_NOTE in solve(aces, aces.deal(0), max_states=500, timeout=60).notes
+    registry = build_registry([Counting()], entry_points=False)
+    doc = json.loads((RULESETS / "freecell.cardz").read_text())
+    doc["winCondition"]["kind"] = "countedIn"
+    counted = compile(load_game(doc, registry=registry), registry)
+    assert not analysis_of(counted).known
+    assert PYTHON_NOTE in solve(counted, counted.deal(0), max_states=500, timeout=60).notes

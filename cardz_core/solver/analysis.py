@@ -35,9 +35,13 @@ from cardz_core.spec.model import GameSpec, Pattern
 # What a condition may read and still be understood: the cards on the table and their faces,
 # which the key keeps exactly (counters, moves and expressions it would have to be told about).
 _CONDITION_READS = frozenset({"piles", "faces"})
+# What a condition may read for the search without the reductions: also its expressions, whose
+# programs declare what they read, and the key keeps all of that (``CompiledGame.rule_reads``).
+_KEYED_READS = _CONDITION_READS | {"expressions"}
 # What a redeal step may read besides the piles of its depots and still be understood.
 _STEP_READS = frozenset({"rng", "expressions"})
 _LOCKED = "Locked"  # the eject gate of a depot no card leaves (``EjectTable.gate``)
+_TOP_ONLY = "TopOnly"  # the eject gate of a depot only its top card leaves
 _FACE_DOWN = 0  # ``CompiledGame.land_face`` of a depot that takes cards face-down
 
 
@@ -74,6 +78,14 @@ def _field_depots(args: dict[str, Any], of: Iterable[str]) -> frozenset[int]:
     return frozenset(found)
 
 
+def _resolved(value: Any) -> bool:
+    """Whether a compiled depot field names its depots as indices (or is left out), not by an
+    expression."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return True
+    return isinstance(value, tuple) and all(isinstance(v, int) for v in value)
+
+
 class Analysis:
     """Per-game tables the solver reads in its inner loop. Built from a compiled ``Game`` (use
     ``analysis_of``); a ``GameSpec`` is compiled first, with the registry it was loaded with."""
@@ -91,10 +103,14 @@ class Analysis:
         self.ranks = tuple(c.card_rank)
         self.suits = tuple(c.card_suit)
         self.plain = not c.uses_expressions  # no expressions, triggers or actions anywhere
-        kinds_known = all(self._understood(top) for top in (c.win, c.loss, c.redeal_when)
-                          if top is not None) and all(self._step_understood(s) for s in c.redeal)
-        self.known = kinds_known
-        if not kinds_known:
+        tops = [top for top in (c.win, c.loss, c.redeal_when) if top is not None]
+        steps_known = all(self._step_understood(s) for s in c.redeal)
+        # the reductions read which depots a condition reads, so they need kinds that read only
+        # piles and faces; the search alone (the key) also takes a condition whose expressions
+        # it keeps every field of (``Analysis.known``, which the native search needs)
+        kinds_known = steps_known and all(self._understood(top, _CONDITION_READS) for top in tops)
+        self.known = steps_known and all(self._understood(top, _KEYED_READS) for top in tops)
+        if not self.known:
             self.notes.append("a condition or redeal step of a plugin: no symmetry, safe moves or tap runs")
 
         # Counters in the key: only those a rule reads (as its expressions declare, functions
@@ -127,7 +143,7 @@ class Analysis:
             self.safe = None
         self.lazy_stock, self.lazy_streamline = self._lazy_stock()
         singles = [i for i in range(self.n) if not any(i in cl for cl in self.classes)]
-        self.sinks = self._sinks() if self.plain and kinds_known else ()
+        self.sinks = self._sinks() if kinds_known else ()
         self._singles_of = _getter(singles)
         self._class_getters = tuple(_getter(list(cl)) for cl in self.classes)
         self._undeclared = (-1,) * self.n
@@ -135,13 +151,12 @@ class Analysis:
         self.native: Any = None  # the native search (``cardz_core._native.Solver``), likewise
 
     # ---- what the kinds' facts say (compile copied them onto the steps and conditions) -------
-    def _understood(self, cond: ConditionData) -> bool:
-        """Whether the solver knows all ``cond`` reads: the piles and faces only (or it is a
-        stalemate, which the search meets as a position without moves), and so do the
-        conditions nested in it."""
-        if not (cond.stalemate or _CONDITION_READS.issuperset(cond.reads)):
+    def _understood(self, cond: ConditionData, known: frozenset[str]) -> bool:
+        """Whether ``cond`` reads nothing but ``known`` (or it is a stalemate, which the search
+        meets as a position without moves), and so do the conditions nested in it."""
+        if not (cond.stalemate or known.issuperset(cond.reads)):
             return False
-        return all(self._understood(c) for c in _nested(cond))
+        return all(self._understood(c, known) for c in _nested(cond))
 
     @staticmethod
     def _step_understood(step: StepData) -> bool:
@@ -320,6 +335,8 @@ class Analysis:
         only their size and top card. A foundation whose pile its top card determines already
         (the one-next-card shape safe moves check) gains nothing and is left whole."""
         c = self.compiled
+        if not self.plain and "piles" in c.rule_reads():
+            return ()  # an expression may read the cards of any depot
         # depots a condition may read more of than which are empty: the depots its depot fields
         # name, or every depot when it has none (a stalemate reads only the legal moves)
         named: set[int] = set()
@@ -330,6 +347,16 @@ class Analysis:
             named |= _field_depots(cond.args, fields) if fields else set(range(self.n))
         for step in c.redeal:
             named |= _field_depots(step.args, step.depot_fields)
+        # a trigger's or an action's step reads the depots it names, except where it only puts
+        # cards (its ``lands_on`` fields, when it moves cards); one naming a depot by an
+        # expression could read any
+        for step in self._rule_steps():
+            read = [f for f in step.depot_fields if not (step.moves_cards and f in step.lands_on)]
+            if any(not _resolved(step.args.get(f)) for f in read):
+                return ()
+            named |= _field_depots(step.args, read)
+        if any(step.from_stock for step in (*c.redeal, *self._rule_steps())):
+            named |= {i for i in range(self.n) if c.deals_from[i]}
         whole = self.win_set if self.safe is not None and self.win_set else frozenset()
         # a recycle takes a draw target's cards back into its stock, whatever its eject rule
         named |= {d.to for d in c.draws if d is not None and d.recycle}
@@ -339,6 +366,15 @@ class Analysis:
         if found:
             self.notes.append("only size and top card kept of " + " ".join(self.names[i] for i in found))
         return found
+
+    def _rule_steps(self) -> Iterable[StepData]:
+        """The steps of every trigger and action."""
+        c = self.compiled
+        for trigger in c.triggers:
+            yield from trigger.do
+        for actions in c.actions:
+            for action in actions:
+                yield from action.do
 
     # ---- the transposition key ------------------------------------------------------------
     def key(self, state: Any) -> Hashable:
@@ -441,10 +477,62 @@ class SafeMoves:
         if win_class in an.classes:
             self.seed_rank = c.accepts[win_class[0]].seed
         self.ranks = an.ranks
+        self.blocked_depots, self.under = self._blocked(an)
         self.enabled = True
         an.notes.append("safe moves: a card to a locked foundation once every card that could be "
                         "placed on it elsewhere is on a foundation"
                         + ("" if self.seed_rank is not None else " (not onto an empty foundation)"))
+        if self.blocked_depots:
+            an.notes.append("lost once a card that can go only home lies on an earlier card of its suit")
+
+    def _blocked(self, an: Analysis) -> tuple[tuple[int, ...], tuple[frozenset[int], ...]]:
+        """The depots to look through for a card that can go nowhere but home lying on a card its
+        foundation must take before it (docs/solver.md, section 4), and for each card the
+        cards that must not lie under it (empty for a card that can go elsewhere): none unless
+        every foundation counts up by one in suit from one seed rank without wrapping."""
+        c = an.compiled
+        none: tuple[tuple[int, ...], tuple[frozenset[int], ...]] = ((), ())
+        seeds = {c.accepts[i].seed for i in self.win}
+        builds = {c.accepts[i].build for i in self.win}
+        if len(seeds) != 1 or len(builds) != 1:
+            return none
+        build, seed = builds.pop(), seeds.pop()
+        if seed is None or build is None or build.direction != "Up" or build.step != 1 or build.wrap:
+            return none
+        cards = an.cards
+        targets = {d.to for d in c.draws if d is not None}
+        takers = [i for i, a in enumerate(c.accepts)
+                  if i not in self.win and c.draws[i] is None and not a.rejects_all]
+
+        def placeable(card: int) -> bool:  # some depot outside the foundations may take it
+            for i in takers:
+                a = c.accepts[i]
+                if a.follow or not (a.seed_none or (a.seed is not None and a.seed != an.ranks[card])):
+                    return True  # (or may: an empty one, or by a rule not read here)
+                if not a.empty_only and any(printed_fits(an.game.accepts[i], below, cards[card])
+                                            for x, below in enumerate(cards) if x != card):
+                    return True
+            return False
+
+        under = tuple(frozenset(x for x in range(len(cards)) if an.suits[x] == an.suits[card]
+                                and seed <= an.ranks[x] < an.ranks[card])
+                      if not placeable(card) else frozenset() for card in range(len(cards)))
+        depots = tuple(i for i, e in enumerate(c.ejects)
+                       if i not in self.win and c.draws[i] is None and i not in targets
+                       and e.gate == _TOP_ONLY and e.unit is None)
+        return (depots, under) if depots and any(under) else none
+
+    def blocked(self, piles: tuple[tuple[int, ...], ...]) -> bool:
+        """Whether a card that can go only home lies, in a depot it leaves only from the top, on a
+        card its foundation must take first: then neither ever goes home."""
+        under = self.under
+        for i in self.blocked_depots:
+            pile = piles[i]
+            for j in range(1, len(pile)):
+                first = under[pile[j] >> 1]
+                if first and any(x >> 1 in first for x in pile[:j]):
+                    return True
+        return False
 
     @staticmethod
     def _global_reason(an: Analysis) -> str | None:

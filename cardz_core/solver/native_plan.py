@@ -65,6 +65,8 @@ def _safe_plan(an: Analysis) -> dict[str, Any] | None:
         "pile_unit": sorted(safe.pile_unit),
         "seed_rank": safe.seed_rank,
         "ranks": list(an.ranks),
+        "blocked": list(safe.blocked_depots),
+        "under": [sorted(u) for u in safe.under] if safe.blocked_depots else [],
     }
 
 

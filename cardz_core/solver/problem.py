@@ -141,6 +141,8 @@ class GameProblem:
         moves = game.legal_moves(state)
         safe = self.an.safe
         if safe is not None:
+            if safe.blocked_depots and safe.blocked(state.piles):
+                return []  # no card of the blocked pair will ever go home
             m = safe.find(state, moves)
             if m is not None:
                 return [((m,), game.apply(state, m))]

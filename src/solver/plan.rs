@@ -69,6 +69,10 @@ pub struct SafePlan {
     pub pile_unit: Vec<bool>,
     /// the cards of the seed rank, when cards may go onto an empty foundation
     pub seeds: Option<Vec<usize>>,
+    /// the depots where a card that can go only home may lie on a card its foundation takes
+    /// first, and for each card those cards (`SafeMoves.blocked`; empty: no such check)
+    pub blocked: Vec<usize>,
+    pub under: Vec<Vec<usize>>,
 }
 
 /// A sibling order (`Weights`).
@@ -230,6 +234,11 @@ impl Plan {
         }
         let ranks = nums(get(s, "ranks")?, "ranks")?;
         let seeds = get(s, "seed_rank")?.as_i64().map(|seed| (0..cards).filter(|&c| ranks.get(c) == Some(&seed)).collect());
+        let blocked = idx(get(s, "blocked")?, "blocked", depots)?;
+        let under: Vec<Vec<usize>> = list(get(s, "under")?, "under")?.iter().map(|u| idx(u, "under", cards)).collect::<Result<_, _>>()?;
+        if !blocked.is_empty() && under.len() != cards {
+            return Err(BadPlan("'under' is not one list per card".into()));
+        }
         Ok(Some(SafePlan {
             in_win: mask(&win, depots),
             win,
@@ -237,6 +246,8 @@ impl Plan {
             source: mask(&idx(get(s, "sources")?, "sources", depots)?, depots),
             pile_unit: mask(&idx(get(s, "pile_unit")?, "pile_unit", depots)?, depots),
             seeds,
+            blocked,
+            under,
         }))
     }
 

@@ -285,6 +285,9 @@ impl<'a> Problem<'a> {
     }
 
     fn children<E: From<ExprError>>(&mut self, s: &State, moves: &[Move], visit: &mut impl Visit<E>) -> Result<(), E> {
+        if self.blocked(s) {
+            return Ok(()); // no card of the blocked pair will ever go home
+        }
         if let Some(m) = self.safe_move(s, moves) {
             let line = self.line(&[], m);
             return self.child(visit, line, s, None, m);
@@ -350,6 +353,19 @@ impl<'a> Problem<'a> {
     }
 
     /// `SafeMoves.find`: a move to a foundation that needs no branching, or None.
+    /// Whether a card that can go only home lies, in a depot it leaves only from the top, on a
+    /// card its foundation takes first (`SafeMoves.blocked`).
+    fn blocked(&self, s: &State) -> bool {
+        let Some(safe) = self.plan.safe.as_ref() else { return false };
+        safe.blocked.iter().any(|&i| {
+            let pile = &s.piles[i];
+            (1..pile.len()).any(|j| {
+                let first = &safe.under[(pile[j] >> 1) as usize];
+                !first.is_empty() && pile[..j].iter().any(|&x| first.contains(&((x >> 1) as usize)))
+            })
+        })
+    }
+
     fn safe_move(&mut self, s: &State, moves: &[Move]) -> Option<Move> {
         let safe = self.plan.safe.as_ref()?;
         let mut home_known = false;
