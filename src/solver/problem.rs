@@ -36,10 +36,10 @@ impl State {
 /// What the search does with each child as it is made: `visit(ranker, line, child, same)`,
 /// `line` the moves that reach it (one, or a run of taps and a move, or a take and the moves
 /// onto the card taken), `same` as `Keyer::diff` gives it against the position expanded.
-/// It hands back a line it is done with, to be reused, or stops the listing with an error.
-pub trait Visit<E>: FnMut(&mut Ranker<'_>, Vec<Move>, &State, &[bool]) -> Result<Option<Vec<Move>>, E> {}
+/// It copies what it keeps of the line, or stops the listing with an error.
+pub trait Visit<E>: FnMut(&mut Ranker<'_>, &[Move], &State, &[bool]) -> Result<(), E> {}
 
-impl<E, F: FnMut(&mut Ranker<'_>, Vec<Move>, &State, &[bool]) -> Result<Option<Vec<Move>>, E>> Visit<E> for F {}
+impl<E, F: FnMut(&mut Ranker<'_>, &[Move], &State, &[bool]) -> Result<(), E>> Visit<E> for F {}
 
 /// The sibling order (`GameProblem.priority`), apart from the listing so that the search
 /// ranks a child while the problem lends it. Its counts are sums over piles: a child's are
@@ -254,6 +254,11 @@ impl<'a> Problem<'a> {
         }
     }
 
+    /// A buffer of moves from the pool (not cleared).
+    pub fn spare_line(&mut self) -> Vec<Move> {
+        self.lines.pop().unwrap_or_default()
+    }
+
     /// A line done with, kept as `recycle_state` keeps a position.
     pub fn recycle_line(&mut self, line: Vec<Move>) {
         if self.lines.len() < POOL_LIMIT {
@@ -330,23 +335,19 @@ impl<'a> Problem<'a> {
             Keyer::diff(top, &self.kid, &mut full);
             full.iter().zip(&self.same).all(|(&f, &s)| f || !s)
         }, "a depot the engine did not report touched changed");
-        let done = visit(&mut self.ranker, line, &self.kid, &self.same)?;
+        let done = visit(&mut self.ranker, &line, &self.kid, &self.same);
         self.kid.restore(top, &self.same);
-        if let Some(line) = done {
-            self.recycle_line(line);
-        }
-        Ok(())
+        self.recycle_line(line);
+        done
     }
 
     /// The child `state` (made from a board other than `top`) handed to `visit`.
     fn visit_made<E>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State, state: State) -> Result<(), E> {
         Keyer::diff(top, &state, &mut self.same);
-        let done = visit(&mut self.ranker, line, &state, &self.same);
+        let done = visit(&mut self.ranker, &line, &state, &self.same);
         self.recycle_state(state);
-        if let Some(line) = done? {
-            self.recycle_line(line);
-        }
-        Ok(())
+        self.recycle_line(line);
+        done
     }
 
     /// `SafeMoves.find`: a move to a foundation that needs no branching, or None.
