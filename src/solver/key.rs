@@ -93,9 +93,16 @@ pub struct Keyer<'p> {
     /// each depot's salt plus one: its own for a single, its class's for a class's depot, 0
     /// for a depot the key leaves out
     salt: Vec<u64>,
-    /// the piles' hashes of the position `parent` read, by depot, and their sum
-    base: Vec<Key>,
-    base_sum: Key,
+    /// the piles' hashes of the position `parent` read
+    base: Hashes,
+}
+
+/// A position's piles' hashes, by depot, and their sum: kept beside it on the search's path, so
+/// that a child entered there is read from them (`Keyer::parent_near`).
+#[derive(Clone, Default)]
+pub struct Hashes {
+    piles: Vec<Key>,
+    sum: Key,
 }
 
 /// Piles longer than this are compared by `memcmp` past their tops: a call to it costs more
@@ -129,7 +136,7 @@ impl<'p> Keyer<'p> {
         for (g, group) in groups.enumerate() {
             group.iter().for_each(|&d| salt[d] = g as u64 + 1);
         }
-        Keyer { plan, ring: Vec::new(), salt, base: Vec::new(), base_sum: [0, 0] }
+        Keyer { plan, ring: Vec::new(), salt, base: Hashes::default() }
     }
 
     /// Whether the stock and its target are on their ring (`Analysis._ring_start`): the target
@@ -206,33 +213,67 @@ impl<'p> Keyer<'p> {
     pub fn parent(&mut self, s: &State) {
         let ring = self.on_ring(s);
         let mut base = std::mem::take(&mut self.base);
-        base.clear();
-        base.extend((0..s.piles.len()).map(|d| self.pile(s, d, ring)));
-        self.base_sum = base.iter().fold([0, 0], |sum, &h| swap(sum, [0, 0], h));
+        base.piles.clear();
+        base.piles.extend((0..s.piles.len()).map(|d| self.pile(s, d, ring)));
+        base.sum = base.piles.iter().fold([0, 0], |sum, &h| swap(sum, [0, 0], h));
         self.base = base;
+    }
+
+    /// `parent` of `s`, a position made from `up` whose hashes are `near`, `same` as `diff`
+    /// gives it (or with more depots marked changed): only the piles it marks are hashed.
+    pub fn parent_near(&mut self, near: &Hashes, up: &State, s: &State, same: &[bool]) {
+        debug_assert!({
+            let mut full = Vec::new();
+            Self::diff(up, s, &mut full);
+            full.iter().zip(same).all(|(&f, &s)| f || !s)
+        }, "a depot marked kept changed");
+        let mut base = std::mem::take(&mut self.base);
+        base.piles.clone_from(&near.piles);
+        base.sum = self.swap_changed(near, up, s, same, Some(&mut base.piles));
+        self.base = base;
+    }
+
+    /// The hashes `parent` read last, into `out`.
+    pub fn save(&self, out: &mut Hashes) {
+        out.clone_from(&self.base);
     }
 
     /// The key of `s`, a position made from `parent` (the position last given to `parent`),
     /// with `same` as `diff` gives it.
     pub fn child(&mut self, parent: &State, s: &State, same: &[bool]) -> Key {
-        let mut sum = self.base_sum;
+        let base = std::mem::take(&mut self.base);
+        let sum = self.swap_changed(&base, parent, s, same, None);
+        self.base = base;
+        self.combine(s, sum)
+    }
+
+    /// The sum of the piles' hashes of `s`, made from `up` (whose hashes are `old`), `same` as
+    /// `diff` gives it: `old`'s with the changed piles' swapped; their new hashes into `new`.
+    fn swap_changed(&mut self, old: &Hashes, up: &State, s: &State, same: &[bool], mut new: Option<&mut Vec<Key>>) -> Key {
+        let mut sum = old.sum;
+        let mut put = |sum: Key, d: usize, h: Key| {
+            if let Some(new) = new.as_mut() {
+                new[d] = h;
+            }
+            swap(sum, old.piles[d], h)
+        };
         let cycle = self.plan.cycle.map(|(k, w, _)| (k, w));
         // the stock's and its target's hashes read both piles (at the ring's start): kept only
         // when both are as they were, and then so is whether they are on the ring
         let mut ring = false;
         if let Some((k, w)) = cycle {
-            if !(same[k] && same[w] && parent.rules_off == s.rules_off) {
+            if !(same[k] && same[w] && up.rules_off == s.rules_off) {
                 ring = self.on_ring(s);
-                sum = swap(sum, self.base[k], self.pile(s, k, ring));
-                sum = swap(sum, self.base[w], self.pile(s, w, ring));
+                sum = put(sum, k, self.pile(s, k, ring));
+                sum = put(sum, w, self.pile(s, w, ring));
             }
         }
         for (d, _) in same.iter().enumerate().filter(|&(_, &kept)| !kept) {
             if cycle.is_none_or(|(k, w)| d != k && d != w) {
-                sum = swap(sum, self.base[d], self.pile(s, d, ring));
+                sum = put(sum, d, self.pile(s, d, ring));
             }
         }
-        self.combine(s, sum)
+        sum
     }
 
     /// The key from the sum of the piles' hashes and the counters the key keeps.

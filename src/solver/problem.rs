@@ -268,14 +268,24 @@ impl<'a> Problem<'a> {
 
     /// The position `line` leads to from `s`, remade as `successors` made it: the search keeps
     /// a child's line and key but not the position, and makes it again only if it goes there.
-    pub fn remake(&mut self, s: &State, line: &[Move]) -> Result<State, ExprError> {
+    /// Into `same`, by depot, whether no move of the line touched it (it holds `s`'s pile).
+    pub fn remake(&mut self, s: &State, line: &[Move], same: &mut Vec<bool>) -> Result<State, ExprError> {
         let (&first, rest) = line.split_first().expect("a child's line has a move");
+        same.clear();
+        same.resize(s.piles.len(), true);
         let mut out = self.make(s, first)?;
+        self.untouched(same);
         for &m in rest {
             let before = std::mem::take(&mut out);
             out = self.game.apply_owned(before, m, &mut self.scratch, true)?;
+            self.untouched(same);
         }
         Ok(out)
+    }
+
+    /// `same` without the depots the last move touched.
+    fn untouched(&self, same: &mut [bool]) {
+        same.iter_mut().enumerate().for_each(|(d, kept)| *kept &= !self.scratch.touched(d));
     }
 
     /// The children of `s` (not over), each handed to `visit` as it is made, in the Python

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{Game, Move, State, LOST, WON};
 use crate::expr::ExprError;
-use crate::solver::key::{Key, Keyer};
+use crate::solver::key::{Hashes, Key, Keyer};
 use crate::solver::plan::{Plan, Weights};
 use crate::solver::problem::{Buffers, Problem, Ranker};
 
@@ -76,10 +76,12 @@ pub struct Found {
 /// last (None until it is expanded). A child waiting is kept as its line and key alone, and
 /// made again from this position if the search goes there: most children are never entered
 /// (met again closed, or the search answers first). The lines of a frame's children lie one
-/// after another in its `lines`, so that keeping a child allocates nothing.
+/// after another in its `lines`, so that keeping a child allocates nothing. Its piles' hashes
+/// (once expanded) give those of a child entered, which hashes only the piles that differ.
 struct Frame {
     state: State,
     key: Key,
+    hashes: Hashes,
     low: u32,
     moves: Line,
     lines: Vec<Move>,
@@ -124,6 +126,9 @@ struct Search<'a, 'p> {
     ranks: Vec<(f32, u32)>,
     kept: Vec<Ranked>,
     spare: Vec<Vec<Ranked>>,
+    spare_hashes: Vec<Hashes>,
+    /// by depot, whether the last child entered holds its parent's pile (`Problem::remake`)
+    entered: Vec<bool>,
 }
 
 enum Halt {
@@ -180,7 +185,10 @@ impl Search<'_, '_> {
         self.t.order.insert(frame.key, here);
         self.t.open.push(frame.key);
         let mut low = here;
-        self.keyer.parent(&frame.state);
+        match path.len().checked_sub(2).map(|i| &path[i]) {
+            Some(up) => self.keyer.parent_near(&up.hashes, &up.state, &frame.state, &self.entered),
+            None => self.keyer.parent(&frame.state),
+        }
         let (mut ranks, mut kept) = (std::mem::take(&mut self.ranks), std::mem::take(&mut self.kept));
         ranks.clear();
         kept.clear();
@@ -245,6 +253,7 @@ impl Search<'_, '_> {
         if let Some(children) = frame.children {
             self.spare.push(children);
         }
+        self.spare_hashes.push(frame.hashes);
     }
 
     /// Search from `root`; the path's positions go back to the problem's buffers whatever
@@ -262,7 +271,8 @@ impl Search<'_, '_> {
     fn frame(&mut self, state: State, key: Key, moves: Line) -> Frame {
         let mut lines = self.problem.spare_line();
         lines.clear();
-        Frame { state, key, low: 0, moves, lines, children: None }
+        let hashes = self.spare_hashes.pop().unwrap_or_default();
+        Frame { state, key, hashes, low: 0, moves, lines, children: None }
     }
 
     fn walk(&mut self, root: &State, path: &mut Vec<Frame>) -> Result<Answer, Halt> {
@@ -290,6 +300,7 @@ impl Search<'_, '_> {
                 let top = path.last_mut().expect("a frame");
                 top.lines = lines;
                 let (children, low) = expanded?;
+                self.keyer.save(&mut top.hashes);
                 top.children = Some(children);
                 top.low = low;
                 self.peak = self.peak.max(self.bytes());
@@ -312,7 +323,8 @@ impl Search<'_, '_> {
             }
             match next {
                 Some((moves, key)) => {
-                    let state = self.problem.remake(&top.state, &top.lines[moves.0 as usize..moves.1 as usize])?;
+                    let line = &top.lines[moves.0 as usize..moves.1 as usize];
+                    let state = self.problem.remake(&top.state, line, &mut self.entered)?;
                     let frame = self.frame(state, key, moves);
                     path.push(frame);
                 }
@@ -354,7 +366,7 @@ pub fn search<'a>(problem: &mut Problem<'a>, keyer: &mut Keyer<'a>, tables: &mut
     tables.order.clear();
     tables.open.clear();
     let mut s = Search { problem, keyer, lost, record, t: tables, deadline, tick: 0, max_states: max_states.max(1), peak: 0,
-                        ranks: Vec::new(), kept: Vec::new(), spare: Vec::new() };
+                        ranks: Vec::new(), kept: Vec::new(), spare: Vec::new(), spare_hashes: Vec::new(), entered: Vec::new() };
     let (answer, line, stopped_by) = match s.run(root) {
         Ok(answer) => (answer, Vec::new(), None),
         Err(Halt::Answer(answer, line, stop)) => (answer, line, stop),
