@@ -14,14 +14,22 @@ const POOL_LIMIT: usize = 4096;
 
 impl State {
     /// `self`, a board made from `other` by a move, made equal to `other` again: the piles
-    /// `same` (`Keyer::diff`) says the move changed, and every small field.
+    /// `same` (`Keyer::diff`) says the move changed, with their origins and called suits (the
+    /// engine changes those of the depots it marks touched alone), and every small field.
     fn restore(&mut self, other: &State, same: &[bool]) {
+        // the engine fills a position's empty origins and calls: then they are copied whole
+        let whole = self.came_from.len() != other.came_from.len() || self.declared.len() != other.declared.len();
         for (d, _) in same.iter().enumerate().filter(|(_, &kept)| !kept) {
             self.piles[d].clone_from(&other.piles[d]);
+            if !whole {
+                (self.came_from[d], self.declared[d]) = (other.came_from[d], other.declared[d]);
+            }
         }
-        self.came_from.clone_from(&other.came_from);
+        if whole {
+            self.came_from.clone_from(&other.came_from);
+            self.declared.clone_from(&other.declared);
+        }
         self.recycles.clone_from(&other.recycles);
-        self.declared.clone_from(&other.declared);
         self.copy_counters(other);
     }
 
@@ -347,6 +355,7 @@ impl<'a> Problem<'a> {
         }, "a depot the engine did not report touched changed");
         let done = visit(&mut self.ranker, &line, &self.kid, &self.same);
         self.kid.restore(top, &self.same);
+        debug_assert!(self.kid == *top, "a board given back is not its parent");
         self.recycle_line(line);
         done
     }
