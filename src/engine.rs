@@ -1555,11 +1555,18 @@ impl Game {
 
     /// `Play._flip_tops`.
     fn flip_tops(&self, w: &mut Work) {
-        for d in 0..self.n {
-            if w.left[d] {
-                w.left[d] = false;
-                if self.auto_flip_top[d] {
-                    w.flip_top(d);
+        // a depot that lost cards was marked touched (`Work::changed`): only those are read,
+        // in depot order (bit 63 stands for every depot from 63 up)
+        let mut bits = w.touched;
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            for d in if b == 63 { 63..self.n } else { b..b + 1 } {
+                if w.left[d] {
+                    w.left[d] = false;
+                    if self.auto_flip_top[d] {
+                        w.flip_top(d);
+                    }
                 }
             }
         }

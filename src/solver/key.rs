@@ -41,7 +41,12 @@ pub struct Hasher {
 
 impl Hasher {
     pub fn new() -> Hasher {
-        Hasher { a: LANE_A, b: LANE_B, words: 0 }
+        Hasher::salted(0)
+    }
+
+    /// A hasher of its own for each `salt`: its lanes start elsewhere.
+    fn salted(salt: u64) -> Hasher {
+        Hasher { a: LANE_A ^ salt.wrapping_mul(MIX_A), b: LANE_B ^ salt.wrapping_mul(MIX_B), words: 0 }
     }
 
     #[inline]
@@ -81,13 +86,23 @@ pub(crate) fn feed_cards(h: &mut Hasher, cards: impl Iterator<Item = Code>) {
 /// The key's reader: the plan's part and scratch space reused from key to key. A child's key
 /// is read beside its parent's (`parent`, then `child`): a depot whose pile and called suit the
 /// move left as they were keeps the parent's hash of it, so only the piles a move touched are
-/// hashed again.
+/// hashed again, and the sum of the piles' hashes is the parent's with theirs swapped.
 pub struct Keyer<'p> {
     plan: &'p KeyPlan,
     ring: Vec<Code>,
-    /// the piles' hashes of the position `parent` read, and of the one being keyed, by depot
-    base: Vec<Key>,
+    /// each depot's salt plus one: its own for a single, its class's for a class's depot, 0
+    /// for a depot the key leaves out
+    salt: Vec<u64>,
+    /// the piles' hashes of the position `parent` read
+    base: Hashes,
+}
+
+/// A position's piles' hashes, by depot, and their sum: kept beside it on the search's path, so
+/// that a child entered there is read from them (`Keyer::parent_near`).
+#[derive(Clone, Default)]
+pub struct Hashes {
     piles: Vec<Key>,
+    sum: Key,
 }
 
 /// Piles longer than this are compared by `memcmp` past their tops: a call to it costs more
@@ -106,15 +121,22 @@ pub(crate) fn same_cards(a: &[Code], b: &[Code]) -> bool {
     a.iter().rev().zip(b.iter().rev()).all(|(x, y)| x == y)
 }
 
-/// Wrapping sums of the pile hashes of a class, lane by lane: the same for every order of the
-/// piles (the multiset of piles `Analysis.key` sorts), with no sort.
-fn class_sum(piles: &[Key], class: &[usize]) -> Key {
-    class.iter().fold([0, 0], |[a, b], &d| [a.wrapping_add(piles[d][0]), b.wrapping_add(piles[d][1])])
+/// `sum` plus `add` minus `sub`, lane by lane, wrapping: the piles' hashes are summed, so the
+/// sum is the same for every order of a class's piles (the multiset of piles `Analysis.key`
+/// sorts), with no sort, and a child's sum is its parent's with the changed piles' swapped.
+#[inline]
+fn swap(sum: Key, sub: Key, add: Key) -> Key {
+    [sum[0].wrapping_sub(sub[0]).wrapping_add(add[0]), sum[1].wrapping_sub(sub[1]).wrapping_add(add[1])]
 }
 
 impl<'p> Keyer<'p> {
     pub fn new(plan: &'p KeyPlan) -> Keyer<'p> {
-        Keyer { plan, ring: Vec::new(), base: Vec::new(), piles: Vec::new() }
+        let mut salt = vec![0; plan.sink.len()];
+        let groups = plan.singles.iter().map(std::slice::from_ref).chain(plan.classes.iter().map(Vec::as_slice));
+        for (g, group) in groups.enumerate() {
+            group.iter().for_each(|&d| salt[d] = g as u64 + 1);
+        }
+        Keyer { plan, ring: Vec::new(), salt, base: Hashes::default() }
     }
 
     /// Whether the stock and its target are on their ring (`Analysis._ring_start`): the target
@@ -138,9 +160,13 @@ impl<'p> Keyer<'p> {
         true
     }
 
-    /// One depot's part of the key: its pile as the key keeps it, with its called suit.
+    /// One depot's part of the key: its pile as the key keeps it, with its called suit, hashed
+    /// with its single's or class's salt (nothing for a depot the key leaves out).
     fn pile(&self, s: &State, d: usize, ring: bool) -> Key {
-        let mut h = Hasher::new();
+        if self.salt[d] == 0 {
+            return [0, 0];
+        }
+        let mut h = Hasher::salted(self.salt[d]);
         let declared = s.declared.get(d).copied().unwrap_or(-1);
         let pile: &[Code] = match self.plan.cycle {
             Some((k, _, _)) if ring && d == k => &self.ring,
@@ -179,59 +205,82 @@ impl<'p> Keyer<'p> {
     /// The key of `s`, every pile hashed.
     pub fn key(&mut self, s: &State) -> Key {
         let ring = self.on_ring(s);
-        let mut piles = std::mem::take(&mut self.piles);
-        piles.clear();
-        piles.extend((0..s.piles.len()).map(|d| self.pile(s, d, ring)));
-        let key = self.combine(s, &piles);
-        self.piles = piles;
-        key
+        let sum = (0..s.piles.len()).fold([0, 0], |sum, d| swap(sum, [0, 0], self.pile(s, d, ring)));
+        self.combine(s, sum)
     }
 
     /// `s` is the position whose children are keyed next (`child`).
     pub fn parent(&mut self, s: &State) {
         let ring = self.on_ring(s);
         let mut base = std::mem::take(&mut self.base);
-        base.clear();
-        base.extend((0..s.piles.len()).map(|d| self.pile(s, d, ring)));
+        base.piles.clear();
+        base.piles.extend((0..s.piles.len()).map(|d| self.pile(s, d, ring)));
+        base.sum = base.piles.iter().fold([0, 0], |sum, &h| swap(sum, [0, 0], h));
         self.base = base;
+    }
+
+    /// `parent` of `s`, a position made from `up` whose hashes are `near`, `same` as `diff`
+    /// gives it (or with more depots marked changed): only the piles it marks are hashed.
+    pub fn parent_near(&mut self, near: &Hashes, up: &State, s: &State, same: &[bool]) {
+        debug_assert!({
+            let mut full = Vec::new();
+            Self::diff(up, s, &mut full);
+            full.iter().zip(same).all(|(&f, &s)| f || !s)
+        }, "a depot marked kept changed");
+        let mut base = std::mem::take(&mut self.base);
+        base.piles.clone_from(&near.piles);
+        base.sum = self.swap_changed(near, up, s, same, Some(&mut base.piles));
+        self.base = base;
+    }
+
+    /// The hashes `parent` read last, into `out`.
+    pub fn save(&self, out: &mut Hashes) {
+        out.clone_from(&self.base);
     }
 
     /// The key of `s`, a position made from `parent` (the position last given to `parent`),
     /// with `same` as `diff` gives it.
     pub fn child(&mut self, parent: &State, s: &State, same: &[bool]) -> Key {
-        // the stock's and its target's hashes read both piles (at the ring's start): kept only
-        // when both are as they were, and then so is whether they are on the ring
-        let (stock_same, ring) = match self.plan.cycle {
-            Some((k, w, _)) if same[k] && same[w] && parent.rules_off == s.rules_off => (true, false),
-            Some(_) => (false, self.on_ring(s)),
-            None => (true, false),
-        };
-        let mut piles = std::mem::take(&mut self.piles);
-        piles.clear();
-        for (d, &kept) in same.iter().enumerate() {
-            let in_cycle = self.plan.cycle.is_some_and(|(k, w, _)| d == k || d == w);
-            let kept = if in_cycle { stock_same } else { kept };
-            piles.push(if kept { self.base[d] } else { self.pile(s, d, ring) });
-        }
-        let key = self.combine(s, &piles);
-        self.piles = piles;
-        key
+        let base = std::mem::take(&mut self.base);
+        let sum = self.swap_changed(&base, parent, s, same, None);
+        self.base = base;
+        self.combine(s, sum)
     }
 
-    /// The key from the piles' hashes (`piles`, by depot) and the counters the key keeps.
-    fn combine(&self, s: &State, piles: &[Key]) -> Key {
+    /// The sum of the piles' hashes of `s`, made from `up` (whose hashes are `old`), `same` as
+    /// `diff` gives it: `old`'s with the changed piles' swapped; their new hashes into `new`.
+    fn swap_changed(&mut self, old: &Hashes, up: &State, s: &State, same: &[bool], mut new: Option<&mut Vec<Key>>) -> Key {
+        let mut sum = old.sum;
+        let mut put = |sum: Key, d: usize, h: Key| {
+            if let Some(new) = new.as_mut() {
+                new[d] = h;
+            }
+            swap(sum, old.piles[d], h)
+        };
+        let cycle = self.plan.cycle.map(|(k, w, _)| (k, w));
+        // the stock's and its target's hashes read both piles (at the ring's start): kept only
+        // when both are as they were, and then so is whether they are on the ring
+        let mut ring = false;
+        if let Some((k, w)) = cycle {
+            if !(same[k] && same[w] && up.rules_off == s.rules_off) {
+                ring = self.on_ring(s);
+                sum = put(sum, k, self.pile(s, k, ring));
+                sum = put(sum, w, self.pile(s, w, ring));
+            }
+        }
+        for (d, _) in same.iter().enumerate().filter(|&(_, &kept)| !kept) {
+            if cycle.is_none_or(|(k, w)| d != k && d != w) {
+                sum = put(sum, d, self.pile(s, d, ring));
+            }
+        }
+        sum
+    }
+
+    /// The key from the sum of the piles' hashes and the counters the key keeps.
+    fn combine(&self, s: &State, sum: Key) -> Key {
         let mut h = Hasher::new();
-        for &d in &self.plan.singles {
-            let [a, b] = piles[d];
-            h.word(a);
-            h.word(b);
-        }
-        for class in &self.plan.classes {
-            let [a, b] = class_sum(piles, class);
-            h.word(u64::MAX); // a class boundary
-            h.word(a);
-            h.word(b);
-        }
+        h.word(sum[0]);
+        h.word(sum[1]);
         let n = self.plan.singles.len() + self.plan.classes.iter().map(Vec::len).sum::<usize>();
         if self.plan.recycles {
             (0..n).for_each(|d| h.word(s.recycles.get(d).copied().unwrap_or(0) as u64));

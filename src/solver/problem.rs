@@ -14,14 +14,22 @@ const POOL_LIMIT: usize = 4096;
 
 impl State {
     /// `self`, a board made from `other` by a move, made equal to `other` again: the piles
-    /// `same` (`Keyer::diff`) says the move changed, and every small field.
+    /// `same` (`Keyer::diff`) says the move changed, with their origins and called suits (the
+    /// engine changes those of the depots it marks touched alone), and every small field.
     fn restore(&mut self, other: &State, same: &[bool]) {
+        // the engine fills a position's empty origins and calls: then they are copied whole
+        let whole = self.came_from.len() != other.came_from.len() || self.declared.len() != other.declared.len();
         for (d, _) in same.iter().enumerate().filter(|(_, &kept)| !kept) {
             self.piles[d].clone_from(&other.piles[d]);
+            if !whole {
+                (self.came_from[d], self.declared[d]) = (other.came_from[d], other.declared[d]);
+            }
         }
-        self.came_from.clone_from(&other.came_from);
+        if whole {
+            self.came_from.clone_from(&other.came_from);
+            self.declared.clone_from(&other.declared);
+        }
         self.recycles.clone_from(&other.recycles);
-        self.declared.clone_from(&other.declared);
         self.copy_counters(other);
     }
 
@@ -36,10 +44,10 @@ impl State {
 /// What the search does with each child as it is made: `visit(ranker, line, child, same)`,
 /// `line` the moves that reach it (one, or a run of taps and a move, or a take and the moves
 /// onto the card taken), `same` as `Keyer::diff` gives it against the position expanded.
-/// It hands back a line it is done with, to be reused, or stops the listing with an error.
-pub trait Visit<E>: FnMut(&mut Ranker<'_>, Vec<Move>, &State, &[bool]) -> Result<Option<Vec<Move>>, E> {}
+/// It copies what it keeps of the line, or stops the listing with an error.
+pub trait Visit<E>: FnMut(&mut Ranker<'_>, &[Move], &State, &[bool]) -> Result<(), E> {}
 
-impl<E, F: FnMut(&mut Ranker<'_>, Vec<Move>, &State, &[bool]) -> Result<Option<Vec<Move>>, E>> Visit<E> for F {}
+impl<E, F: FnMut(&mut Ranker<'_>, &[Move], &State, &[bool]) -> Result<(), E>> Visit<E> for F {}
 
 /// The sibling order (`GameProblem.priority`), apart from the listing so that the search
 /// ranks a child while the problem lends it. Its counts are sums over piles: a child's are
@@ -254,6 +262,11 @@ impl<'a> Problem<'a> {
         }
     }
 
+    /// A buffer of moves from the pool (not cleared).
+    pub fn spare_line(&mut self) -> Vec<Move> {
+        self.lines.pop().unwrap_or_default()
+    }
+
     /// A line done with, kept as `recycle_state` keeps a position.
     pub fn recycle_line(&mut self, line: Vec<Move>) {
         if self.lines.len() < POOL_LIMIT {
@@ -263,14 +276,24 @@ impl<'a> Problem<'a> {
 
     /// The position `line` leads to from `s`, remade as `successors` made it: the search keeps
     /// a child's line and key but not the position, and makes it again only if it goes there.
-    pub fn remake(&mut self, s: &State, line: &[Move]) -> Result<State, ExprError> {
+    /// Into `same`, by depot, whether no move of the line touched it (it holds `s`'s pile).
+    pub fn remake(&mut self, s: &State, line: &[Move], same: &mut Vec<bool>) -> Result<State, ExprError> {
         let (&first, rest) = line.split_first().expect("a child's line has a move");
+        same.clear();
+        same.resize(s.piles.len(), true);
         let mut out = self.make(s, first)?;
+        self.untouched(same);
         for &m in rest {
             let before = std::mem::take(&mut out);
             out = self.game.apply_owned(before, m, &mut self.scratch, true)?;
+            self.untouched(same);
         }
         Ok(out)
+    }
+
+    /// `same` without the depots the last move touched.
+    fn untouched(&self, same: &mut [bool]) {
+        same.iter_mut().enumerate().for_each(|(d, kept)| *kept &= !self.scratch.touched(d));
     }
 
     /// The children of `s` (not over), each handed to `visit` as it is made, in the Python
@@ -333,23 +356,20 @@ impl<'a> Problem<'a> {
             Keyer::diff(top, &self.kid, &mut full);
             full.iter().zip(&self.same).all(|(&f, &s)| f || !s)
         }, "a depot the engine did not report touched changed");
-        let done = visit(&mut self.ranker, line, &self.kid, &self.same)?;
+        let done = visit(&mut self.ranker, &line, &self.kid, &self.same);
         self.kid.restore(top, &self.same);
-        if let Some(line) = done {
-            self.recycle_line(line);
-        }
-        Ok(())
+        debug_assert!(self.kid == *top, "a board given back is not its parent");
+        self.recycle_line(line);
+        done
     }
 
     /// The child `state` (made from a board other than `top`) handed to `visit`.
     fn visit_made<E>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State, state: State) -> Result<(), E> {
         Keyer::diff(top, &state, &mut self.same);
-        let done = visit(&mut self.ranker, line, &state, &self.same);
+        let done = visit(&mut self.ranker, &line, &state, &self.same);
         self.recycle_state(state);
-        if let Some(line) = done? {
-            self.recycle_line(line);
-        }
-        Ok(())
+        self.recycle_line(line);
+        done
     }
 
     /// `SafeMoves.find`: a move to a foundation that needs no branching, or None.

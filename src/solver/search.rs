@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{Game, Move, State, LOST, WON};
 use crate::expr::ExprError;
-use crate::solver::key::{Key, Keyer};
+use crate::solver::key::{Hashes, Key, Keyer};
 use crate::solver::plan::{Plan, Weights};
 use crate::solver::problem::{Buffers, Problem, Ranker};
 
@@ -72,19 +72,27 @@ pub struct Found {
 }
 
 /// An expanded position on the path: its key, the lowest order it reaches, the moves from its
-/// parent and its children not yet searched, best last (None until it is expanded). A child
-/// waiting is kept as its line and key alone, and made again from this position if the search
-/// goes there: most children are never entered (met again closed, or the search answers first).
+/// parent (where they lie in the parent's `lines`) and its children not yet searched, best
+/// last (None until it is expanded). A child waiting is kept as its line and key alone, and
+/// made again from this position if the search goes there: most children are never entered
+/// (met again closed, or the search answers first). The lines of a frame's children lie one
+/// after another in its `lines`, so that keeping a child allocates nothing. Its piles' hashes
+/// (once expanded) give those of a child entered, which hashes only the piles that differ.
 struct Frame {
     state: State,
     key: Key,
+    hashes: Hashes,
     low: u32,
-    moves: Vec<Move>,
+    moves: Line,
+    lines: Vec<Move>,
     children: Option<Vec<Ranked>>,
 }
 
-/// A child waiting on the path: the moves to it and its key.
-type Ranked = (Vec<Move>, Key);
+/// Where a child's moves lie in its parent's `lines`: (start, end).
+type Line = (u32, u32);
+
+/// A child waiting on the path: its moves and its key.
+type Ranked = (Line, Key);
 
 fn table_bytes<T>(capacity: usize) -> usize {
     capacity * (std::mem::size_of::<T>() + 1) // one control byte an entry
@@ -113,9 +121,14 @@ struct Search<'a, 'p> {
     tick: u32,
     max_states: u64,
     peak: usize,
-    /// an expansion's children as they are ranked, kept for their allocations
+    /// an expansion's children as they are ranked, and the frames' lists of children done
+    /// with, kept for their allocations
     ranks: Vec<(f32, u32)>,
-    kept: Vec<Option<Ranked>>,
+    kept: Vec<Ranked>,
+    spare: Vec<Vec<Ranked>>,
+    spare_hashes: Vec<Hashes>,
+    /// by depot, whether the last child entered holds its parent's pile (`Problem::remake`)
+    entered: Vec<bool>,
 }
 
 enum Halt {
@@ -166,13 +179,16 @@ impl Search<'_, '_> {
     /// The children of the last frame, ranked: those closed, open or lost skipped, a won one
     /// ending the search. Returns the lowest order the frame reaches through open positions.
     /// Each child is keyed and ranked as the problem makes it, on the problem's board.
-    fn expand(&mut self, path: &[Frame]) -> Result<(Vec<Ranked>, u32), Halt> {
+    fn expand(&mut self, path: &[Frame], lines: &mut Vec<Move>) -> Result<(Vec<Ranked>, u32), Halt> {
         let here = self.t.order.len() as u32;
         let frame = path.last().expect("a frame");
         self.t.order.insert(frame.key, here);
         self.t.open.push(frame.key);
         let mut low = here;
-        self.keyer.parent(&frame.state);
+        match path.len().checked_sub(2).map(|i| &path[i]) {
+            Some(up) => self.keyer.parent_near(&up.hashes, &up.state, &frame.state, &self.entered),
+            None => self.keyer.parent(&frame.state),
+        }
         let (mut ranks, mut kept) = (std::mem::take(&mut self.ranks), std::mem::take(&mut self.kept));
         ranks.clear();
         kept.clear();
@@ -180,18 +196,18 @@ impl Search<'_, '_> {
         let (keyer, t, record, max_states) = (&mut *self.keyer, &mut *self.t, self.record, self.max_states);
         let lost = &mut *self.lost;
         let (tick, deadline) = (&mut self.tick, self.deadline);
-        let mut visit = |ranker: &mut Ranker<'_>, line: Vec<Move>, state: &State, same: &[bool]| {
+        let mut visit = |ranker: &mut Ranker<'_>, line: &[Move], state: &State, same: &[bool]| {
             *tick += 1;
             if tick.is_multiple_of(CLOCK_EVERY) && Instant::now() > deadline {
                 return Err(Halt::Answer(Answer::Unknown, Vec::new(), Some(Stop::Seconds)));
             }
             let k = keyer.child(parent, state, same);
             if is_closed(lost, &t.local, record, &k) {
-                return Ok(Some(line));
+                return Ok(());
             }
             if let Some(&at) = t.order.get(&k) {
                 low = low.min(at);
-                return Ok(Some(line));
+                return Ok(());
             }
             let rank = match t.seen.get(&k) {
                 Some(&rank) => rank,
@@ -200,14 +216,14 @@ impl Search<'_, '_> {
                         return Err(Halt::Answer(Answer::Unknown, Vec::new(), Some(Stop::States)));
                     }
                     if state.status == WON {
-                        let mut won: Vec<Move> = path.iter().flat_map(|f| f.moves.iter().copied()).collect();
-                        won.extend(line);
+                        let mut won = path_line(path);
+                        won.extend_from_slice(line);
                         return Err(Halt::Answer(Answer::Won, won, None));
                     }
                     if state.status == LOST {
                         t.seen.insert(k, 0.0);
                         close_in(lost, &mut t.local, record, k);
-                        return Ok(Some(line));
+                        return Ok(());
                     }
                     let rank = ranker.priority(state, same);
                     t.seen.insert(k, rank);
@@ -215,15 +231,29 @@ impl Search<'_, '_> {
                 }
             };
             ranks.push((rank, kept.len() as u32));
-            kept.push(Some((line, k)));
-            Ok(None)
+            let start = lines.len() as u32;
+            lines.extend_from_slice(line);
+            kept.push(((start, lines.len() as u32), k));
+            Ok(())
         };
         self.problem.successors(parent, &mut visit)?;
         // best last; ties keep the successor order (the earlier is searched first)
         ranks.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-        let children = ranks.iter().filter_map(|&(_, i)| kept[i as usize].take()).collect();
+        let mut children = self.spare.pop().unwrap_or_default();
+        children.clear();
+        children.extend(ranks.iter().map(|&(_, i)| kept[i as usize]));
         (self.ranks, self.kept) = (ranks, kept);
         Ok((children, low))
+    }
+
+    /// A frame done with: its buffers kept for the next ones.
+    fn recycle(&mut self, frame: Frame) {
+        self.problem.recycle_line(frame.lines);
+        self.problem.recycle_state(frame.state);
+        if let Some(children) = frame.children {
+            self.spare.push(children);
+        }
+        self.spare_hashes.push(frame.hashes);
     }
 
     /// Search from `root`; the path's positions go back to the problem's buffers whatever
@@ -232,13 +262,17 @@ impl Search<'_, '_> {
         let mut path = Vec::new();
         let answer = self.walk(root, &mut path);
         for frame in path {
-            for (line, _) in frame.children.into_iter().flatten() {
-                self.problem.recycle_line(line);
-            }
-            self.problem.recycle_line(frame.moves);
-            self.problem.recycle_state(frame.state);
+            self.recycle(frame);
         }
         answer
+    }
+
+    /// A frame for `state`, reached by `moves` (in its parent's lines).
+    fn frame(&mut self, state: State, key: Key, moves: Line) -> Frame {
+        let mut lines = self.problem.spare_line();
+        lines.clear();
+        let hashes = self.spare_hashes.pop().unwrap_or_default();
+        Frame { state, key, hashes, low: 0, moves, lines, children: None }
     }
 
     fn walk(&mut self, root: &State, path: &mut Vec<Frame>) -> Result<Answer, Halt> {
@@ -254,14 +288,19 @@ impl Search<'_, '_> {
             self.close(root_key);
             return Ok(Answer::Lost);
         }
-        path.push(Frame { state: root.clone(), key: root_key, low: 0, moves: Vec::new(), children: None });
+        let first = self.frame(root.clone(), root_key, (0, 0));
+        path.push(first);
         while !path.is_empty() {
             if self.late() {
                 return Err(Halt::Answer(Answer::Unknown, Vec::new(), Some(Stop::Seconds)));
             }
             if path.last().is_some_and(|f| f.children.is_none()) {
-                let (children, low) = self.expand(path)?;
+                let mut lines = std::mem::take(&mut path.last_mut().expect("a frame").lines);
+                let expanded = self.expand(path, &mut lines);
                 let top = path.last_mut().expect("a frame");
+                top.lines = lines;
+                let (children, low) = expanded?;
+                self.keyer.save(&mut top.hashes);
                 top.children = Some(children);
                 top.low = low;
                 self.peak = self.peak.max(self.bytes());
@@ -272,7 +311,6 @@ impl Search<'_, '_> {
             let children = top.children.as_mut().expect("expanded");
             while let Some((moves, k)) = children.pop() {
                 if self.closed(&k) {
-                    self.problem.recycle_line(moves);
                     continue;
                 }
                 match self.t.order.get(&k) {
@@ -280,38 +318,42 @@ impl Search<'_, '_> {
                         next = Some((moves, k));
                         break;
                     }
-                    Some(&at) => {
-                        top.low = top.low.min(at);
-                        self.problem.recycle_line(moves);
-                    }
+                    Some(&at) => top.low = top.low.min(at),
                 }
             }
             match next {
                 Some((moves, key)) => {
-                    let state = self.problem.remake(&top.state, &moves)?;
-                    path.push(Frame { state, key, low: 0, moves, children: None });
+                    let line = &top.lines[moves.0 as usize..moves.1 as usize];
+                    let state = self.problem.remake(&top.state, line, &mut self.entered)?;
+                    let frame = self.frame(state, key, moves);
+                    path.push(frame);
                 }
                 None => {
-                    let mut done = path.pop().expect("a frame");
-                    self.problem.recycle_line(std::mem::take(&mut done.moves));
-                    self.problem.recycle_state(std::mem::take(&mut done.state));
-                    if Some(&done.low) == self.t.order.get(&done.key) {
+                    let done = path.pop().expect("a frame");
+                    let (done_low, done_key) = (done.low, done.key);
+                    self.recycle(done);
+                    if Some(&done_low) == self.t.order.get(&done_key) {
                         // the first of a component searched to the end: every member is lost
                         while let Some(k) = self.t.open.pop() {
                             self.t.order.remove(&k);
                             self.close(k);
-                            if k == done.key {
+                            if k == done_key {
                                 break;
                             }
                         }
                     } else if let Some(parent) = path.last_mut() {
-                        parent.low = parent.low.min(done.low);
+                        parent.low = parent.low.min(done_low);
                     }
                 }
             }
         }
         Ok(Answer::Lost)
     }
+}
+
+/// The moves from the root to the last frame of `path`.
+fn path_line(path: &[Frame]) -> Vec<Move> {
+    path.windows(2).flat_map(|w| w[0].lines[w[1].moves.0 as usize..w[1].moves.1 as usize].iter().copied()).collect()
 }
 
 /// One try: search `root` until a won position, exhaustion, or a budget runs out, skipping
@@ -324,7 +366,7 @@ pub fn search<'a>(problem: &mut Problem<'a>, keyer: &mut Keyer<'a>, tables: &mut
     tables.order.clear();
     tables.open.clear();
     let mut s = Search { problem, keyer, lost, record, t: tables, deadline, tick: 0, max_states: max_states.max(1), peak: 0,
-                        ranks: Vec::new(), kept: Vec::new() };
+                        ranks: Vec::new(), kept: Vec::new(), spare: Vec::new(), spare_hashes: Vec::new(), entered: Vec::new() };
     let (answer, line, stopped_by) = match s.run(root) {
         Ok(answer) => (answer, Vec::new(), None),
         Err(Halt::Answer(answer, line, stop)) => (answer, line, stop),
