@@ -279,11 +279,16 @@ class GameProblem:
         for i in self.open:
             if not piles[i]:
                 empty += 1
+        disorder = 0
         n = self.n_cards
-        disorder = sum(_pairs(piles[i], n, fits, False) for i, fits in self.fits.items())
+        for i, fits in self.fits.items():
+            p = piles[i]
+            for j in range(1, len(p)):
+                below, above = p[j - 1], p[j]
+                if below & 1 and (below >> 1) * n + (above >> 1) not in fits:
+                    disorder += 1
         w = self.w
-        stuck = sum(_pairs(piles[i], n, pairs, True) for i, pairs in self.stuck.items()) \
-            if w.stuck else 0
+        stuck = sum(_stuck(piles[i], n, pairs) for i, pairs in self.stuck.items()) if w.stuck else 0
         if self.steps:
             depth = self._next_depth(piles)
             balance = 0
@@ -319,12 +324,11 @@ class GameProblem:
         return depth
 
 
-def _pairs(pile: tuple[int, ...], n: int, pairs: frozenset[int], inside: bool) -> int:
-    """How many cards of ``pile`` lie on a face-up card with (below, card) in ``pairs`` (when
-    ``inside``) or not in them."""
+def _stuck(pile: tuple[int, ...], n: int, pairs: frozenset[int]) -> int:
+    """How many cards of ``pile`` lie on a face-up card with (below, card) in ``pairs``."""
     count = 0
     for j in range(1, len(pile)):
         below, above = pile[j - 1], pile[j]
-        if below & 1 and (((below >> 1) * n + (above >> 1) in pairs) == inside):
+        if below & 1 and (below >> 1) * n + (above >> 1) in pairs:
             count += 1
     return count
