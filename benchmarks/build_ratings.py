@@ -19,10 +19,11 @@ what the solver does with the game (docs/winnability.md, "The shipped tables"), 
 the solver wins rarely or never, a ``note`` saying why, which the table keeps and
 ``cardz deal --winnable --difficulty`` repeats when it has no deal to give; for a game whose deals
 the solver's usual sibling orders leave undecided, ``orders``: the orders its tries take instead
-(``cardz_core.solver.problem.Weights``, six numbers each; speed only, never the answer). ``--all`` builds
-every game the file lists, in its order; a game named on the command line takes its settings
-from the file too. An option given on the command line overrides the file's value for every
-game built; a game the file does not list takes the options' defaults.
+(``cardz_core.solver.problem.Weights``, six numbers each, or seven with ``stuck``; speed only,
+never the answer). ``--all`` builds every game the file lists, in its order; a game named on
+the command line takes its settings from the file too. An option given on the command line
+overrides the file's value for every game built; a game the file does not list takes the
+options' defaults.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def game_settings(name: str, listed: dict[str, Any], given: dict[str, Any]) -> S
     try:
         orders = orders_of(values)
     except TypeError:
-        raise ValueError(f"{name}: orders must be lists of six numbers") from None
+        raise ValueError(f"{name}: orders must be lists of six or seven numbers") from None
     s = Settings(seeds, int(values["max_states"]), float(values["timeout"]),
                  int(values["playouts"]),
                  None if values["time_box"] is None else float(values["time_box"]), values["note"],
@@ -159,7 +160,7 @@ def build(name: str, s: Settings, *, jobs: int, fresh: bool, out_dir: Path) -> N
     if s.note:
         made["note"] = s.note
     if s.orders:
-        made["orders"] = [list(w) for w in s.orders]
+        made["orders"] = [w.numbers() for w in s.orders]
     rows: dict[int, dict[str, Any]] = {}
     if out.exists() and not fresh:
         old = json.loads(out.read_text(encoding="utf-8"))

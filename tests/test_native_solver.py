@@ -19,10 +19,12 @@ from cardz_core.native import NativeEngineGame
 from cardz_core.planners.solver import (NATIVE_NOTE, PROBE_MIN_STATES, PYTHON_NOTE, _native_solver,
                                         prepare, replay, solve)
 from cardz_core.solver.analysis import analysis_of
-from cardz_core.solver.problem import ORDERINGS
+from cardz_core.solver.problem import ORDERINGS, Weights
 
 BUNDLED = sorted(Path(__file__).resolve().parent.parent.joinpath("rulesets").glob("*.cardz"))
 SMALL = 200  # positions: one try, no noise (below PROBE_MIN_STATES)
+# Simple Simon on 18 cards of three suits: columns build down in any suit, runs in one suit move
+MINI_SIMON = Path(__file__).resolve().parent / "data" / "games" / "mini_simon.cardz"
 
 
 def engines(path: Path | str) -> tuple[object, object]:
@@ -56,6 +58,24 @@ def test_both_searches_walk_the_same_positions_on_every_bundled_game(path):
     assert got.states <= SMALL
     if got.result == "won":
         assert replays_on_python(python, start, got.line)
+
+
+def test_both_searches_weigh_stuck_cards_alike():
+    """An order that weighs ``stuck`` steers both searches the same way: the same positions
+    and line, a path of its own (the same order without it does not win these deals within
+    the positions)."""
+    native, python = engines(MINI_SIMON)
+    budget = PROBE_MIN_STATES - 50  # one try, no noise
+    stuck, plain = (Weights(100, 20, 30, 0, 20, 0, 50),), (Weights(100, 20, 30, 0, 20, 0),)
+    for seed in (2, 4, 7, 10):
+        got = solve(native, native.deal(seed), max_states=budget, timeout=60, orders=stuck)
+        want = solve(python, python.deal(seed), max_states=budget, timeout=60, orders=stuck)
+        assert NATIVE_NOTE in got.notes and PYTHON_NOTE in want.notes
+        assert got.result == "won", f"deal {seed}"
+        assert (got.states, got.line) == (want.states, want.line), f"deal {seed}"
+        assert replays_on_python(python, native.deal(seed), got.line)
+        assert solve(native, native.deal(seed), max_states=budget, timeout=60,
+                     orders=plain).result == "unknown", f"deal {seed}"
 
 
 @pytest.mark.parametrize("path, deals, budget", [

@@ -155,7 +155,7 @@ def _build_native(game: Any, an: Analysis, orders: tuple[Weights, ...] | None) -
     assert ext is not None  # a NativeEngineGame exists only with the extension built
     plan = solver_plan(game, an, share=PROBE_SHARE, min_states=PROBE_MIN_STATES)
     if orders is not None:
-        plan["tries"]["orderings"] = [list(w) for w in orders]
+        plan["tries"]["orderings"] = [w.numbers() for w in orders]
         plan["tries"]["face_down"] = []
     return ext.Solver(game.native.engine, json.dumps(plan))
 

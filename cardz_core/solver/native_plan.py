@@ -45,8 +45,8 @@ def solver_plan(game: Any, an: Analysis, *, share: int, min_states: int) -> dict
         "win": list(problem.win),
         "priority": _priority_plan(an, problem),
         "tries": {
-            "orderings": [list(w) for w in ORDERINGS],
-            "face_down": [list(w) for w in FACE_DOWN_ORDERINGS],
+            "orderings": [w.numbers() for w in ORDERINGS],
+            "face_down": [w.numbers() for w in FACE_DOWN_ORDERINGS],
             "noise": NOISE,
             "share": share,
             "min_states": min_states,
@@ -70,19 +70,29 @@ def _safe_plan(an: Analysis) -> dict[str, Any] | None:
     }
 
 
-def _priority_plan(an: Analysis, problem: GameProblem) -> dict[str, Any]:
-    """The sibling order's tables: the depots each term counts, the building relations (one
-    table per distinct rule: for each card, the cards that may lie on it) and, per suit-building
-    foundation, the card it takes next above each card."""
-    n = problem.n_cards
+def _relations(by_depot: dict[int, frozenset[int]], n: int
+               ) -> tuple[list[list[list[int]]], list[list[int]]]:
+    """Relations of ``n`` cards given per depot as pairs ``below * n + above``: one table per
+    distinct relation (for each card, the cards in the pairs above it) and [depot, table]."""
     tables: list[list[list[int]]] = []
     index: dict[frozenset[int], int] = {}
-    fits = []
-    for depot, pairs in problem.fits.items():
+    of = []
+    for depot, pairs in by_depot.items():
         if pairs not in index:
             index[pairs] = len(tables)
             tables.append([[a for a in range(n) if b * n + a in pairs] for b in range(n)])
-        fits.append([depot, index[pairs]])
+        of.append([depot, index[pairs]])
+    return tables, of
+
+
+def _priority_plan(an: Analysis, problem: GameProblem) -> dict[str, Any]:
+    """The sibling order's tables: the depots each term counts, the building relations and the
+    pairs of them that would not move together (each one table per distinct rule: for each
+    card, the cards that may lie on it) and, per suit-building foundation, the card it takes
+    next above each card."""
+    n = problem.n_cards
+    tables, fits = _relations(problem.fits, n)
+    stuck_tables, stuck = _relations(problem.stuck, n)
     steps = []
     for depot, step in problem.steps.items():
         nexts = [problem.by_card.get((an.ranks[card] + step, an.suits[card]), -1) for card in range(n)]
@@ -94,6 +104,8 @@ def _priority_plan(an: Analysis, problem: GameProblem) -> dict[str, Any]:
         "open": list(problem.open),
         "tables": tables,
         "fits": fits,
+        "stuck_tables": stuck_tables,
+        "stuck": stuck,
         "steps": steps,
         "seed_cards": [card for card in range(n) if an.ranks[card] == seed] if seed is not None else [],
     }

@@ -6,13 +6,18 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Hashable, Iterator, NamedTuple, Sequence
 
+from cardz_core.cards import Card
+from cardz_core.compiled.records import EjectTable
+from cardz_core.engine.relations import relation
 from cardz_core.solver.analysis import Analysis, analysis_of, printed_fits
 
 
 class Weights(NamedTuple):
     """The sibling order: what a position gains per card home, loses per face-down card, gains
-    per empty depot, loses per card above the next cards for home, per card out of sequence, and
-    per squared pile size (used only without suit-building foundations: Golf, Black Hole...)."""
+    per empty depot, loses per card above the next cards for home, per card out of sequence,
+    per squared pile size (used only without suit-building foundations: Golf, Black Hole...),
+    and per card in sequence that its depot would not let move with the card below (``stuck``:
+    Spider's mixed-suit builds; 0 unless an order asks, so six numbers still make an order)."""
 
     home: int
     face_down: int
@@ -20,6 +25,11 @@ class Weights(NamedTuple):
     depth: int
     disorder: int
     balance: int
+    stuck: int = 0
+
+    def numbers(self) -> list[int]:
+        """The weights as a settings file writes them: six numbers while ``stuck`` is 0."""
+        return list(self) if self.stuck else list(self[:6])
 
 
 # Orderings tried in turn by ``cardz_core.planners.solver.solve`` (chosen on Microsoft FreeCell
@@ -65,6 +75,19 @@ def tap_run(game: Any, state: Any, tap: tuple[int, int], moves: list[Any],
             return
 
 
+def apart(eject: EjectTable) -> Callable[[Card, Card], bool] | None:
+    """Which cards in sequence on a depot with ``eject`` would not move together with the card
+    below them, as a test of (below, card); None when any sequence moves as one group (no unit,
+    whose groups the target judges card by card, or an ``Any`` or ``Pile`` unit)."""
+    if eject.gate in ("TopOnly", "Locked") or eject.unit == "Single" or (
+            eject.unit is None and eject.loose_order):
+        return lambda below, card: True  # one card at a time
+    if eject.unit == "Run":
+        rel = relation(eject.unit_build, eject.unit_suit)
+        return None if rel is None else (lambda below, card: not rel(below, card))
+    return None
+
+
 class GameProblem:
     def __init__(self, game: Any, analysis: Analysis | None = None,
                  weights: "Weights | None" = None, streamline: bool = False,
@@ -107,6 +130,9 @@ class GameProblem:
         self.n_cards = len(cards)
         self.fits: dict[int, frozenset[int]] = {}
         tables: dict[Any, frozenset[int]] = {}  # by compiled accept table: equal rules, one table
+        # Of those, the pairs the depot's ejectRule would not lift together (``Weights.stuck``).
+        self.stuck: dict[int, frozenset[int]] = {}
+        stuck: dict[Any, frozenset[int]] = {}
         for i in self.open:
             rule = c.accepts[i]
             if rule.build is None or rule.empty_only:
@@ -117,6 +143,13 @@ class GameProblem:
                     b * self.n_cards + a for b, cb in enumerate(cards) for a, ca in enumerate(cards)
                     if a != b and printed_fits(acc, cb, ca))
             self.fits[i] = tables[rule]
+            if (rule, c.ejects[i]) not in stuck:
+                test = apart(c.ejects[i])
+                n = self.n_cards
+                stuck[rule, c.ejects[i]] = frozenset() if test is None else frozenset(
+                    p for p in tables[rule] if test(cards[p // n], cards[p % n]))
+            if stuck[rule, c.ejects[i]]:
+                self.stuck[i] = stuck[rule, c.ejects[i]]
         # Lazy stock: per depot and card, the cards the depot's building rule puts on that card.
         self.onto: dict[int, tuple[tuple[int, ...], ...]] = {}
         if self.lazy:
@@ -256,15 +289,16 @@ class GameProblem:
                 below, above = p[j - 1], p[j]
                 if below & 1 and (below >> 1) * n + (above >> 1) not in fits:
                     disorder += 1
+        w = self.w
+        stuck = sum(_stuck(piles[i], n, pairs) for i, pairs in self.stuck.items()) if w.stuck else 0
         if self.steps:
             depth = self._next_depth(piles)
             balance = 0
         else:
             depth = 0
             balance = sum([len(piles[i]) ** 2 for i in self.others])
-        w = self.w
         value = (w.home * home - w.face_down * down + w.empty * empty - w.depth * depth
-                 - w.disorder * disorder - w.balance * balance)
+                 - w.disorder * disorder - w.balance * balance - w.stuck * stuck)
         return value + NOISE * self.noise() if self.noise is not None else value
 
     def _next_depth(self, piles: tuple[tuple[int, ...], ...]) -> int:
@@ -290,3 +324,13 @@ class GameProblem:
                 if cid in wanted or (empties and an.ranks[cid] == seed):
                     depth += len(p) - 1 - pos
         return depth
+
+
+def _stuck(pile: tuple[int, ...], n: int, pairs: frozenset[int]) -> int:
+    """How many cards of ``pile`` lie on a face-up card with (below, card) in ``pairs``."""
+    count = 0
+    for j in range(1, len(pile)):
+        below, above = pile[j - 1], pile[j]
+        if below & 1 and (below >> 1) * n + (above >> 1) in pairs:
+            count += 1
+    return count

@@ -84,6 +84,8 @@ pub struct Weights {
     pub depth: f32,
     pub disorder: f32,
     pub balance: f32,
+    /// per card in sequence that would not move with the card below (0 in a set of six)
+    pub stuck: f32,
 }
 
 /// The priority's tables (`GameProblem`).
@@ -99,6 +101,10 @@ pub struct PriorityPlan {
     pub onto: Vec<Vec<Vec<usize>>>,
     /// per depot, its relation's index
     pub relation: Vec<Option<usize>>,
+    /// the pairs of a relation that the depot's eject rule would not move together: tables as
+    /// `tables`, and per depot its table's index
+    pub stuck_tables: Vec<Vec<u64>>,
+    pub stuck: Vec<Option<usize>>,
     /// per suit-building foundation, the card it takes next above each card
     pub steps: Vec<(usize, Vec<i32>)>,
     pub seed_cards: Vec<bool>,
@@ -134,12 +140,14 @@ pub struct Plan {
 fn weights(v: &Value, what: &str) -> Result<Vec<Weights>, BadPlan> {
     list(v, what)?
         .iter()
-        .map(|w| match nums(w, what)?.as_slice() {
-            &[home, face_down, empty, depth, disorder, balance] => Ok(Weights {
-                home: home as f32, face_down: face_down as f32, empty: empty as f32, depth: depth as f32,
-                disorder: disorder as f32, balance: balance as f32,
-            }),
-            _ => Err(BadPlan(format!("'{what}' holds a weight set not of six"))),
+        .map(|w| {
+            let (six, stuck) = match *nums(w, what)?.as_slice() {
+                [a, b, c, d, e, f] => ([a, b, c, d, e, f], 0),
+                [a, b, c, d, e, f, g] => ([a, b, c, d, e, f], g),
+                _ => return Err(BadPlan(format!("'{what}' holds a weight set not of six or seven"))),
+            };
+            let [home, face_down, empty, depth, disorder, balance] = six.map(|x| x as f32);
+            Ok(Weights { home, face_down, empty, depth, disorder, balance, stuck: stuck as f32 })
         })
         .collect()
 }
@@ -153,6 +161,9 @@ fn pair(v: &Value, what: &str, bound: usize) -> Result<Option<(usize, usize)>, B
         _ => Err(BadPlan(format!("'{what}' is not a pair"))),
     }
 }
+
+/// Relations as `Plan::relations` reads them: bits, rows, [depot, table] pairs, per depot.
+type Relations = (Vec<Vec<u64>>, Vec<Vec<Vec<usize>>>, Vec<(usize, usize)>, Vec<Option<usize>>);
 
 impl Plan {
     pub fn from_json(source: &str) -> Result<Plan, BadPlan> {
@@ -251,11 +262,14 @@ impl Plan {
         }))
     }
 
-    fn priority(p: &Value, depots: usize, cards: usize) -> Result<PriorityPlan, BadPlan> {
+    /// Relations given as one table per distinct rule (`tables_at`: for each card, the cards that
+    /// may lie on it) and [depot, table] pairs (`of`): the tables as bits (`below * cards +
+    /// above`) and as rows, the pairs, and per depot its table's index.
+    fn relations(p: &Value, tables_at: &str, of: &str, depots: usize, cards: usize) -> Result<Relations, BadPlan> {
         let mut tables = Vec::new();
         let mut onto = Vec::new();
-        for t in list(get(p, "tables")?, "tables")? {
-            let rows: Vec<Vec<usize>> = list(t, "tables")?.iter().map(|r| idx(r, "tables", cards)).collect::<Result<_, _>>()?;
+        for t in list(get(p, tables_at)?, tables_at)? {
+            let rows: Vec<Vec<usize>> = list(t, tables_at)?.iter().map(|r| idx(r, tables_at, cards)).collect::<Result<_, _>>()?;
             if rows.len() != cards {
                 return Err(BadPlan("a relation is not one list per card".into()));
             }
@@ -269,17 +283,23 @@ impl Plan {
             tables.push(bits);
             onto.push(rows);
         }
-        let mut fits = Vec::new();
+        let mut pairs = Vec::new();
         let mut relation = vec![None; depots];
-        for f in list(get(p, "fits")?, "fits")? {
-            match nums(f, "fits")?.as_slice() {
+        for f in list(get(p, of)?, of)? {
+            match nums(f, of)?.as_slice() {
                 &[d, t] if (0..depots as i64).contains(&d) && (0..tables.len() as i64).contains(&t) => {
-                    fits.push((d as usize, t as usize));
+                    pairs.push((d as usize, t as usize));
                     relation[d as usize] = Some(t as usize);
                 }
-                _ => return Err(BadPlan("'fits' holds a bad pair".into())),
+                _ => return Err(BadPlan(format!("'{of}' holds a bad pair"))),
             }
         }
+        Ok((tables, onto, pairs, relation))
+    }
+
+    fn priority(p: &Value, depots: usize, cards: usize) -> Result<PriorityPlan, BadPlan> {
+        let (tables, onto, fits, relation) = Self::relations(p, "tables", "fits", depots, cards)?;
+        let (stuck_tables, _, _, stuck) = Self::relations(p, "stuck_tables", "stuck", depots, cards)?;
         let mut steps = Vec::new();
         for s in list(get(p, "steps")?, "steps")? {
             match list(s, "steps")? {
@@ -302,6 +322,8 @@ impl Plan {
             tables,
             onto,
             relation,
+            stuck_tables,
+            stuck,
             steps,
             seed_cards: mask(&idx(get(p, "seed_cards")?, "seed_cards", cards)?, cards),
         })

@@ -111,18 +111,30 @@ struct Parts {
     disorder: usize,
     depth: usize,
     balance: usize,
+    stuck: usize,
 }
 
 impl Parts {
     fn add(self, o: Parts) -> Parts {
         Parts { down: self.down + o.down, disorder: self.disorder + o.disorder, depth: self.depth + o.depth,
-                balance: self.balance + o.balance }
+                balance: self.balance + o.balance, stuck: self.stuck + o.stuck }
     }
 
     fn sub(self, o: Parts) -> Parts {
         Parts { down: self.down - o.down, disorder: self.disorder - o.disorder, depth: self.depth - o.depth,
-                balance: self.balance - o.balance }
+                balance: self.balance - o.balance, stuck: self.stuck - o.stuck }
     }
+}
+
+/// How many cards of `pile` lie on a face-up card with (below, card) in the relation `bits` of
+/// `n` cards (when `inside`) or not in it.
+fn pairs(pile: &[i32], bits: &[u64], n: usize, inside: bool) -> usize {
+    pile.windows(2)
+        .filter(|pair| {
+            let at = (pair[0] >> 1) as usize * n + (pair[1] >> 1) as usize;
+            pair[0] & 1 == 1 && (bits[at / 64] >> (at % 64) & 1 == 1) == inside
+        })
+        .count()
 }
 
 fn is_tap(m: &Move, k: usize) -> bool {
@@ -632,14 +644,11 @@ impl<'a> Ranker<'a> {
             }
         }
         if let Some(t) = p.relation[d] {
-            let (bits, n) = (&p.tables[t], self.plan.cards);
-            for pair in pile.windows(2) {
-                let (below, above) = (pair[0], pair[1]);
-                let at = (below >> 1) as usize * n + (above >> 1) as usize;
-                if below & 1 == 1 && bits[at / 64] >> (at % 64) & 1 == 0 {
-                    x.disorder += 1;
-                }
-            }
+            x.disorder = pairs(pile, &p.tables[t], self.plan.cards, false);
+        }
+        // counted only when the order weighs it: the other orders pay nothing for it
+        if let Some(t) = p.stuck[d].filter(|_| self.w.stuck != 0.0) {
+            x.stuck = pairs(pile, &p.stuck_tables[t], self.plan.cards, true);
         }
         x
     }
@@ -674,7 +683,7 @@ impl<'a> Ranker<'a> {
         self.kid_wanted = kid_wanted;
         let w = &self.w;
         let value = w.home * home - w.face_down * c.down as f32 + w.empty * empty - w.depth * c.depth as f32
-            - w.disorder * c.disorder as f32 - w.balance * c.balance as f32;
+            - w.disorder * c.disorder as f32 - w.balance * c.balance as f32 - w.stuck * c.stuck as f32;
         match &mut self.noise {
             Some(rng) => value + self.plan.tries.noise * ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32),
             None => value,
@@ -685,6 +694,59 @@ impl<'a> Ranker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A plan of four cards and two building depots, both with the relation that puts card 1 or
+    /// 2 on card 0 and card 0 on card 3; of those pairs, 0 then 2 and 3 then 0 would not move
+    /// together (depot 0 only: depot 1's rule lifts every sequence). `orders` its weight sets.
+    fn four_cards(orders: &str) -> Result<Plan, crate::solver::plan::BadPlan> {
+        let relation = r#"[[1, 2], [], [], [0]]"#;
+        Plan::from_json(&format!(
+            r#"{{"depots": 2, "cards": 4, "stocks": [], "tap": null, "untapped": [0, 1], "safe": null,
+                "lazy": false, "streamline": false, "win": [],
+                "key": {{"singles": [0, 1], "classes": [], "sinks": [], "code_map": null, "cycle": null,
+                         "recycles": false, "redeals": false, "moves": false, "came_from": false}},
+                "priority": {{"to_empty": [], "others": [], "open": [0, 1], "tables": [{relation}],
+                              "fits": [[0, 0], [1, 0]], "stuck_tables": [[[2], [], [], [0]]],
+                              "stuck": [[0, 0]], "steps": [], "seed_cards": []}},
+                "tries": {{"orderings": {orders}, "face_down": [], "noise": 0, "share": 20,
+                           "min_states": 500}}}}"#
+        ))
+    }
+
+    #[test]
+    fn stuck_counts_cards_in_sequence_that_would_not_move_with_the_card_below() {
+        let plan = four_cards("[[0, 0, 0, 0, 1, 0, 1]]").unwrap();
+        let w = plan.tries.orderings[0];
+        assert_eq!((w.disorder, w.stuck), (1.0, 1.0));
+        let mut ranker = Ranker::new(&plan, w, 0);
+        let wanted = Wanted::default();
+        let up = |c: i32| c << 1 | 1;
+        // 3, 0, 2 face up: both pairs fit the building rule, neither moves together
+        let both = ranker.pile_parts(0, &[up(3), up(0), up(2)], &wanted);
+        assert_eq!((both.stuck, both.disorder), (2, 0));
+        // 3, 0, 1: 0 then 1 moves together; 1 then 3 does not fit at all (disorder, not stuck)
+        let one = ranker.pile_parts(0, &[up(3), up(0), up(1), up(3)], &wanted);
+        assert_eq!((one.stuck, one.disorder), (1, 1));
+        // a face-down card below counts nothing; depot 1 lifts every sequence
+        assert_eq!(ranker.pile_parts(0, &[0, up(2)], &wanted).stuck, 0);
+        assert_eq!(ranker.pile_parts(1, &[up(3), up(0), up(2)], &wanted).stuck, 0);
+        let s = State { piles: vec![vec![up(3), up(0), up(2)], vec![up(1), up(3)]], ..State::default() };
+        ranker.parent(&s);
+        // weights 1 and 1: two stuck cards on depot 0, one out of sequence on depot 1
+        assert_eq!(ranker.priority(&s, &[true, true]), -3.0);
+    }
+
+    #[test]
+    fn six_weights_are_an_order_without_stuck_and_the_term_is_then_not_counted() {
+        let plan = four_cards("[[0, 0, 0, 0, 1, 0]]").unwrap();
+        let w = plan.tries.orderings[0];
+        assert_eq!(w.stuck, 0.0);
+        let ranker = Ranker::new(&plan, w, 0);
+        assert_eq!(ranker.pile_parts(0, &[7, 1, 5], &Wanted::default()).stuck, 0);
+        let why = four_cards("[[0, 0, 0, 0, 1]]").unwrap_err();
+        assert_eq!(why.0, "'orderings' holds a weight set not of six or seven");
+        assert!(four_cards("[[0, 0, 0, 0, 1, 0, 0, 0]]").is_err());
+    }
 
     #[test]
     fn a_board_given_back_is_its_parent_again() {
