@@ -387,7 +387,8 @@ impl<'a> Problem<'a> {
             Keyer::diff(top, &self.kid, &mut full);
             full.iter().zip(&self.same).all(|(&f, &s)| f || !s)
         }, "a depot the engine did not report touched changed");
-        let done = if passes(&mut self.ranker, self.plan, &line, &self.kid, &self.same) { visit(&mut self.ranker, &line, &self.kid, &self.same) } else { Ok(()) };
+        let kept = passes(&mut self.ranker, self.plan, &line, &self.kid, &self.same);
+        let done = if kept { visit(&mut self.ranker, &line, &self.kid, &self.same) } else { Ok(()) };
         self.kid.restore(top, &self.same);
         debug_assert!(self.kid == *top, "a board given back is not its parent");
         self.recycle_line(line);
@@ -397,7 +398,8 @@ impl<'a> Problem<'a> {
     /// The child `state` (made from a board other than `top`) handed to `visit`.
     fn visit_made<E>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State, state: State) -> Result<(), E> {
         Keyer::diff(top, &state, &mut self.same);
-        let done = if passes(&mut self.ranker, self.plan, &line, &state, &self.same) { visit(&mut self.ranker, &line, &state, &self.same) } else { Ok(()) };
+        let kept = passes(&mut self.ranker, self.plan, &line, &state, &self.same);
+        let done = if kept { visit(&mut self.ranker, &line, &state, &self.same) } else { Ok(()) };
         self.recycle_state(state);
         self.recycle_line(line);
         done
