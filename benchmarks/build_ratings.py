@@ -19,7 +19,8 @@ what the solver does with the game (docs/winnability.md, "The shipped tables"), 
 the solver wins rarely or never, a ``note`` saying why, which the table keeps and
 ``cardz deal --winnable --difficulty`` repeats when it has no deal to give; for a game whose deals
 the solver's usual sibling orders leave undecided, ``orders``: the orders its tries take instead
-(``cardz_core.solver.problem.Weights``, six numbers each, or seven with ``stuck``; speed only,
+(``cardz_core.solver.problem.Weights``, six numbers each, seven with ``stuck``, eight with
+``greedy``, whose try plays only moves that make progress and counts only a win; speed only,
 never the answer). ``--all`` builds every game the file lists, in its order; a game named on
 the command line takes its settings from the file too. An option given on the command line
 overrides the file's value for every game built; a game the file does not list takes the
@@ -87,7 +88,7 @@ def game_settings(name: str, listed: dict[str, Any], given: dict[str, Any]) -> S
     try:
         orders = orders_of(values)
     except TypeError:
-        raise ValueError(f"{name}: orders must be lists of six or seven numbers") from None
+        raise ValueError(f"{name}: orders must be lists of six to eight numbers") from None
     s = Settings(seeds, int(values["max_states"]), float(values["timeout"]),
                  int(values["playouts"]),
                  None if values["time_box"] is None else float(values["time_box"]), values["note"],

@@ -78,6 +78,28 @@ def test_both_searches_weigh_stuck_cards_alike():
                      orders=plain).result == "unknown", f"deal {seed}"
 
 
+@pytest.mark.parametrize("path, deals", [
+    ("rulesets/spider_two_suits.cardz", (0, 2, 4)),
+    ("rulesets/gargantua.cardz", (1, 4, 5)),
+])
+def test_both_searches_make_the_same_greedy_try(path, deals):
+    """A greedy order (``Weights.greedy``) prunes both searches alike: the same positions and
+    line (Spider's stock deals, Gargantua's tap runs and moves home); the same order searching
+    exactly does not win these deals within the positions."""
+    native, python = engines(path)
+    budget = 4_000  # one try (a twentieth of it is below PROBE_MIN_STATES)
+    greedy = Weights(100, 20, 30, 0, 20, 0, 20, 1)
+    for seed in deals:
+        got = solve(native, native.deal(seed), max_states=budget, timeout=60, orders=(greedy,))
+        want = solve(python, python.deal(seed), max_states=budget, timeout=120, orders=(greedy,))
+        assert NATIVE_NOTE in got.notes and PYTHON_NOTE in want.notes
+        assert got.result == "won", f"deal {seed}"
+        assert (got.states, got.line) == (want.states, want.line), f"deal {seed}"
+        assert replays_on_python(python, native.deal(seed), got.line)
+        assert solve(native, native.deal(seed), max_states=budget, timeout=60,
+                     orders=(greedy._replace(greedy=0),)).result == "unknown", f"deal {seed}"
+
+
 @pytest.mark.parametrize("path, deals, budget", [
     ("rulesets/freecell.cardz", (2, 3, 5), 6_000),
     ("rulesets/klondike.cardz", (1, 4, 7), 5_000),

@@ -147,7 +147,7 @@ def test_a_game_may_give_the_solver_orders_of_its_own(tiny: Path, tmp_path: Path
     settings.write_text(json.dumps({"games": {"tiny": {"orders": [[1, 2]]}}}), encoding="utf-8")
     with pytest.raises(SystemExit):
         _builder().main([str(tiny), *common])
-    assert "tiny: orders must be lists of six or seven numbers" in capsys.readouterr().err
+    assert "tiny: orders must be lists of six to eight numbers" in capsys.readouterr().err
 
 
 def test_a_rated_deal_is_handed_out_with_the_line_its_row_keeps(

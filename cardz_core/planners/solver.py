@@ -73,7 +73,10 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
 
     ``orders`` replaces the sibling orders of the tries (``ORDERINGS`` and
     ``FACE_DOWN_ORDERINGS``): speed only, never the answer (the tables of rated deals give
-    some games orders of their own)."""
+    some games orders of their own). A greedy order's try (``Weights.greedy``) searches only
+    moves that make progress, so like the streamlined try it reads the positions proved lost,
+    adds none, and counts only if it wins; once one has searched its whole graph without a win,
+    the greedy orders' later tries search exactly (their weights without ``greedy``)."""
     check_budget(max_states, timeout)
     an = analysis if analysis is not None else analysis_of(game)
     native = prepare(game, an, orders)
@@ -95,18 +98,24 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
         size_states, size_seconds = max_states, timeout
     found = None
     lost: set = set()  # positions proved lost by the tries so far (docs/solver.md, section 7)
+    greedy_spent = False  # a greedy try searched its whole graph: the others search it again
     for weights, streamline, noise in _tries(orders, an.lazy_streamline):
         states = min(size_states, max_states - spent)
         seconds = min(size_seconds, timeout - (time.perf_counter() - start))
         if states < 1 or seconds <= 0:
             break
+        if greedy_spent and weights.greedy:
+            weights = weights._replace(greedy=0)
         before = len(lost)
+        exact = not streamline and not weights.greedy  # else a try that counts only if it wins
         found = search(GameProblem(game, an, weights, streamline, noise), state,
-                       max_states=states, timeout=seconds, lost=lost, record=not streamline)
+                       max_states=states, timeout=seconds, lost=lost, record=exact)
         spent += found.states
-        if found.result == RESULT_WON or (found.result != RESULT_UNKNOWN and not streamline):
+        if found.result == RESULT_WON or (found.result != RESULT_UNKNOWN and exact):
             break
-        if streamline:
+        greedy_spent = greedy_spent or (bool(weights.greedy) and not streamline
+                                        and found.result != RESULT_UNKNOWN)
+        if not exact:
             found = None
         elif 2 * (len(lost) - before) < found.states:
             size_states, size_seconds = 2 * size_states, 2 * size_seconds

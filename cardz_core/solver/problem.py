@@ -17,7 +17,9 @@ class Weights(NamedTuple):
     per empty depot, loses per card above the next cards for home, per card out of sequence,
     per squared pile size (used only without suit-building foundations: Golf, Black Hole...),
     and per card in sequence that its depot would not let move with the card below (``stuck``:
-    Spider's mixed-suit builds; 0 unless an order asks, so six numbers still make an order)."""
+    Spider's mixed-suit builds; 0 unless an order asks, so six numbers still make an order).
+    ``greedy`` (not 0) makes the try with this order a greedy one, which plays only moves that
+    make progress and counts only a win (docs/solver.md, "A greedy try"); an eighth number."""
 
     home: int
     face_down: int
@@ -26,10 +28,12 @@ class Weights(NamedTuple):
     disorder: int
     balance: int
     stuck: int = 0
+    greedy: int = 0
 
     def numbers(self) -> list[int]:
-        """The weights as a settings file writes them: six numbers while ``stuck`` is 0."""
-        return list(self) if self.stuck else list(self[:6])
+        """The weights as a settings file writes them: six numbers while ``stuck`` and
+        ``greedy`` are 0, seven while ``greedy`` is."""
+        return list(self) if self.greedy else list(self[:7]) if self.stuck else list(self[:6])
 
 
 # Orderings tried in turn by ``cardz_core.planners.solver.solve`` (chosen on Microsoft FreeCell
@@ -107,6 +111,7 @@ class GameProblem:
         self.to_empty = tuple(sorted(an.empties)) if an.win_set is None and an.empties else ()
         self.draws = frozenset(i for i, d in enumerate(c.draws) if d is not None)
         home = set(self.win) | set(self.to_empty)
+        self.win_set = frozenset(self.win)
         self.others = tuple(i for i in range(an.n) if i not in self.draws and i not in home)
         self.open = tuple(i for i in self.others if not c.accepts[i].rejects_all)
         self.untapped = tuple(i for i in range(an.n) if an.tap is None or i not in an.tap)
@@ -179,6 +184,10 @@ class GameProblem:
             m = safe.find(state, moves)
             if m is not None:
                 return [((m,), game.apply(state, m))]
+        if self.w.greedy:
+            home = next((m for m in moves if m.dst in self.win_set and m.src not in self.win_set), None)
+            if home is not None:  # a greedy try plays a card home at once, whatever else
+                return [((home,), game.apply(state, home))]
         tap = self.an.tap
         out: list[tuple[Sequence[Any], Any]] = []
         if self.lazy:
@@ -196,6 +205,8 @@ class GameProblem:
             self._child(out, (m,), state, m)
         if tap is not None:
             out.extend(self._tap_runs(state, moves))
+        if self.w.greedy:
+            return [(line, child) for line, child in out if self.progress(state, line, child)]
         return out
 
     def _may_follow(self, card: int, d: int, ring_only: bool = False) -> bool:
@@ -259,14 +270,19 @@ class GameProblem:
                 if onto is None:  # only the dealt position can be unsettled, never a chain's
                     out.append((taps, t))
                 break
+            played = False
             for m in after_moves:
                 if m.index != -1 and (onto is None or m.dst == onto):
                     self._child(out, taps + (m,), t, m)
+                    played = True
+            if played and self.w.greedy:  # a greedy try taps past no card it could play
+                break
         return out
 
-    def priority(self, state: Any) -> float:
-        """Cards home, then how deep the next cards for home lie, face-down cards and room."""
-        piles = state.piles
+    def _counts(self, piles: Any) -> tuple[int, int, int, int, int]:
+        """The priority's counts that a greedy try reads too: cards home, face-down cards,
+        empty depots, cards out of sequence and stuck cards (counted only when the order
+        weighs them or its try is greedy)."""
         home = 0
         for i in self.win:
             home += len(piles[i])
@@ -289,8 +305,26 @@ class GameProblem:
                 below, above = p[j - 1], p[j]
                 if below & 1 and (below >> 1) * n + (above >> 1) not in fits:
                     disorder += 1
+        stuck = sum(_stuck(piles[i], n, pairs) for i, pairs in self.stuck.items()) \
+            if self.w.stuck or self.w.greedy else 0
+        return home, down, empty, disorder, stuck
+
+    def progress(self, parent: Any, line: Sequence[Any], child: Any) -> bool:
+        """Whether the child ``line`` makes of ``parent`` makes progress, as a greedy try asks
+        (docs/solver.md, "A greedy try"): a card more home, a card turned up, a depot emptied,
+        a card fewer out of sequence or stuck, or the stock or its target played."""
+        if any(m.index == -1 or (self.an.tap is not None and (m.src in self.an.tap or m.dst in self.an.tap))
+               for m in line):
+            return True
+        home, down, empty, disorder, stuck = self._counts(parent.piles)
+        h, d, e, o, k = self._counts(child.piles)
+        return h > home or d < down or e > empty or o < disorder or k < stuck
+
+    def priority(self, state: Any) -> float:
+        """Cards home, then how deep the next cards for home lie, face-down cards and room."""
+        piles = state.piles
+        home, down, empty, disorder, stuck = self._counts(piles)
         w = self.w
-        stuck = sum(_stuck(piles[i], n, pairs) for i, pairs in self.stuck.items()) if w.stuck else 0
         if self.steps:
             depth = self._next_depth(piles)
             balance = 0

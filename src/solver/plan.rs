@@ -86,6 +86,8 @@ pub struct Weights {
     pub balance: f32,
     /// per card in sequence that would not move with the card below (0 in a set of six)
     pub stuck: f32,
+    /// a greedy try: only moves that make progress, and only a win counts (an eighth number)
+    pub greedy: bool,
 }
 
 /// The priority's tables (`GameProblem`).
@@ -141,13 +143,14 @@ fn weights(v: &Value, what: &str) -> Result<Vec<Weights>, BadPlan> {
     list(v, what)?
         .iter()
         .map(|w| {
-            let (six, stuck) = match *nums(w, what)?.as_slice() {
-                [a, b, c, d, e, f] => ([a, b, c, d, e, f], 0),
-                [a, b, c, d, e, f, g] => ([a, b, c, d, e, f], g),
-                _ => return Err(BadPlan(format!("'{what}' holds a weight set not of six or seven"))),
+            let (six, stuck, greedy) = match *nums(w, what)?.as_slice() {
+                [a, b, c, d, e, f] => ([a, b, c, d, e, f], 0, 0),
+                [a, b, c, d, e, f, g] => ([a, b, c, d, e, f], g, 0),
+                [a, b, c, d, e, f, g, h] => ([a, b, c, d, e, f], g, h),
+                _ => return Err(BadPlan(format!("'{what}' holds a weight set not of six to eight"))),
             };
             let [home, face_down, empty, depth, disorder, balance] = six.map(|x| x as f32);
-            Ok(Weights { home, face_down, empty, depth, disorder, balance, stuck: stuck as f32 })
+            Ok(Weights { home, face_down, empty, depth, disorder, balance, stuck: stuck as f32, greedy: greedy != 0 })
         })
         .collect()
 }

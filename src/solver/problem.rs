@@ -63,9 +63,12 @@ pub struct Ranker<'a> {
     wanted: Wanted,
     kid_wanted: Wanted,
     seeds: Vec<usize>,
-    /// the position expanded's counts, by depot, and their sums
+    /// the position expanded's counts, by depot, and their sums; its cards home and empty
+    /// depots (a greedy try compares a child's with them)
     parts: Vec<Parts>,
     total: Parts,
+    home: f32,
+    empty: f32,
 }
 
 /// The cards whose depth counts, as a list and as a mask by card.
@@ -139,6 +142,17 @@ fn pairs(pile: &[i32], bits: &[u64], n: usize, inside: bool) -> usize {
 
 fn is_tap(m: &Move, k: usize) -> bool {
     m.0 == k as i32 && m.1 == -1
+}
+
+/// Whether the child `line` makes (`state`, `same` against the position expanded) is searched:
+/// always, but in a greedy try only when the line plays the stock or its target or the child
+/// makes progress (`GameProblem.progress`).
+fn passes(ranker: &mut Ranker<'_>, plan: &Plan, line: &[Move], state: &State, same: &[bool]) -> bool {
+    if !ranker.w.greedy {
+        return true;
+    }
+    let stock = |d: i32| plan.tap.is_some_and(|(k, w)| d == k as i32 || d == w as i32);
+    line.iter().any(|m| m.1 == -1 || stock(m.0) || stock(m.2)) || ranker.progress(state, same)
 }
 
 pub struct Problem<'a> {
@@ -327,6 +341,11 @@ impl<'a> Problem<'a> {
             let line = self.line(&[], m);
             return self.child(visit, line, s, None, m);
         }
+        // a greedy try plays a card home at once, whatever else it could do
+        if let Some(m) = self.greedy_home(moves).filter(|_| self.ranker.w.greedy) {
+            let line = self.line(&[], m);
+            return self.child(visit, line, s, None, m);
+        }
         let tap = self.plan.tap;
         if self.lazy {
             if let Some((k, w)) = tap {
@@ -368,7 +387,8 @@ impl<'a> Problem<'a> {
             Keyer::diff(top, &self.kid, &mut full);
             full.iter().zip(&self.same).all(|(&f, &s)| f || !s)
         }, "a depot the engine did not report touched changed");
-        let done = visit(&mut self.ranker, &line, &self.kid, &self.same);
+        let kept = passes(&mut self.ranker, self.plan, &line, &self.kid, &self.same);
+        let done = if kept { visit(&mut self.ranker, &line, &self.kid, &self.same) } else { Ok(()) };
         self.kid.restore(top, &self.same);
         debug_assert!(self.kid == *top, "a board given back is not its parent");
         self.recycle_line(line);
@@ -378,10 +398,17 @@ impl<'a> Problem<'a> {
     /// The child `state` (made from a board other than `top`) handed to `visit`.
     fn visit_made<E>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State, state: State) -> Result<(), E> {
         Keyer::diff(top, &state, &mut self.same);
-        let done = visit(&mut self.ranker, &line, &state, &self.same);
+        let kept = passes(&mut self.ranker, self.plan, &line, &state, &self.same);
+        let done = if kept { visit(&mut self.ranker, &line, &state, &self.same) } else { Ok(()) };
         self.recycle_state(state);
         self.recycle_line(line);
         done
+    }
+
+    /// A greedy try's move home: the first listed move from outside the win depots into one.
+    fn greedy_home(&self, moves: &[Move]) -> Option<Move> {
+        let win = &self.plan.in_win;
+        moves.iter().copied().find(|m| m.2 >= 0 && win[m.2 as usize] && !win[m.0 as usize])
     }
 
     /// `SafeMoves.find`: a move to a foundation that needs no branching, or None.
@@ -594,15 +621,18 @@ impl<'a> Problem<'a> {
             let mut after = self.listings.pop().unwrap_or_default();
             after.clear();
             self.game.list_moves_from(here, &[k, w], &mut after)?;
+            let mut played = false;
             for &m in &after {
                 if m.1 != -1 && onto.is_none_or(|d| m.2 == d as i32) {
                     let line = self.line(taps, m);
                     self.child(visit, line, top, Some(here), m)?;
+                    played = true;
                 }
             }
             let tappable = after.iter().any(|m| is_tap(m, k));
             self.listings.push(after);
-            if !tappable {
+            // a greedy try taps past no card it could play
+            if !tappable || (played && self.ranker.w.greedy) {
                 break;
             }
         }
@@ -617,7 +647,8 @@ impl<'a> Ranker<'a> {
         plan.priority.others.iter().for_each(|&d| others[d] += 1);
         let seeds = (0..plan.cards).filter(|&c| plan.priority.seed_cards[c]).collect();
         Ranker { plan, w, noise: (noise != 0).then_some(SplitMix(noise)), others, wanted: Wanted::default(),
-                 kid_wanted: Wanted::default(), seeds, parts: Vec::new(), total: Parts::default() }
+                 kid_wanted: Wanted::default(), seeds, parts: Vec::new(), total: Parts::default(), home: 0.0,
+                 empty: 0.0 }
     }
 
     /// `s` is the position whose children are ranked next: its counts, pile by pile.
@@ -628,6 +659,16 @@ impl<'a> Ranker<'a> {
         parts.extend(s.piles.iter().enumerate().map(|(d, pile)| self.pile_parts(d, pile, &self.wanted)));
         self.total = parts.iter().fold(Parts::default(), |t, &x| t.add(x));
         self.parts = parts;
+        (self.home, self.empty) = self.home_and_empty(s);
+    }
+
+    /// Cards home (less those still in the depots the win empties) and empty depots of `s`.
+    fn home_and_empty(&self, s: &State) -> (f32, f32) {
+        let p = &self.plan.priority;
+        let piles = &s.piles;
+        let home = self.plan.win.iter().map(|&i| piles[i].len()).sum::<usize>() as f32
+            - p.to_empty.iter().map(|&i| piles[i].len()).sum::<usize>() as f32;
+        (home, p.open.iter().filter(|&&i| piles[i].is_empty()).count() as f32)
     }
 
     /// Depot `d`'s share of the counts, holding `pile`, with `wanted` the cards whose depth counts.
@@ -646,8 +687,8 @@ impl<'a> Ranker<'a> {
         if let Some(t) = p.relation[d] {
             x.disorder = pairs(pile, &p.tables[t], self.plan.cards, false);
         }
-        // counted only when the order weighs it: the other orders pay nothing for it
-        if let Some(t) = p.stuck[d].filter(|_| self.w.stuck != 0.0) {
+        // counted only when the order weighs it or its try is greedy: the others pay nothing
+        if let Some(t) = p.stuck[d].filter(|_| self.w.stuck != 0.0 || self.w.greedy) {
             x.stuck = pairs(pile, &p.stuck_tables[t], self.plan.cards, true);
         }
         x
@@ -657,11 +698,31 @@ impl<'a> Ranker<'a> {
     /// as `Keyer::diff` gives it): cards home, how deep the next cards for home lie, face-down
     /// cards, room and order; noise on top when the try has some.
     pub fn priority(&mut self, s: &State, same: &[bool]) -> f32 {
+        let (home, empty, c) = self.counts(s, same);
+        let w = &self.w;
+        let value = w.home * home - w.face_down * c.down as f32 + w.empty * empty - w.depth * c.depth as f32
+            - w.disorder * c.disorder as f32 - w.balance * c.balance as f32 - w.stuck * c.stuck as f32;
+        match &mut self.noise {
+            Some(rng) => value + self.plan.tries.noise * ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32),
+            None => value,
+        }
+    }
+
+    /// Whether `s`, a child of the position last given to `parent`, makes progress as a greedy
+    /// try asks (`GameProblem.progress`): a card more home, a card turned up, a depot emptied,
+    /// a card fewer out of sequence or stuck. (A line that plays the stock is asked before.)
+    fn progress(&mut self, s: &State, same: &[bool]) -> bool {
+        let (home, empty, c) = self.counts(s, same);
+        let t = self.total;
+        home > self.home || c.down < t.down || empty > self.empty || c.disorder < t.disorder || c.stuck < t.stuck
+    }
+
+    /// The counts of `s`, a child of the position last given to `parent` (`same` as
+    /// `Keyer::diff` gives it): cards home, empty depots, and the sums over piles.
+    fn counts(&mut self, s: &State, same: &[bool]) -> (f32, f32, Parts) {
         let p = &self.plan.priority;
         let piles = &s.piles;
-        let home = self.plan.win.iter().map(|&i| piles[i].len()).sum::<usize>() as f32
-            - p.to_empty.iter().map(|&i| piles[i].len()).sum::<usize>() as f32;
-        let empty = p.open.iter().filter(|&&i| piles[i].is_empty()).count() as f32;
+        let (home, empty) = self.home_and_empty(s);
         // a changed foundation changes which cards are wanted, and so every pile's depth
         let steps_same = p.steps.iter().all(|&(d, _)| same[d]);
         let mut kid_wanted = std::mem::take(&mut self.kid_wanted);
@@ -681,13 +742,7 @@ impl<'a> Ranker<'a> {
             }
         }
         self.kid_wanted = kid_wanted;
-        let w = &self.w;
-        let value = w.home * home - w.face_down * c.down as f32 + w.empty * empty - w.depth * c.depth as f32
-            - w.disorder * c.disorder as f32 - w.balance * c.balance as f32 - w.stuck * c.stuck as f32;
-        match &mut self.noise {
-            Some(rng) => value + self.plan.tries.noise * ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32),
-            None => value,
-        }
+        (home, empty, c)
     }
 }
 
@@ -744,8 +799,37 @@ mod tests {
         let ranker = Ranker::new(&plan, w, 0);
         assert_eq!(ranker.pile_parts(0, &[7, 1, 5], &Wanted::default()).stuck, 0);
         let why = four_cards("[[0, 0, 0, 0, 1]]").unwrap_err();
-        assert_eq!(why.0, "'orderings' holds a weight set not of six or seven");
-        assert!(four_cards("[[0, 0, 0, 0, 1, 0, 0, 0]]").is_err());
+        assert_eq!(why.0, "'orderings' holds a weight set not of six to eight");
+        assert!(four_cards("[[0, 0, 0, 0, 1, 0, 0, 0, 0]]").is_err());
+    }
+
+    #[test]
+    fn a_greedy_try_counts_stuck_cards_and_keeps_only_children_that_make_progress() {
+        let plan = four_cards("[[0, 0, 0, 0, 1, 0, 0, 1]]").unwrap();
+        let w = plan.tries.orderings[0];
+        assert!(w.greedy && w.stuck == 0.0);
+        let mut ranker = Ranker::new(&plan, w, 0);
+        let up = |c: i32| c << 1 | 1;
+        let board = |a: Vec<i32>, b: Vec<i32>| State { piles: vec![a, b], ..State::default() };
+        // 3 then 0 is stuck on depot 0 (counted although the order does not weigh it); 2 lies
+        // face down on depot 1, so nothing lies on a face-up card there
+        let parent = board(vec![up(3), up(0)], vec![2]);
+        ranker.parent(&parent);
+        assert_eq!(ranker.total.stuck, 1);
+        let changed = [false, false];
+        // the same counts: no progress, so the child is not searched
+        assert!(!ranker.progress(&board(vec![up(3), up(0)], vec![2]), &changed));
+        assert!(!passes(&mut ranker, &plan, &[(0, 1, 1, -1)], &board(vec![up(3), up(0)], vec![2]), &changed));
+        // a card fewer stuck, a depot emptied: progress (this plan counts no face-down card)
+        assert!(ranker.progress(&board(vec![up(3)], vec![2, up(0)]), &changed));
+        assert!(ranker.progress(&board(vec![], vec![2, up(3), up(0)]), &changed));
+        // a tap is always searched
+        assert!(passes(&mut ranker, &plan, &[(0, -1, -1, -1)], &board(vec![up(3), up(0)], vec![2]), &changed));
+        // and outside a greedy try every child is
+        let exact = four_cards("[[0, 0, 0, 0, 1, 0, 0, 0]]").unwrap();
+        let mut plain = Ranker::new(&exact, exact.tries.orderings[0], 0);
+        plain.parent(&parent);
+        assert!(passes(&mut plain, &exact, &[(0, 1, 1, -1)], &board(vec![up(3), up(0)], vec![2]), &changed));
     }
 
     #[test]

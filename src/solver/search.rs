@@ -423,25 +423,31 @@ pub fn solve(game: &Game, plan: &Plan, root: &State, max_states: u64, timeout: D
     let mut tables = Tables::default();
     let (mut spent, mut peak) = (0u64, 0usize);
     let mut found: Option<Found> = None;
+    // a greedy try searched its whole graph without a win: the greedy orders search exactly
+    let mut greedy_spent = false;
     for (weights, streamline, noise) in tries(&orders, t.orderings[0], plan.streamline) {
         let states = size_states.min(max_states - spent);
         let seconds = size_seconds.min(timeout.saturating_sub(start.elapsed()));
         if states < 1 || seconds.is_zero() {
             break;
         }
+        let weights = Weights { greedy: weights.greedy && !greedy_spent, ..weights };
         let before = lost.len() as u64;
+        // a streamlined or greedy try reads the positions proved lost, adds none, counts if won
+        let exact = !streamline && !weights.greedy;
         let mut problem = Problem::new(game, plan, weights, streamline, noise, std::mem::take(&mut buffers));
-        let got = search(&mut problem, &mut keyer, &mut tables, root, states, Instant::now() + seconds, &mut lost, !streamline)?;
+        let got = search(&mut problem, &mut keyer, &mut tables, root, states, Instant::now() + seconds, &mut lost, exact)?;
         buffers = problem.buffers();
         spent += got.states;
         peak = peak.max(got.table_bytes);
-        let answered = got.answer == Answer::Won || (got.answer != Answer::Unknown && !streamline);
+        let answered = got.answer == Answer::Won || (got.answer != Answer::Unknown && exact);
         let proved = lost.len() as u64 - before;
-        found = if streamline && !answered { None } else { Some(got) };
+        greedy_spent |= weights.greedy && !streamline && got.answer != Answer::Unknown;
+        found = if !exact && !answered { None } else { Some(got) };
         if answered {
             break;
         }
-        if !streamline && 2 * proved < found.as_ref().map_or(0, |f| f.states) {
+        if exact && 2 * proved < found.as_ref().map_or(0, |f| f.states) {
             (size_states, size_seconds) = (2 * size_states, 2 * size_seconds);
         }
     }
