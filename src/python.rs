@@ -846,5 +846,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Engine>()?;
     m.add_class::<Position>()?;
     m.add_class::<crate::solver::python::Solver>()?;
+    m.add_class::<crate::solver::python::OneWaySearch>()?;
     m.add_class::<crate::expr_probe::ExprProbe>()
 }

@@ -4,6 +4,7 @@
 //! here decides a pruning or knows a vocabulary word.
 
 pub mod key;
+pub mod oneway;
 pub mod plan;
 pub mod problem;
 pub mod search;

@@ -12,14 +12,18 @@ import random
 import pytest
 from test_solver_games import VARIANTS, board, make, plain_answer
 
+from cardz_core import _native
 from cardz_core.cli.common import open_game
-from cardz_core.engine import WON
+from cardz_core.engine import WON, compile
 from cardz_core.planners.solver import replay, solve
 from cardz_core.solver import oneway
 from cardz_core.solver.analysis import Analysis
 from cardz_core.solver.oneway import OneWay, search_oneway
 from conftest import LONG
 
+CODE_BITS = 128  # src/solver/oneway.rs: the native model's positions fit this many bits
+DEALS = 12 if LONG else 4  # whole deals per game compared between the two searches
+DEAL_STATES = 100_000  # their budget: past the first tries on most deals
 CARDS_LEFT = 18  # real deals are played down to this many cards outside the foundation
 POSITIONS = 200 if LONG else 20  # positions per real game (CARDZ_LONG=1 for the long run)
 
@@ -58,7 +62,8 @@ TRIES = [(oneway.FIRST_TRY_STATES, oneway.TRY_GROWTH), (1, 1.2), (3, 2)]
 
 
 def agree(game, positions):
-    """The one-way search and a plain exhaustive search give the same answers; won lines win."""
+    """The one-way search and a plain exhaustive search give the same answers; won lines win;
+    the native search gives the Python one's answer, positions and line."""
     ow = one_way(game)
     assert ow.reason is None
     answers = []
@@ -66,6 +71,8 @@ def agree(game, positions):
         assert ow.fits(s) is None
         r = search_oneway(ow, s, max_states=1_000_000, timeout=60)
         assert r.result == plain_answer(game, s, limit=2_000_000), f"position {i}"
+        fast = search_oneway(ow, s, max_states=1_000_000, timeout=60, native=True)
+        assert (fast.result, fast.states, fast.line) == (r.result, r.states, r.line), f"position {i}"
         if r.result == "won":
             assert game.status(replay(game, s, r.line)) == WON
         answers.append(r.result)
@@ -101,53 +108,89 @@ def test_solve_takes_the_one_way_search_and_says_so():
     assert any(n.startswith("not a one-way game") for n in r.notes)
 
 
-def test_state_budget_is_exact_across_restarts(monkeypatch):
+@pytest.mark.parametrize("native", [False, True], ids=["python", "native"])
+def test_state_budget_is_exact_across_restarts(native, monkeypatch):
     monkeypatch.setattr(oneway, "FIRST_TRY_STATES", 2)
     g = open_game("rulesets/golf.cardz")
     ow = one_way(g)
     for seed in range(60):
         s = midgame(g, seed)
-        full = search_oneway(ow, s, max_states=1_000_000, timeout=60)
+        full = search_oneway(ow, s, max_states=1_000_000, timeout=60, native=native)
         if full.result == "lost" and full.states > 10:
             break
     else:
         pytest.fail("no lost position with a search of some size among the seeds")
-    assert search_oneway(ow, s, max_states=full.states, timeout=60).result == "lost"
-    cut = search_oneway(ow, s, max_states=full.states - 1, timeout=60)
+    assert search_oneway(ow, s, max_states=full.states, timeout=60, native=native).result == "lost"
+    cut = search_oneway(ow, s, max_states=full.states - 1, timeout=60, native=native)
     assert (cut.result, cut.stopped_by, cut.states) == ("unknown", "states", full.states - 1)
-    one = search_oneway(ow, s, max_states=1, timeout=60)
+    one = search_oneway(ow, s, max_states=1, timeout=60, native=native)
     assert (one.result, one.states) == ("unknown", 1)
 
 
-def test_time_budget_stops_the_search():
-    g = open_game("rulesets/black_hole.cardz")
-    ticks = itertools.count()
-    r = search_oneway(one_way(g), g.deal(2), max_states=1_000_000, timeout=50,
-                      clock=lambda: next(ticks))
-    assert r.result == "unknown" and r.stopped_by == "seconds" and r.states < 60
-
-
-def test_positions_outside_the_model_go_to_the_general_search():
-    g = make(VARIANTS["golf-like"])
+@pytest.mark.parametrize("name", ["black_hole", "golf", "relaxed_golf"])
+def test_the_native_search_walks_the_python_ones_positions_on_whole_deals(name):
+    """Whole deals, many of them past the first tries: the same answer, positions and line."""
+    g = open_game(f"rulesets/{name}.cardz")
     ow = one_way(g)
-    s = board(g, stock="~AS ~2S", foundation="3S", column_1="~4S 5S", column_2="AH 2H 3H 4H",
-              column_3="5H 6H 6S")
-    assert ow.fits(s) == "a pile holds a face-down card"
-    r = solve(g, s, max_states=10_000, timeout=60)
-    assert r.result == plain_answer(g, s)
-    assert ow.fits(g.set_rules(g.deal(0), False)) == "the rules are off"
+    restarted = False
+    for seed in range(DEALS):
+        s = g.deal(seed)
+        slow = search_oneway(ow, s, max_states=DEAL_STATES, timeout=600)
+        fast = search_oneway(ow, s, max_states=DEAL_STATES, timeout=600, native=True)
+        assert (fast.result, fast.states, fast.line, fast.stopped_by) == \
+            (slow.result, slow.states, slow.line, slow.stopped_by), f"seed {seed}"
+        restarted |= fast.states > oneway.FIRST_TRY_STATES
+    assert restarted
 
 
-def test_changed_rules_leave_the_model():
-    cases = {
-        "a second depot takes cards": ("depots", 2, "acceptRule", {"build": {"direction": "Down"}}),
-        "the foundation gives cards back": ("depots", 1, "ejectRule", "topOnly"),
-        "a pile gives groups": ("depots", 2, "ejectRule", "any"),
-    }
-    for what, (_, i, field, value) in cases.items():
-        doc = copy.deepcopy(VARIANTS["golf-like"])
-        doc["depots"][i][field] = value
-        assert one_way(make(doc)).reason is not None, what
-    doc = copy.deepcopy(VARIANTS["golf-like"])
-    doc["depots"][0]["draw"]["recycle"] = True
-    assert "once through" in one_way(make(doc)).reason
+def test_solve_on_the_native_engine_takes_the_native_one_way_search():
+    native = compile(open_game("rulesets/golf.cardz").spec, engine="native")
+    python = compile(native.spec, engine="python")
+    for game, built in ((native, True), (python, False)):
+        an = Analysis(game.spec)
+        r = solve(game, game.deal(1), max_states=300_000, timeout=60, analysis=an)
+        assert r.result == "won" and game.status(replay(game, game.deal(1), r.line)) == WON
+        assert (an.oneway.native is not None) == built
+
+
+def test_the_native_search_stops_on_its_clock():
+    g = open_game("rulesets/black_hole.cardz")
+    r = search_oneway(one_way(g), g.deal(2), max_states=1_000_000, timeout=0.0, native=True)
+    assert (r.result, r.stopped_by) == ("unknown", "seconds") and r.states <= 17
+
+
+def one_card_rules():
+    """One card, which the foundation takes on itself: every pile of it can go home."""
+    return _native.OneWaySearch([0], [[0]])
+
+
+def search_piles(rules, piles, **kw):
+    args = dict(stock=[], must=list(range(len(piles))), stuck=False, stock_must=False, top=0,
+                first=10, growth=1.5, orders=oneway.ORDERS, ties=[], max_states=1_000_000,
+                timeout=60.0)
+    args.update(kw)
+    return rules.search(piles, **args)
+
+
+def test_a_model_of_code_bits_is_searched_natively_and_one_bit_more_is_left_to_python():
+    # each pile holds one card (one bit a height), no stock, one top class (one bit)
+    rules = one_card_rules()
+    at = search_piles(rules, [[0]] * (CODE_BITS - 1), first=10_000)
+    assert at is not None and at[0] == "won" and len(at[1]) == CODE_BITS - 1
+    assert search_piles(rules, [[0]] * CODE_BITS) is None
+
+
+def test_the_native_model_refuses_what_it_cannot_read():
+    with pytest.raises(ValueError, match="out of range"):
+        _native.OneWaySearch([0, 2], [[0], [1]])
+    rules = one_card_rules()
+    with pytest.raises(ValueError, match="out of range"):
+        search_piles(rules, [[1]])
+    with pytest.raises(ValueError, match="must be empty is out of range"):
+        search_piles(rules, [[0]], must=[3])
+    with pytest.raises(ValueError, match="below one position"):
+        search_piles(rules, [[0]], max_states=0)
+    # a second try with no tie-breaks: two piles of two, a first try of one position
+    with pytest.raises(ValueError, match="tie-breaks"):
+        search_piles(rules, [[0, 0], [0, 0]], first=1)
+    assert search_piles(rules, [[0, 0], [0, 0]], first=1, ties=[[0.5, 0.25]] * 9)[0] == "won"

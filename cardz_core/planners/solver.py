@@ -191,7 +191,8 @@ def _tries(orders: tuple[Any, ...], streamlined: bool) -> Iterator[tuple[Any, bo
 
 
 def _solve_oneway(an: Analysis, game: Any, state: Any, max_states: int, timeout: float) -> SolveResult:
-    found = search_oneway(an.oneway, state, max_states=max_states, timeout=timeout)
+    found = search_oneway(an.oneway, state, max_states=max_states, timeout=timeout,
+                          native=isinstance(game, NativeEngineGame))
     if found.result == RESULT_WON and game.status(replay(game, state, found.line)) != WON:
         raise AssertionError("the one-way search's line does not win in the engine")
     # the general search's reductions are not used here: only the model's note applies

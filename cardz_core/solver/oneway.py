@@ -21,6 +21,7 @@ import time
 from typing import Any, Callable
 
 from cardz_core.engine.moves import Move
+from cardz_core.native import extension
 from cardz_core.solver.analysis import Analysis, printed_fits
 from cardz_core.solver.search import RESULT_LOST, RESULT_UNKNOWN, RESULT_WON, SearchResult
 
@@ -39,6 +40,7 @@ class OneWay:
     general search)."""
 
     def __init__(self, an: Analysis) -> None:
+        self.native: Any = None  # the native search (``search_oneway``'s), made on first use
         self.reason = self._why_not(an)
         if self.reason is not None:
             an.notes.append(f"not a one-way game: {self.reason}")
@@ -116,24 +118,65 @@ class OneWay:
 
 
 def search_oneway(ow: OneWay, state: Any, *, max_states: int, timeout: float,
-                  clock: Callable[[], float] = time.perf_counter) -> SearchResult[Any]:
+                  clock: Callable[[], float] = time.perf_counter,
+                  native: bool = False) -> SearchResult[Any]:
     """Search ``state`` (which ``ow.fits``) for a win; ``line`` holds engine moves.
 
     ``states`` counts positions expanded over all tries together and never exceeds
-    ``max_states``; the clock is read before each expansion."""
+    ``max_states``; the clock is read before each expansion. ``native``: the same search in
+    Rust (``src/solver/oneway.rs``; the same answer, positions and line, on the Rust clock),
+    where the extension is built and the model fits it."""
     start = clock()
-    deadline = start + timeout
     piles = state.piles
     loose = ow.loose
     cards = tuple(tuple(c >> 1 for c in piles[i]) for i in loose)  # bottom first
     stock = tuple(c >> 1 for c in piles[ow.stock]) if ow.stock >= 0 else ()
-    n = len(loose)
-    takes, top_class = ow.takes, ow.top_class
     # won when these are empty: the loose piles among them, and the stock; a locked pile that
     # must be empty and is not, or the foundation itself, can never be emptied
     must = tuple(j for j, i in enumerate(loose) if i in ow.to_empty)
     stuck = any(piles[i] for i in ow.to_empty if i not in loose and i != ow.stock)
     stock_must = ow.stock in ow.to_empty
+    root_top = ow.top_class[piles[ow.home][-1] >> 1]
+    heights0 = tuple(len(p) for p in cards)
+    ties = _ties(len(cards), max_states)
+    found = None
+    if native and (ext := extension()) is not None:
+        if ow.native is None:
+            ow.native = ext.OneWaySearch(list(ow.top_class), [sorted(t) for t in ow.takes])
+        found = ow.native.search(cards, stock, must, stuck, stock_must, root_top, FIRST_TRY_STATES,
+                                 TRY_GROWTH, ORDERS, ties, max_states, timeout)
+    if found is None:
+        found = _search(ow, cards, stock, must, stuck, stock_must, root_top, ties, max_states,
+                        start + timeout, clock)
+    result, steps, spent, stopped = found
+    return SearchResult(result, _line(ow, heights0, steps) if result == RESULT_WON else [], spent,
+                        clock() - start, stopped)
+
+
+def _ties(n: int, max_states: int) -> list[list[float]]:
+    """The tie-breaks of every try after the first that a search within ``max_states`` can
+    make, drawn from ``ORDER_SEED`` in the order the tries use them."""
+    rng = random.Random(ORDER_SEED)
+    ties: list[list[float]] = []
+    spent, budget = 1, FIRST_TRY_STATES
+    while True:
+        spent += min(budget, max_states - spent)
+        if spent >= max_states:
+            return ties
+        ties.append([rng.random() for _ in range(n)])
+        budget = max(budget + 1, int(budget * TRY_GROWTH))
+
+
+Found = tuple[str, list[int], int, str | None]
+
+
+def _search(ow: OneWay, cards: tuple[tuple[int, ...], ...], stock: tuple[int, ...],
+            must: tuple[int, ...], stuck: bool, stock_must: bool, root_top: int,
+            ties: list[list[float]], max_states: int, deadline: float,
+            clock: Callable[[], float]) -> Found:
+    """The tries: (result, the won line's steps, positions expanded, what stopped them)."""
+    n = len(cards)
+    takes, top_class = ow.takes, ow.top_class
 
     def won(h: tuple[int, ...], s: int) -> bool:
         return not stuck and not (stock_must and s) and not any(h[j] for j in must)
@@ -149,22 +192,16 @@ def search_oneway(ow: OneWay, state: Any, *, max_states: int, timeout: float,
 
     heights0 = tuple(len(p) for p in cards)
     hp0 = sum(h * u for h, u in zip(heights0, unit))
-    root_top = top_class[piles[ow.home][-1] >> 1]
     root = code(hp0, len(stock), root_top)
     lost: set[int] = set()
     spent = 1  # the start
-
-    def result(kind: str, line: list[Any], stopped: str | None = None) -> SearchResult[Any]:
-        return SearchResult(kind, line, spent, clock() - start, stopped)
-
     if won(heights0, len(stock)):
-        return result(RESULT_WON, [])
-    rng = random.Random(ORDER_SEED)
+        return RESULT_WON, [], spent, None
     budget = FIRST_TRY_STATES
     tries = 0
     while True:
         w_height, w_open = ORDERS[tries % len(ORDERS)]
-        tie = [j / n for j in range(n)] if tries == 0 else [rng.random() for _ in range(n)]
+        tie = [j / n for j in range(n)] if tries == 0 else ties[tries - 1]
         tries += 1
         cap = spent + min(budget, max_states - spent)
         seen = {root}
@@ -190,7 +227,7 @@ def search_oneway(ow: OneWay, state: Any, *, max_states: int, timeout: float,
                         continue
                     ch = h[:j] + (hj,) + h[j + 1:]
                     if won(ch, s):
-                        return result(RESULT_WON, _line(ow, loose, frames, j))
+                        return RESULT_WON, _steps(frames, j), spent, None
                     below = cards[j][hj - 1] if hj else -1
                     opened = sum(1 for k in range(n) if (below if k == j else tops[k]) in takes[c])
                     ranked.append((w_height * h[j] + w_open * opened + tie[j], j, child, ch,
@@ -200,7 +237,7 @@ def search_oneway(ow: OneWay, state: Any, *, max_states: int, timeout: float,
                     child = code(hp, s - 1, cls)
                     if child not in seen and child not in lost:
                         if won(h, s - 1):
-                            return result(RESULT_WON, _line(ow, loose, frames, -1))
+                            return RESULT_WON, _steps(frames, -1), spent, None
                         ranked.append((-1.0, -1, child, h, hp, s - 1, cls))
                 ranked.sort(key=_rank)
                 frame[6] = ranked
@@ -222,11 +259,11 @@ def search_oneway(ow: OneWay, state: Any, *, max_states: int, timeout: float,
             spent += 1
             frames.append([child, ch, chp, cs, ctop, step, None])
         if stopped is None:
-            return result(RESULT_LOST, [])
+            return RESULT_LOST, [], spent, None
         # Every expanded position off the current path was searched to the end: lost.
         lost |= seen - {f[0] for f in frames}
         if stopped == "seconds" or spent >= max_states:
-            return result(RESULT_UNKNOWN, [], stopped)
+            return RESULT_UNKNOWN, [], spent, stopped
         budget = max(budget + 1, int(budget * TRY_GROWTH))
 
 
@@ -234,15 +271,19 @@ def _rank(child: tuple[Any, ...]) -> tuple[float, int]:
     return child[0], child[1]
 
 
-def _line(ow: OneWay, loose: tuple[int, ...], frames: list[list[Any]], last: int) -> list[Any]:
-    """The engine moves along the current path, then ``last``."""
+def _steps(frames: list[list[Any]], last: int) -> list[int]:
+    """The steps along the current path, then ``last``."""
+    return [f[5] for f in frames[1:]] + [last]
+
+
+def _line(ow: OneWay, heights: tuple[int, ...], steps: list[int]) -> list[Any]:
+    """The engine moves of ``steps`` from the loose piles' ``heights``."""
     line = []
-    steps = [f[5] for f in frames[1:]] + [last]
-    h = list(frames[0][1])
+    h = list(heights)
     for step in steps:
         if step < 0:
             line.append(Move(ow.stock, -1, -1))
         else:
             h[step] -= 1
-            line.append(Move(loose[step], h[step], ow.home))
+            line.append(Move(ow.loose[step], h[step], ow.home))
     return line

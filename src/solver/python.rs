@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 
 use crate::engine::Move;
 use crate::python::{guarded, state_of, Engine, StateIn};
+use crate::solver::oneway::{self, Deal, Rules, Tries, Unsearchable};
 use crate::solver::plan::Plan;
 use crate::solver::search::{replays_to_win, solve, Answer, Stop};
 
@@ -60,16 +61,87 @@ impl Solver {
             if !checked {
                 return Err(PyAssertionError::new_err("the native search's line does not win in the engine"));
             }
-            let result = match found.answer {
-                Answer::Won => "won",
-                Answer::Lost => "lost",
-                Answer::Unknown => "unknown",
-            };
-            let stopped = found.stopped_by.map(|s| match s {
-                Stop::States => "states",
-                Stop::Seconds => "seconds",
-            });
-            Ok((result, found.line, found.states, stopped, found.table_bytes))
+            Ok((answer_name(found.answer), found.line, found.states, found.stopped_by.map(stop_name), found.table_bytes))
         })
+    }
+}
+
+/// The one-way model's search (`src/solver/oneway.rs`) for one game: `cardz_core/solver/oneway.py`
+/// builds it from the game's rules and hands it each deal's model.
+#[pyclass(frozen, module = "cardz_core._native")]
+pub struct OneWaySearch {
+    rules: Rules,
+}
+
+/// What `OneWaySearch.search` answers: (result, steps, positions, stopped by).
+type Stepped = (&'static str, Vec<i32>, u64, Option<&'static str>);
+
+fn bad(what: &str) -> PyErr {
+    PyValueError::new_err(format!("one-way model: {what}"))
+}
+
+#[pymethods]
+impl OneWaySearch {
+    /// `top_class[c]`: the card standing for card `c` as the foundation's top; `takes[c]`: the
+    /// cards the foundation takes on card `c`. ValueError when a card number is out of range.
+    #[new]
+    fn new(top_class: Vec<u16>, takes: Vec<Vec<u16>>) -> PyResult<OneWaySearch> {
+        let n = top_class.len();
+        if takes.len() != n || top_class.iter().chain(takes.iter().flatten()).any(|&c| usize::from(c) >= n) {
+            return Err(bad("a card number is out of range"));
+        }
+        let takes = takes
+            .iter()
+            .map(|row| {
+                let mut fits = vec![false; n];
+                row.iter().for_each(|&c| fits[usize::from(c)] = true);
+                fits
+            })
+            .collect();
+        Ok(OneWaySearch { rules: Rules { top_class, takes } })
+    }
+
+    /// Search one deal (`oneway.py::search_oneway` says what each argument is); None when its
+    /// positions are too big for the native model.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (piles, stock, must, stuck, stock_must, top, first, growth, orders, ties, max_states, timeout))]
+    fn search(&self, py: Python<'_>, piles: Vec<Vec<u16>>, stock: Vec<u16>, must: Vec<usize>, stuck: bool,
+              stock_must: bool, top: u16, first: u64, growth: f64, orders: Vec<(i64, i64)>, ties: Vec<Vec<f64>>,
+              max_states: u64, timeout: f64) -> PyResult<Option<Stepped>> {
+        guarded(|| {
+            let n = self.rules.top_class.len();
+            if piles.iter().flatten().chain(&stock).chain([&top]).any(|&c| usize::from(c) >= n) {
+                return Err(bad("a card number is out of range"));
+            }
+            if must.iter().any(|&j| j >= piles.len()) {
+                return Err(bad("a pile that must be empty is out of range"));
+            }
+            if orders.is_empty() || first == 0 || max_states == 0 || !(growth.is_finite() && growth > 0.0) {
+                return Err(bad("no orders, or a budget below one position"));
+            }
+            let deal = Deal { piles, stock, must, stuck, stock_must, top };
+            let tries = Tries { first, growth, orders, ties };
+            let timeout = Duration::try_from_secs_f64(timeout).unwrap_or(FOREVER).min(FOREVER);
+            match py.detach(|| oneway::search(&self.rules, &deal, &tries, max_states, timeout)) {
+                Err(Unsearchable::TooBig) => Ok(None),
+                Err(Unsearchable::Ties) => Err(bad("a try has no tie-breaks for every pile")),
+                Ok(found) => Ok(Some((answer_name(found.answer), found.steps, found.states, found.stopped_by.map(stop_name)))),
+            }
+        })
+    }
+}
+
+fn answer_name(a: Answer) -> &'static str {
+    match a {
+        Answer::Won => "won",
+        Answer::Lost => "lost",
+        Answer::Unknown => "unknown",
+    }
+}
+
+fn stop_name(s: Stop) -> &'static str {
+    match s {
+        Stop::States => "states",
+        Stop::Seconds => "seconds",
     }
 }
