@@ -442,7 +442,7 @@ impl State {
 }
 
 /// The buffers a board being changed needs besides its position, kept from move to move by a
-/// caller that makes many (`Game::apply_owned`).
+/// caller that makes many (`Game::apply_in_place`).
 #[derive(Default)]
 pub struct Scratch {
     left: Vec<bool>,
@@ -451,12 +451,11 @@ pub struct Scratch {
 }
 
 impl Scratch {
-    fn keep(&mut self, w: Work) -> State {
+    fn keep(&mut self, w: Work<'_>) {
         (self.left, self.hand, self.touched) = (w.left, w.hand, w.touched);
-        w.s
     }
 
-    /// Whether the last move made with these buffers (`Game::apply_owned`) may have changed
+    /// Whether the last move made with these buffers (`Game::apply_in_place`) may have changed
     /// depot `d`'s pile or called suit: a depot it did not touch holds what it held before.
     pub(crate) fn touched(&self, d: usize) -> bool {
         self.touched >> d.min(63) & 1 == 1
@@ -464,9 +463,10 @@ impl Scratch {
 }
 
 /// The board being changed (`cardz_core.engine.work.Work`), in place: `apply` works on a
-/// copy of the position, a playout on its own position move after move.
-struct Work {
-    s: State,
+/// copy of the position, a playout on its own position move after move, a search on the
+/// boards it keeps (`Game::apply_in_place`): the position is lent, never moved.
+struct Work<'s> {
+    s: &'s mut State,
     left: Vec<bool>,
     flips: u32,
     hand: Pile, // the cards in flight, kept for its capacity
@@ -483,17 +483,13 @@ struct Work {
     touched: u64, // bit d: depot d's pile or called suit may have changed (bit 63: any from 63 up)
 }
 
-impl Work {
-    fn new(state: &State) -> Work {
-        Work::own(state.clone())
-    }
-
-    fn own(s: State) -> Work {
+impl<'s> Work<'s> {
+    fn on(s: &'s mut State) -> Work<'s> {
         Work::reusing(s, &mut Scratch::default())
     }
 
-    /// `own` with the scratch's buffers (handed back by `Scratch::keep`).
-    fn reusing(mut s: State, scratch: &mut Scratch) -> Work {
+    /// `on` with the scratch's buffers (handed back by `Scratch::keep`).
+    fn reusing(s: &'s mut State, scratch: &mut Scratch) -> Work<'s> {
         let n = s.piles.len();
         if s.came_from.is_empty() {
             s.came_from = vec![-1; n];
@@ -1585,7 +1581,7 @@ impl Game {
         let mut hand = std::mem::take(&mut w.hand);
         hand.clear();
         if m.1 < 0 {
-            let Some(plan) = self.plan_tap(&w.s, src, true)? else { return Ok(()) }; // never listed
+            let Some(plan) = self.plan_tap(w.s, src, true)? else { return Ok(()) }; // never listed
             match (plan, self.draws[src].as_ref()) {
                 (Tap::Draw, Some(dr)) => {
                     for _ in 0..dr.count {
@@ -1648,7 +1644,8 @@ impl Game {
             if !self.land_under[m.2 as usize] {
                 return Ok(false);
             }
-            let mut w = Work::new(s);
+            let mut board = s.clone();
+            let mut w = Work::on(&mut board);
             let played = self.play(&mut w, m);
             if w.unknown.is_some() {
                 return Ok(false); // it would turn up a view's unknown card (`turns_card_up`)
@@ -1709,29 +1706,30 @@ impl Game {
         self.play(w, m)?;
         w.s.moves += 1;
         w.s.status = PLAYING;
-        w.s.status = self.judge(&w.s)?;
+        w.s.status = self.judge(w.s)?;
         Ok(())
     }
 
     /// The position after the legal move `m`, counted and judged.
     pub fn apply_legal(&self, s: &State, m: Move) -> Result<State, ExprError> {
-        let mut w = Work::new(s);
-        self.step(&mut w, m)?;
-        Ok(w.s)
+        let mut board = s.clone();
+        self.step(&mut Work::on(&mut board), m)?;
+        Ok(board)
     }
 
-    /// `apply_legal` on `s` itself, in place, with `scratch`'s buffers: a search copies
-    /// positions into buffers it reuses, so that making a child allocates nothing. With
-    /// `by_listing` and a loss that is exactly "no legal move" (`loss_by_listing`), only the
-    /// win is judged: the search meets such a loss as a position without moves.
-    pub fn apply_owned(&self, s: State, m: Move, scratch: &mut Scratch, by_listing: bool) -> Result<State, ExprError> {
+    /// `apply_legal` on `s` itself, in place, with `scratch`'s buffers: a search makes its
+    /// children on boards it keeps, so that making one allocates nothing and moves no
+    /// position. With `by_listing` and a loss that is exactly "no legal move"
+    /// (`loss_by_listing`), only the win is judged: the search meets such a loss as a position
+    /// without moves. After an error `s` is left part way through the move.
+    pub fn apply_in_place(&self, s: &mut State, m: Move, scratch: &mut Scratch, by_listing: bool)
+                          -> Result<(), ExprError> {
         let mut w = Work::reusing(s, scratch);
-        if by_listing && self.loss_by_listing() {
-            self.play_to_win(&mut w, m)?;
-        } else {
-            self.step(&mut w, m)?;
-        }
-        Ok(scratch.keep(w))
+        let played = if by_listing && self.loss_by_listing() { self.play_to_win(&mut w, m).map(|_| ()) } else {
+            self.step(&mut w, m)
+        };
+        scratch.keep(w);
+        played
     }
 
     /// The legal move `m` made on `w` and counted, judged for the win alone: whether it won.
@@ -1741,7 +1739,7 @@ impl Game {
         self.play(w, m)?;
         w.s.moves += 1;
         w.s.status = PLAYING;
-        let won = self.win.as_ref().map_or(Ok(false), |c| self.holds(c, &w.s))?;
+        let won = self.win.as_ref().map_or(Ok(false), |c| self.holds(c, w.s))?;
         if won {
             w.s.status = WON;
         }
@@ -1756,19 +1754,19 @@ impl Game {
         if !self.loss_by_listing() {
             return Ok((self.apply_legal(s, m)?, None));
         }
-        let mut w = Work::new(s);
-        if self.play_to_win(&mut w, m)? {
-            return Ok((w.s, Some(Vec::new()))); // a finished game lists no move
+        let mut board = s.clone();
+        if self.play_to_win(&mut Work::on(&mut board), m)? {
+            return Ok((board, Some(Vec::new()))); // a finished game lists no move
         }
         let mut moves = Vec::new();
-        if self.list_moves(&w.s, &mut moves).is_err() {
-            w.s.status = self.judge(&w.s)?;
-            return Ok((w.s, None));
+        if self.list_moves(&board, &mut moves).is_err() {
+            board.status = self.judge(&board)?;
+            return Ok((board, None));
         }
         if moves.is_empty() {
-            w.s.status = LOST;
+            board.status = LOST;
         }
-        Ok((w.s, Some(moves)))
+        Ok((board, Some(moves)))
     }
 
     /// Whether `m` is legal in `s`, judged alone as `MoveGen.illegal_reason` judges it (a
@@ -1834,12 +1832,13 @@ impl Game {
     /// Uniformly random play from `s` until the game ends, no move is left or `max_moves`
     /// moves were made: (moves made, status). One board, changed in place move after move.
     pub fn playout(&self, s: &State, rng: &mut SplitMix, max_moves: u64) -> Result<(u64, i32), ExprError> {
-        let mut w = Work::new(s);
+        let mut board = s.clone();
+        let mut w = Work::on(&mut board);
         let mut moves = Vec::with_capacity(64);
         let by_listing = self.loss_by_listing();
         let mut made = 0;
         if max_moves > 0 {
-            self.list_moves(&w.s, &mut moves)?;
+            self.list_moves(w.s, &mut moves)?;
         }
         while made < max_moves && !moves.is_empty() {
             let m = moves[rng.below(moves.len() as u64) as usize];
@@ -1848,7 +1847,7 @@ impl Game {
             if by_listing && made < max_moves {
                 // `step` with its stalemate judged by the next listing
                 if !self.play_to_win(&mut w, m)? {
-                    self.list_moves(&w.s, &mut moves)?;
+                    self.list_moves(w.s, &mut moves)?;
                     if moves.is_empty() {
                         w.s.status = LOST;
                     }
@@ -1856,7 +1855,7 @@ impl Game {
             } else {
                 self.step(&mut w, m)?;
                 if made < max_moves {
-                    self.list_moves(&w.s, &mut moves)?;
+                    self.list_moves(w.s, &mut moves)?;
                 }
             }
         }
@@ -2193,7 +2192,8 @@ mod tests {
         let kept_before = settle::KEPT_ANSWERS.with(|n| n.get());
         for seed in 0..20 {
             // one board kept from move to move, as a playout keeps it, beside a fresh one a move
-            let (mut rng, mut w, mut t, mut fired) = (SplitMix(seed), Work::new(&s), s.clone(), false);
+            let (mut rng, mut board, mut t, mut fired) = (SplitMix(seed), s.clone(), s.clone(), false);
+            let mut w = Work::on(&mut board);
             for _ in 0..40 {
                 let moves = g.legal_moves(&t).unwrap();
                 if moves.is_empty() {

@@ -247,7 +247,8 @@ impl<'a> Problem<'a> {
         let mut out = self.states.pop().unwrap_or_default();
         out.refill_from(s);
         // a loss by "no legal move" is met as a position without children (lost all the same)
-        self.game.apply_owned(out, m, &mut self.scratch, true)
+        self.game.apply_in_place(&mut out, m, &mut self.scratch, true)?;
+        Ok(out)
     }
 
     /// A line of `prefix` and then `m`, in a reused buffer.
@@ -296,8 +297,7 @@ impl<'a> Problem<'a> {
         let mut out = self.make(s, first)?;
         self.untouched(same);
         for &m in rest {
-            let before = std::mem::take(&mut out);
-            out = self.game.apply_owned(before, m, &mut self.scratch, true)?;
+            self.game.apply_in_place(&mut out, m, &mut self.scratch, true)?;
             self.untouched(same);
         }
         Ok(out)
@@ -445,7 +445,7 @@ impl<'a> Problem<'a> {
             return match base {
                 None => {
                     // a loss by "no legal move" is met as a position without children
-                    self.kid = self.game.apply_owned(std::mem::take(&mut self.kid), m, &mut self.scratch, true)?;
+                    self.game.apply_in_place(&mut self.kid, m, &mut self.scratch, true)?;
                     self.visit_kid(visit, line, top)
                 }
                 Some(b) => {
@@ -573,7 +573,7 @@ impl<'a> Problem<'a> {
                                     taps: &mut Vec<Move>, seen: &mut Vec<Key>, onto: Option<usize>,
                                     (k, w, tap): (usize, usize, Move)) -> Result<Option<State>, E> {
         loop {
-            *here = self.game.apply_owned(std::mem::take(here), tap, &mut self.scratch, true)?;
+            self.game.apply_in_place(here, tap, &mut self.scratch, true)?;
             taps.push(tap);
             let config = self.config(here, k, w);
             let repeated = seen.contains(&config);
