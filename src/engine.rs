@@ -379,6 +379,11 @@ impl Eject {
         Some((low, self.gate == Gate::FaceUp, self.unit == Unit::Pile))
     }
 
+    /// Whether the group picked at a position is the card there and all above it (`group`).
+    fn takes_tail(&self) -> bool {
+        !matches!(self.unit, Unit::Single | Unit::Pile)
+    }
+
     /// The group that leaves when the card at `index` is picked, bottom first.
     fn group<'a>(&self, pile: &'a [Code], index: usize) -> &'a [Code] {
         match self.unit {
@@ -663,6 +668,19 @@ enum Takes<'a> {
     Nothing,
 }
 
+/// The empty cells and empty tableau piles of a position (`Game::room`).
+#[derive(Clone, Copy)]
+struct Room {
+    cells: usize,
+    cols: usize,
+}
+
+/// A staged move's largest group with `cells` empty cells and `cols` empty tableau piles:
+/// (cells + 1) doubled for each such pile.
+fn staged_cap(cells: usize, cols: usize) -> usize {
+    1usize.checked_shl(cols as u32).map_or(usize::MAX, |p| p.saturating_mul(1 + cells))
+}
+
 /// Each loaded game's `Game::id`, so that a scratch is never read for another game.
 static GAMES_LOADED: AtomicU64 = AtomicU64::new(1);
 
@@ -708,6 +726,12 @@ pub struct Game {
     // and whether it reads the source, when that is all it reads besides the bound card
     // (`Whens`); None: judged every time
     when_reads: Vec<Option<(Vec<usize>, bool)>>,
+    // per depot, how many times it is among the cells and the tableaus (`limit_in`)
+    room_of: Vec<(usize, usize)>,
+    // the drop targets (as `Wanted`'s words) that may take more than one card, and whether no
+    // drop target has an accept `when` (so that judging a group never fails)
+    multi: Vec<u64>,
+    whenless: bool,
 }
 
 /// A win, loss or redeal condition as the native primitive its kind names
@@ -1013,9 +1037,21 @@ impl Game {
             pack_groups: deal::pack_groups(c).filter(|groups| groups.iter().all(|&(d, _)| d < n)),
             open_from: Vec::new(),
             when_reads: Vec::new(),
+            room_of: Vec::new(),
+            multi: Vec::new(),
+            whenless: false,
         };
         game.check_shape()?;
         game.open_from = game.open_masks();
+        game.room_of = (0..n).map(|d| (game.cells.iter().filter(|&&c| c == d).count(),
+                                       game.tableaus.iter().filter(|&&t| t == d).count())).collect();
+        game.multi = vec![0; game.words()];
+        for (k, &d) in game.drop_targets.iter().enumerate() {
+            if !game.accepts[d].single {
+                game.multi[k / 64] |= 1 << (k % 64);
+            }
+        }
+        game.whenless = game.drop_targets.iter().chain(&game.down_targets).all(|&d| game.accepts[d].when.is_none());
         game.when_reads = game.accepts.iter().enumerate().map(|(d, a)| game.when_footprint(d, a)).collect();
         Ok(game)
     }
@@ -1208,9 +1244,19 @@ impl Game {
 
     /// `MoveGen.staged_limit`.
     fn staged_limit(&self, piles: &[Pile], dst: usize) -> usize {
-        let cells = self.cells.iter().filter(|&&c| piles[c].is_empty() && c != dst).count();
-        let cols = self.tableaus.iter().filter(|&&t| piles[t].is_empty() && t != dst).count();
-        (1 + cells) << cols
+        self.limit_in(self.room(piles), piles, dst)
+    }
+
+    /// The empty cells and tableau piles of `piles`, counted once for a listing.
+    fn room(&self, piles: &[Pile]) -> Room {
+        Room { cells: self.cells.iter().filter(|&&c| piles[c].is_empty()).count(),
+               cols: self.tableaus.iter().filter(|&&t| piles[t].is_empty()).count() }
+    }
+
+    /// `staged_limit` from the `room` of `piles`: the target itself does not count as room.
+    fn limit_in(&self, room: Room, piles: &[Pile], dst: usize) -> usize {
+        let (cells, cols) = if piles[dst].is_empty() { self.room_of[dst] } else { (0, 0) };
+        staged_cap(room.cells - cells, room.cols - cols)
     }
 
     /// `Accept.reason` with `_drop_reason`'s `Staged` limit: may `group` from `src` land on
@@ -1294,8 +1340,9 @@ impl Game {
     }
 
     /// `MoveGen._group_ok` for a group whose face-up bottom card the target's table took.
-    fn group_ok(&self, s: &State, src: usize, group: &[Code], d: usize, vouched: bool, whens: &mut Whens)
-                -> Result<bool, ExprError> {
+    #[allow(clippy::too_many_arguments)] // the listing's own, and its counts of room
+    fn group_ok(&self, s: &State, src: usize, group: &[Code], d: usize, vouched: bool, whens: &mut Whens,
+                room: Room) -> Result<bool, ExprError> {
         let acc = &self.accepts[d];
         if !acc.fast() {
             return self.drop_judged(s, src, group, d, vouched, None, Some(whens));
@@ -1325,7 +1372,7 @@ impl Game {
                 }
             }
         }
-        Ok(!(self.staged && n > 1 && n > self.staged_limit(&s.piles, d)))
+        Ok(!(self.staged && n > 1 && n > self.limit_in(room, &s.piles, d)))
     }
 
     /// The card moves of `s` in the Python engine's order: by source, position, target, a
@@ -1392,6 +1439,10 @@ impl Game {
         let words = self.fill_wanted(s, wt);
         self.fill_whens(s, &mut wt.whens);
         let Wanted { want, broad, whens, .. } = wt;
+        let room = self.room(&s.piles);
+        // a staged group longer than the largest limit goes to no target, and with no accept
+        // `when` finding that out fails nowhere: such picks are not looked at
+        let longest = if self.staged && self.whenless { staged_cap(room.cells, room.cols) } else { usize::MAX };
         for &src in &self.sources {
             if acting.contains(&src) {
                 continue;
@@ -1400,6 +1451,7 @@ impl Game {
             let ej = &self.ejects[src];
             let Some((low, face_up_only, one)) = ej.pick_span(&s.piles, pile, &self.ident) else { continue };
             let vouched = ej.vouched();
+            let low = if ej.takes_tail() { low.max(pile.len().saturating_sub(longest)) } else { low };
             for i in low..pile.len() {
                 if face_up_only && pile[i] & 1 == 0 {
                     continue;
@@ -1410,13 +1462,15 @@ impl Game {
                     let id = (bottom >> 1) as usize;
                     for word in 0..words {
                         let listed = want[id * words + word];
-                        let mut m = (listed | broad[word]) & self.open_from[src * words + word];
+                        // a target that takes single cards only is not asked about more
+                        let wide = if group.len() > 1 { self.multi[word] } else { u64::MAX };
+                        let mut m = (listed | broad[word]) & self.open_from[src * words + word] & wide;
                         while m != 0 {
                             let b = m.trailing_zeros();
                             m &= m - 1;
                             let d = self.drop_targets[word * 64 + b as usize];
                             if (listed >> b & 1 == 0 && !self.wants(s, d, bottom))
-                                || !self.group_ok(s, src, group, d, vouched, whens)?
+                                || !self.group_ok(s, src, group, d, vouched, whens, room)?
                             {
                                 continue;
                             }
