@@ -732,6 +732,8 @@ pub struct Game {
     // drop target has an accept `when` (so that judging a group never fails)
     multi: Vec<u64>,
     whenless: bool,
+    // `loss_by_listing`, decided once: it is asked at every move a search makes
+    by_listing: bool,
 }
 
 /// A win, loss or redeal condition as the native primitive its kind names
@@ -1040,6 +1042,7 @@ impl Game {
             room_of: Vec::new(),
             multi: Vec::new(),
             whenless: false,
+            by_listing: false,
         };
         game.check_shape()?;
         game.open_from = game.open_masks();
@@ -1051,6 +1054,8 @@ impl Game {
                 game.multi[k / 64] |= 1 << (k % 64);
             }
         }
+        game.by_listing = game.loss == Some(Cond::Stalemate) && !game.any_land_under
+            && game.draws.iter().flatten().all(|d| d.when.is_none());
         game.whenless = game.drop_targets.iter().chain(&game.down_targets).all(|&d| game.accepts[d].when.is_none());
         game.when_reads = game.accepts.iter().enumerate().map(|(d, a)| game.when_footprint(d, a)).collect();
         Ok(game)
@@ -1880,7 +1885,7 @@ impl Game {
     /// `landUnder`, no draw with `when`, which it would ask first), so that a playout may
     /// judge it by the listing it makes next rather than by a listing of its own.
     fn loss_by_listing(&self) -> bool {
-        self.loss == Some(Cond::Stalemate) && !self.any_land_under && self.draws.iter().flatten().all(|d| d.when.is_none())
+        self.by_listing
     }
 
     /// Uniformly random play from `s` until the game ends, no move is left or `max_moves`

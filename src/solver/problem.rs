@@ -164,6 +164,10 @@ pub struct Problem<'a> {
     /// depot of a class met so far, as (source, position, call, class)
     class_of: Vec<Option<usize>>,
     to_empty: Vec<(i32, i32, i32, usize)>,
+    /// the board of the frame the search left last, with the depots whose piles it holds of
+    /// its parent (`keep_near`)
+    near: Option<State>,
+    near_same: Vec<bool>,
     /// positions, lines and move listings done with, kept for their allocations
     states: Vec<State>,
     lines: Vec<Vec<Move>>,
@@ -198,6 +202,8 @@ impl<'a> Problem<'a> {
             configs: Vec::new(),
             class_of: Self::classes(plan),
             to_empty: Vec::new(),
+            near: None,
+            near_same: Vec::new(),
             states: buffers.states,
             lines: buffers.lines,
             listings: buffers.listings,
@@ -238,7 +244,8 @@ impl<'a> Problem<'a> {
     }
 
     /// The buffers, for the next try.
-    pub fn buffers(self) -> Buffers {
+    pub fn buffers(mut self) -> Buffers {
+        self.states.extend(self.near.take());
         Buffers { states: self.states, lines: self.lines, listings: self.listings }
     }
 
@@ -287,14 +294,40 @@ impl<'a> Problem<'a> {
         }
     }
 
+    /// The board of a child of the last frame, done with (`remake` made it), `same` as
+    /// `remake` gave it: the next child of that frame is made on it, once it is given back
+    /// the piles its line changed (`State::restore`), rather than on a copy of the whole
+    /// position. The board kept before goes back to the pool.
+    pub fn keep_near(&mut self, board: State, same: &[bool]) {
+        if let Some(old) = self.near.replace(board) {
+            self.recycle_state(old);
+        }
+        self.near_same.clear();
+        self.near_same.extend_from_slice(same);
+    }
+
     /// The position `line` leads to from `s`, remade as `successors` made it: the search keeps
     /// a child's line and key but not the position, and makes it again only if it goes there.
     /// Into `same`, by depot, whether no move of the line touched it (it holds `s`'s pile).
+    /// `s` is the last frame's position, whose board `keep_near` may hold.
     pub fn remake(&mut self, s: &State, line: &[Move], same: &mut Vec<bool>) -> Result<State, ExprError> {
         let (&first, rest) = line.split_first().expect("a child's line has a move");
         same.clear();
         same.resize(s.piles.len(), true);
-        let mut out = self.make(s, first)?;
+        let mut out = match self.near.take() {
+            Some(mut board) => {
+                board.restore(s, &self.near_same);
+                debug_assert!(board == *s, "a board given back is not the frame's position");
+                board
+            }
+            None => {
+                let mut out = self.states.pop().unwrap_or_default();
+                out.refill_from(s);
+                out
+            }
+        };
+        // a loss by "no legal move" is met as a position without children (lost all the same)
+        self.game.apply_in_place(&mut out, first, &mut self.scratch, true)?;
         self.untouched(same);
         for &m in rest {
             self.game.apply_in_place(&mut out, m, &mut self.scratch, true)?;
