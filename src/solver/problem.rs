@@ -105,7 +105,7 @@ impl Wanted {
 }
 
 /// A pile's share of the priority's counts.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, Debug, PartialEq)]
 struct Parts {
     down: usize,
     disorder: usize,
@@ -113,6 +113,11 @@ struct Parts {
     balance: usize,
     stuck: usize,
 }
+
+/// A position's counts, pile by pile (`Problem::save_counts`), kept by the search with the
+/// position's frame.
+#[derive(Default)]
+pub struct Counts(Vec<Parts>);
 
 impl Parts {
     fn add(self, o: Parts) -> Parts {
@@ -243,6 +248,11 @@ impl<'a> Problem<'a> {
         false
     }
 
+    /// The counts of the position last expanded, into `out` (`successors`' `near`).
+    pub fn save_counts(&self, out: &mut Counts) {
+        out.0.clone_from(&self.ranker.parts);
+    }
+
     /// The buffers, for the next try.
     pub fn buffers(mut self) -> Buffers {
         self.states.extend(self.near.take());
@@ -342,11 +352,17 @@ impl<'a> Problem<'a> {
     }
 
     /// The children of `s` (not over), each handed to `visit` as it is made, in the Python
-    /// search's order.
-    pub fn successors<E: From<ExprError>>(&mut self, s: &State, visit: &mut impl Visit<E>) -> Result<(), E> {
+    /// search's order. `near`: the counts of the position `s` was made from (`save_counts`)
+    /// and, by depot, whether `s` holds its pile (`remake`'s `same`), so that only the other
+    /// piles are counted again.
+    pub fn successors<E: From<ExprError>>(&mut self, s: &State, near: Option<(&Counts, &[bool])>,
+                                          visit: &mut impl Visit<E>) -> Result<(), E> {
         let moves = self.listing(s)?;
         self.kid.refill_from(s);
-        self.ranker.parent(s);
+        match near {
+            Some((counts, same)) => self.ranker.parent_near(&counts.0, s, same),
+            None => self.ranker.parent(s),
+        }
         let listed = self.children(s, &moves, visit);
         self.listings.push(moves);
         listed
@@ -659,6 +675,27 @@ impl<'a> Ranker<'a> {
         let mut parts = std::mem::take(&mut self.parts);
         parts.clear();
         parts.extend(s.piles.iter().enumerate().map(|(d, pile)| self.pile_parts(d, pile, &self.wanted)));
+        self.total = parts.iter().fold(Parts::default(), |t, &x| t.add(x));
+        self.parts = parts;
+    }
+
+    /// `parent` of `s`, made from a position whose counts are `near`, `same` as `Keyer::diff`
+    /// gives it (or with more depots marked changed): the piles it keeps are counted as they
+    /// were, unless a foundation changed, which changes the cards wanted and so every depth.
+    fn parent_near(&mut self, near: &[Parts], s: &State, same: &[bool]) {
+        if near.len() != s.piles.len() || !self.plan.priority.steps.iter().all(|&(d, _)| same[d]) {
+            return self.parent(s);
+        }
+        self.wanted.fill(self.plan, &self.seeds, s);
+        let mut parts = std::mem::take(&mut self.parts);
+        parts.clear();
+        parts.extend(s.piles.iter().enumerate().map(|(d, pile)| {
+            if same[d] { near[d] } else { self.pile_parts(d, pile, &self.wanted) }
+        }));
+        debug_assert!(
+            parts.iter().enumerate().all(|(d, &x)| x == self.pile_parts(d, &s.piles[d], &self.wanted)),
+            "a pile marked kept counts otherwise"
+        );
         self.total = parts.iter().fold(Parts::default(), |t, &x| t.add(x));
         self.parts = parts;
     }

@@ -10,7 +10,7 @@ use crate::engine::{Game, Move, State, LOST, WON};
 use crate::expr::ExprError;
 use crate::solver::key::{Hashes, Key, Keyer};
 use crate::solver::plan::{Plan, Weights};
-use crate::solver::problem::{Buffers, Problem, Ranker};
+use crate::solver::problem::{Buffers, Counts, Problem, Ranker};
 
 /// Keys are hashes already: a table needs only their words folded together.
 #[derive(Default)]
@@ -77,7 +77,8 @@ pub struct Found {
 /// made again from this position if the search goes there: most children are never entered
 /// (met again closed, or the search answers first). The lines of a frame's children lie one
 /// after another in its `lines`, so that keeping a child allocates nothing. Its piles' hashes
-/// (once expanded) give those of a child entered, which hashes only the piles that differ.
+/// (once expanded) give those of a child entered, which hashes only the piles that differ, and
+/// so do the priority's counts of its piles.
 /// `same` says, by depot, whether its position holds its parent's pile (`Problem::remake`): it
 /// gives the hashes, and once the frame is done its board back to the parent's for the next
 /// child (`Problem::keep_near`).
@@ -85,6 +86,7 @@ struct Frame {
     state: State,
     key: Key,
     hashes: Hashes,
+    counts: Counts,
     same: Vec<bool>,
     low: u32,
     moves: Line,
@@ -131,6 +133,7 @@ struct Search<'a, 'p> {
     kept: Vec<Ranked>,
     spare: Vec<Vec<Ranked>>,
     spare_hashes: Vec<Hashes>,
+    spare_counts: Vec<Counts>,
     spare_same: Vec<Vec<bool>>,
 }
 
@@ -239,7 +242,8 @@ impl Search<'_, '_> {
             kept.push(((start, lines.len() as u32), k));
             Ok(())
         };
-        self.problem.successors(parent, &mut visit)?;
+        let near = path.len().checked_sub(2).map(|i| (&path[i].counts, frame.same.as_slice()));
+        self.problem.successors(parent, near, &mut visit)?;
         // best last; ties keep the successor order (the earlier is searched first)
         ranks.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
         let mut children = self.spare.pop().unwrap_or_default();
@@ -262,6 +266,7 @@ impl Search<'_, '_> {
             self.spare.push(children);
         }
         self.spare_hashes.push(frame.hashes);
+        self.spare_counts.push(frame.counts);
         self.spare_same.push(frame.same);
     }
 
@@ -282,7 +287,8 @@ impl Search<'_, '_> {
         let mut lines = self.problem.spare_line();
         lines.clear();
         let hashes = self.spare_hashes.pop().unwrap_or_default();
-        Frame { state, key, hashes, same, low: 0, moves, lines, children: None }
+        let counts = self.spare_counts.pop().unwrap_or_default();
+        Frame { state, key, hashes, counts, same, low: 0, moves, lines, children: None }
     }
 
     fn walk(&mut self, root: &State, path: &mut Vec<Frame>) -> Result<Answer, Halt> {
@@ -311,6 +317,7 @@ impl Search<'_, '_> {
                 top.lines = lines;
                 let (children, low) = expanded?;
                 self.keyer.save(&mut top.hashes);
+                self.problem.save_counts(&mut top.counts);
                 top.children = Some(children);
                 top.low = low;
                 self.peak = self.peak.max(self.bytes());
@@ -377,7 +384,8 @@ pub fn search<'a>(problem: &mut Problem<'a>, keyer: &mut Keyer<'a>, tables: &mut
     tables.order.clear();
     tables.open.clear();
     let mut s = Search { problem, keyer, lost, record, t: tables, deadline, tick: 0, max_states: max_states.max(1), peak: 0,
-                        ranks: Vec::new(), kept: Vec::new(), spare: Vec::new(), spare_hashes: Vec::new(), spare_same: Vec::new() };
+                        ranks: Vec::new(), kept: Vec::new(), spare: Vec::new(), spare_hashes: Vec::new(), spare_counts: Vec::new(),
+                        spare_same: Vec::new() };
     let (answer, line, stopped_by) = match s.run(root) {
         Ok(answer) => (answer, Vec::new(), None),
         Err(Halt::Answer(answer, line, stop)) => (answer, line, stop),
