@@ -23,8 +23,12 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+try:  # the cardz_core of the Python that runs this script, so another tree can be measured
+    import cardz_core  # noqa: F401
+except ImportError:
+    sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
 
 from cardz_core.cli.common import open_game  # noqa: E402
 from cardz_core.msdeal import deal_ms  # noqa: E402
