@@ -2314,6 +2314,45 @@ mod tests {
         }
     }
 
+    /// A staged game: a column (depot 0) whose cards move onto another column (depot 3),
+    /// building down in any suit, or one at a time into two cells (1 and 2). Card ids 0 to 4
+    /// are ranks 5 to 1.
+    fn staged_game() -> Game {
+        let down = r#"{"build": {"direction": "Down", "step": 1, "wrap": false}, "suit": "Any"}"#;
+        let cell = r#"{"empty_only": true, "single": true, "build": null, "suit": "Any"}"#;
+        let doc = format!(
+            r#"{{"compiled": {{"format": "cardz-compiled/1", "triggers": [], "redeal": [],
+            "actions": [[], [], [], []], "auto_send": [null, null, null, null],
+            "auto_refill": [null, null, null, null], "card_rank": [5, 4, 3, 2, 1], "card_suit": [0, 0, 0, 0, 0],
+            "accepts": [{down}, {cell}, {cell}, {down}],
+            "ejects": [{{"gate": "FaceUp", "covered_by": []}}, {{"gate": "TopOnly", "covered_by": []}},
+                       {{"gate": "TopOnly", "covered_by": []}}, {{"gate": "Locked", "covered_by": []}}],
+            "land_face": [-1, -1, -1, -1], "land_under": [false, false, false, false],
+            "auto_flip_top": [false, false, false, false], "staged": true, "win": null, "loss": {STALEMATE},
+            "redeal_when": null, "draws": [null, null, null, null]}},
+            "plan": {{"sources": [0], "drop_targets": [1, 2, 3], "down_targets": [], "tappable": [],
+            "flip_uncovered": [], "cells": [1, 2], "tableaus": [0, 3], "max_cascade": 10000}}}}"#
+        );
+        Game::from_json(&doc).unwrap()
+    }
+
+    #[test]
+    fn a_staged_group_is_listed_up_to_the_room_the_empty_cells_give_and_no_longer() {
+        let g = staged_game();
+        let up = |id: i32| id << 1 | 1;
+        // the 4, 3, 2 in order on the column; the 5 on the other: (2 empty cells + 1) = 3 cards
+        let s = start(vec![vec![up(1), up(2), up(3)], vec![], vec![], vec![up(0)]]);
+        let whole: Move = (0, 0, 3, -1);
+        assert_eq!(g.legal_moves(&s), Ok(vec![whole, (0, 2, 1, -1), (0, 2, 2, -1)]));
+        // the Ace in a cell: room for two cards, so the run of three is not listed, nor legal
+        let s = start(vec![vec![up(1), up(2), up(3)], vec![up(4)], vec![], vec![up(0)]]);
+        assert_eq!(g.legal_moves(&s), Ok(vec![(0, 2, 2, -1)]));
+        assert_eq!(g.legal(&s, whole), Ok(false));
+        // with the 4 gone, the two cards left fit that room
+        let s = start(vec![vec![up(2), up(3)], vec![up(4)], vec![], vec![up(0), up(1)]]);
+        assert_eq!(g.legal_moves(&s), Ok(vec![(0, 0, 3, -1), (0, 1, 2, -1)]));
+    }
+
     #[test]
     fn the_listing_scratch_follows_positions_and_games() {
         // two games of the same shape take turns with the thread's scratch, on changing
