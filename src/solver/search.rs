@@ -423,8 +423,10 @@ fn tries(orders: &[Weights], first: Weights, streamlined: bool) -> impl Iterator
 
 /// `planners/solver.py::solve` on the native engine: the series of short tries sharing the
 /// positions proved lost. `states` in the answer adds up every try's and never exceeds
-/// `max_states`.
-pub fn solve(game: &Game, plan: &Plan, root: &State, max_states: u64, timeout: Duration) -> Result<Found, ExprError> {
+/// `max_states`. `buffers`: the boards and lines of an earlier call, handed back for the next
+/// one (a caller solving deal after deal allocates them once).
+pub fn solve(game: &Game, plan: &Plan, root: &State, max_states: u64, timeout: Duration, buffers: &mut Buffers)
+             -> Result<Found, ExprError> {
     let start = Instant::now();
     let hidden = root.piles.iter().enumerate().any(|(i, p)| !plan.draws[i] && p.iter().any(|&c| c & 1 == 0));
     let t = &plan.tries;
@@ -438,7 +440,8 @@ pub fn solve(game: &Game, plan: &Plan, root: &State, max_states: u64, timeout: D
     }
     let mut keyer = Keyer::new(&plan.key);
     let mut lost = KeySet::default();
-    let mut buffers = Buffers::default();
+    let kept = buffers;
+    let mut buffers = std::mem::take(kept);
     let mut tables = Tables::default();
     let (mut spent, mut peak) = (0u64, 0usize);
     let mut found: Option<Found> = None;
@@ -469,5 +472,6 @@ pub fn solve(game: &Game, plan: &Plan, root: &State, max_states: u64, timeout: D
         None => (Answer::Unknown, Vec::new()),
     };
     let stopped_by = (answer == Answer::Unknown).then_some(if spent >= max_states { Stop::States } else { Stop::Seconds });
+    *kept = buffers;
     Ok(Found { answer, line, states: spent, stopped_by, table_bytes: peak })
 }
