@@ -107,12 +107,16 @@ impl Wanted {
 /// A pile's share of the priority's counts.
 #[derive(Clone, Copy, Default, Debug, PartialEq)]
 struct Parts {
-    down: usize,
-    disorder: usize,
-    depth: usize,
-    balance: usize,
-    stuck: usize,
+    down: Count,
+    disorder: Count,
+    depth: Count,
+    balance: Count,
+    stuck: Count,
 }
+
+/// A count of the priority: a pile's are far below 2^32 (a few hundred cards at most), and a
+/// frame keeps one `Parts` a depot, so they are half the size of a `usize`.
+type Count = u32;
 
 /// A position's counts, pile by pile (`Problem::save_counts`), kept by the search with the
 /// position's frame.
@@ -706,19 +710,19 @@ impl<'a> Ranker<'a> {
         let mut x = Parts::default();
         let times = self.others[d];
         if times > 0 {
-            x.down = times * pile.iter().filter(|&&c| c & 1 == 0).count();
+            x.down = (times * pile.iter().filter(|&&c| c & 1 == 0).count()) as Count;
             if p.steps.is_empty() {
-                x.balance = times * pile.len() * pile.len();
+                x.balance = (times * pile.len() * pile.len()) as Count;
             } else {
-                x.depth = times * wanted.depth(pile);
+                x.depth = (times * wanted.depth(pile)) as Count;
             }
         }
         if let Some(t) = p.relation[d] {
-            x.disorder = pairs(pile, &p.tables[t], self.plan.cards, false);
+            x.disorder = pairs(pile, &p.tables[t], self.plan.cards, false) as Count;
         }
         // counted only when the order weighs it: the other orders pay nothing for it
         if let Some(t) = p.stuck[d].filter(|_| self.w.stuck != 0.0) {
-            x.stuck = pairs(pile, &p.stuck_tables[t], self.plan.cards, true);
+            x.stuck = pairs(pile, &p.stuck_tables[t], self.plan.cards, true) as Count;
         }
         x
     }
@@ -747,7 +751,7 @@ impl<'a> Ranker<'a> {
                 let old = Parts { depth: if steps_same { self.parts[d].depth } else { 0 }, ..self.parts[d] };
                 c = c.sub(old).add(self.pile_parts(d, pile, wanted));
             } else if !steps_same {
-                c.depth += self.others[d] * wanted.depth(pile);
+                c.depth += (self.others[d] * wanted.depth(pile)) as Count;
             }
         }
         self.kid_wanted = kid_wanted;
