@@ -1,35 +1,41 @@
 """The native search's own figures: CPU per deal, positions a second, bytes per position.
 
-    python3 benchmarks/bench_native_search.py FILE (--ms A-B | --seeds A-B) [--max-states K]
-        [--timeout S]
+    python3 benchmarks/bench_native_search.py FILE (--ms LIST | --seeds LIST) [--max-states K]
+        [--timeout S] [--fingerprint]
 
 Each deal is solved by the native search alone (``cardz_core/planners/solver.py``'s
 ``_native_solver``, the tries of ``solve`` in Rust, no replay), timed in CPU seconds
 (``time.process_time``). Positions a second are all deals' positions over all deals' CPU time;
 bytes per position are the search tables' peak allocated size over the positions of the deal,
-the median and the largest over the deals. docs/solver.md, "The native search", has the runs.
+the median and the largest over the deals. LIST is "A-B", "A" or a comma list of those.
+
+``--fingerprint`` adds one hash of every deal's (deal, result, positions, line), in order: the
+same hash before and after a change says the search found the same things (with budgets the
+clock never cuts, e.g. ``--timeout 3000``). docs/solver.md, "The native search", has the runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import statistics
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+HERE = Path(__file__).resolve().parent
+try:  # the cardz_core of the Python that runs this script, so another tree can be measured
+    import cardz_core  # noqa: F401
+except ImportError:
+    sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
 
 from cardz_core.cli.common import open_game  # noqa: E402
 from cardz_core.msdeal import deal_ms  # noqa: E402
 from cardz_core.native import _as_tuple  # noqa: E402
 from cardz_core.planners.solver import _native_solver  # noqa: E402
 from cardz_core.solver.analysis import analysis_of  # noqa: E402
-
-
-def span(text: str) -> range:
-    a, _, b = text.partition("-")
-    return range(int(a), int(b or a) + 1)
+from bench_winnability import span  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     which.add_argument("--seeds", type=span, help="deal seeds A-B")
     p.add_argument("--max-states", type=int, default=1_000_000, help="positions per deal (default 1000000)")
     p.add_argument("--timeout", type=float, default=5.0, help="seconds per deal (default 5)")
+    p.add_argument("--fingerprint", action="store_true", help="print a hash of every deal's result, positions and line")
     args = p.parse_args(argv)
     game = open_game(args.file)
     search = _native_solver(game, analysis_of(game))
@@ -49,17 +56,20 @@ def main(argv: list[str] | None = None) -> int:
     per_position: list[float] = []
     answers: dict[str, int] = {}
     positions = 0
+    found = hashlib.sha256()
     for n in args.ms if args.ms is not None else args.seeds:
         state = deal_ms(game, n) if args.ms is not None else game.deal(n)
         start = time.process_time()
-        result, _, states, _, table_bytes = search.solve(_as_tuple(state), args.max_states, args.timeout)
+        result, line, states, _, table_bytes = search.solve(_as_tuple(state), args.max_states, args.timeout)
         cpu.append(time.process_time() - start)
+        found.update(repr((n, result, states, list(line))).encode())
         positions += states
         per_position.append(table_bytes / max(states, 1))
         answers[result] = answers.get(result, 0) + 1
     print(f"{game.spec.name}: {answers}; median CPU per deal {statistics.median(cpu):.4f} s, "
           f"mean {statistics.mean(cpu):.4f} s; {positions / max(sum(cpu), 1e-9):,.0f} positions a second; "
-          f"bytes per position median {statistics.median(per_position):.1f}, largest {max(per_position):.1f}")
+          f"bytes per position median {statistics.median(per_position):.1f}, largest {max(per_position):.1f}"
+          + (f"; fingerprint {found.hexdigest()[:16]}, {positions:,} positions" if args.fingerprint else ""))
     return 0
 
 

@@ -2,7 +2,8 @@
 
     python benchmarks/bench_solver.py (--ms LIST | --seeds LIST) [--game FILE]
         [--fc-solve PATH [--fc-solve-args ARGS]] [--solvitaire PATH] [--timeout S] [--max-states K]
-        [--peer-timeout S] [--isolate] [--time-box S] [--out ROWS.jsonl [--resume]] [--json] [--quiet]
+        [--peer-timeout S] [--isolate] [--peer-memory] [--time-box S] [--out ROWS.jsonl [--resume]]
+        [--json] [--quiet]
 
 ``--ms`` takes Microsoft FreeCell deal numbers (default game rulesets/freecell.cardz), ``--seeds``
 our deal seeds (default rulesets/klondike_draw3.cardz); LIST is "A-B", "A" or a comma list of
@@ -13,9 +14,12 @@ rules matching ours: ``peer_formats.solvitaire_klondike_rules``). With neither, 
 
 Measured per deal: the verdict (won, lost, unknown), CPU seconds (``time.process_time`` around
 ``solve`` for cardz, whose per-game tables, the analysis and the native search's plan, are built
-once before the first deal, as for any caller that solves many deals of one game; the child's user + system time from ``os.wait4`` for a peer), positions
-searched and stored, and memory: a peer's peak RSS (the program's own few MiB included; known
-when above the 8-9 MiB of ``peer_launch.py``, which starts it); for cardz only with ``--isolate``,
+once before the first deal, as for any caller that solves many deals of one game; the child's
+user + system time from ``os.wait4`` for a peer, which this process starts and reaps itself),
+positions searched and stored, and memory: a peer's peak RSS (the program's own few MiB
+included), known only where it rose above the peak Linux starts it at, that of the process that
+started it: this one's tens of MiB, or with ``--peer-memory`` the 8-9 MiB of ``peer_launch.py``,
+which then starts each peer (a Python start a deal more); for cardz only with ``--isolate``,
 which solves each deal in a forked child and takes how far its peak RSS rose over its RSS once
 forked. KiB per stored position is that memory over the positions stored, on the deals that stored
 at least ``MEMORY_MIN_STORED``. The summary gives each solver's counts, median
@@ -40,14 +44,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import select
 import shlex
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import IO, Any, Callable
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -71,22 +77,54 @@ MEMORY_MIN_STORED = 2_000  # smaller searches say more about the allocator's fir
 KILL_GRACE = 10.0  # seconds past twice its own (wall-clock) budget before a peer is killed
 
 
-def run_child(argv: list[str], stdin_text: str, kill_after: float) -> tuple[str, float, int | None]:
-    """Run ``argv`` with ``stdin_text`` as input through ``peer_launch.py``; (its output, its CPU
-    seconds, its peak RSS in KiB or None where it never rose above the launcher's own). It is
-    killed after ``kill_after`` seconds (its output then says no verdict)."""
-    with tempfile.TemporaryFile("w+") as inp, tempfile.TemporaryFile("w+") as out, \
-            tempfile.NamedTemporaryFile("r", suffix=".json") as report:
+def run_child(argv: list[str], stdin_text: str, kill_after: float,
+              memory: bool = False) -> tuple[str, float, int | None]:
+    """Run ``argv`` with ``stdin_text`` as input; (its output, its CPU seconds, its peak RSS in
+    KiB or None where it never rose above the peak it was started at). It is killed after
+    ``kill_after`` seconds (its output then says no verdict). Linux starts a program's peak RSS
+    at the peak of the process that started it: with ``memory`` that is ``peer_launch.py``, a
+    bare interpreter of a few MiB; without, this process (tens of MiB), which starts it
+    straight away and saves a Python start per deal. The CPU time is the program's alone
+    either way: its user + system time, from ``os.wait4``."""
+    with tempfile.TemporaryFile("w+") as inp, tempfile.TemporaryFile("w+") as out:
         inp.write(stdin_text)
         inp.flush()
         inp.seek(0)
+        cpu, peak, floor = (_launched if memory else _reaped)(argv, inp, out, kill_after)
+        out.seek(0)
+        return out.read(), cpu, peak if peak > floor else None
+
+
+def _launched(argv: list[str], inp: IO[str], out: IO[str], kill_after: float) -> tuple[float, int, int]:
+    """``argv`` run by ``peer_launch.py``: (CPU seconds, peak RSS, the launcher's own peak)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".json") as report:
         subprocess.run([sys.executable, "-S", str(HERE / "peer_launch.py"), report.name,
                         str(kill_after), *argv], stdin=inp, stdout=out, stderr=subprocess.STDOUT,
                        check=True)
         usage = json.load(report)
-        out.seek(0)
-        peak = usage["peak_kib"] if usage["peak_kib"] > usage["floor_kib"] else None
-        return out.read(), usage["cpu"], peak
+    return usage["cpu"], usage["peak_kib"], usage["floor_kib"]
+
+
+def _reaped(argv: list[str], inp: IO[str], out: IO[str], kill_after: float) -> tuple[float, int, int]:
+    """``argv`` started from here and reaped with ``os.wait4``: (CPU seconds, peak RSS, this
+    process's peak as it started it)."""
+    floor = _own_peak()
+    child = subprocess.Popen(argv, stdin=inp, stdout=out, stderr=subprocess.STDOUT)
+    done = os.pidfd_open(child.pid)
+    try:
+        if not select.select([done], [], [], kill_after)[0]:
+            os.kill(child.pid, signal.SIGKILL)  # not reaped yet, so the pid is still the child's
+        _, status, usage = os.wait4(child.pid, 0)
+    finally:
+        os.close(done)
+    child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen has nothing to wait for
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss, floor
+
+
+def _own_peak() -> int:
+    """This process's peak RSS in KiB."""
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
 
 
 class Peer:
@@ -96,9 +134,9 @@ class Peer:
                  parse: Callable[[str], dict[str, Any]]) -> None:
         self.name, self.command, self.parse = name, command, parse
 
-    def solve(self, deal: Any, seconds: float) -> dict[str, Any]:
+    def solve(self, deal: Any, seconds: float, memory: bool = False) -> dict[str, Any]:
         argv, text = self.command(deal, seconds)
-        output, cpu, peak = run_child(argv, text, 2 * seconds + KILL_GRACE)
+        output, cpu, peak = run_child(argv, text, 2 * seconds + KILL_GRACE, memory)
         return {**self.parse(output), "cpu": round(cpu, 4), "peak_kib": peak}
 
 
@@ -193,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-states", type=int, default=1_000_000, help="cardz's positions per deal (default 1000000)")
     p.add_argument("--peer-timeout", type=float, help="the peers' seconds per deal (default --timeout)")
     p.add_argument("--isolate", action="store_true", help="solve each deal of cardz in a forked child, to measure its memory")
+    p.add_argument("--peer-memory", action="store_true",
+                   help="start each peer through peer_launch.py, to measure its memory from a few MiB up")
     p.add_argument("--time-box", type=float, help="start no deal after S seconds")
     p.add_argument("--out", type=Path, help="write one JSON row per deal to this file")
     p.add_argument("--resume", action="store_true", help="keep the rows already in --out and solve only the other deals")
@@ -276,7 +316,7 @@ def run(game: Any, analysis: Any, args: argparse.Namespace, ms: bool, peers: lis
             break
         row: dict[str, Any] = {"deal": n, "cardz": cardz(game, analysis, n, ms, args.max_states, args.timeout)}
         for peer in peers:
-            row[peer.name] = peer.solve(n, peer_seconds)
+            row[peer.name] = peer.solve(n, peer_seconds, args.peer_memory)
         rows.append(row)
         if out:
             out.write(json.dumps(row) + "\n")

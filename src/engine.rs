@@ -379,6 +379,11 @@ impl Eject {
         Some((low, self.gate == Gate::FaceUp, self.unit == Unit::Pile))
     }
 
+    /// Whether the group picked at a position is the card there and all above it (`group`).
+    fn takes_tail(&self) -> bool {
+        !matches!(self.unit, Unit::Single | Unit::Pile)
+    }
+
     /// The group that leaves when the card at `index` is picked, bottom first.
     fn group<'a>(&self, pile: &'a [Code], index: usize) -> &'a [Code] {
         match self.unit {
@@ -442,7 +447,7 @@ impl State {
 }
 
 /// The buffers a board being changed needs besides its position, kept from move to move by a
-/// caller that makes many (`Game::apply_owned`).
+/// caller that makes many (`Game::apply_in_place`).
 #[derive(Default)]
 pub struct Scratch {
     left: Vec<bool>,
@@ -451,12 +456,11 @@ pub struct Scratch {
 }
 
 impl Scratch {
-    fn keep(&mut self, w: Work) -> State {
+    fn keep(&mut self, w: Work<'_>) {
         (self.left, self.hand, self.touched) = (w.left, w.hand, w.touched);
-        w.s
     }
 
-    /// Whether the last move made with these buffers (`Game::apply_owned`) may have changed
+    /// Whether the last move made with these buffers (`Game::apply_in_place`) may have changed
     /// depot `d`'s pile or called suit: a depot it did not touch holds what it held before.
     pub(crate) fn touched(&self, d: usize) -> bool {
         self.touched >> d.min(63) & 1 == 1
@@ -464,9 +468,10 @@ impl Scratch {
 }
 
 /// The board being changed (`cardz_core.engine.work.Work`), in place: `apply` works on a
-/// copy of the position, a playout on its own position move after move.
-struct Work {
-    s: State,
+/// copy of the position, a playout on its own position move after move, a search on the
+/// boards it keeps (`Game::apply_in_place`): the position is lent, never moved.
+struct Work<'s> {
+    s: &'s mut State,
     left: Vec<bool>,
     flips: u32,
     hand: Pile, // the cards in flight, kept for its capacity
@@ -483,17 +488,13 @@ struct Work {
     touched: u64, // bit d: depot d's pile or called suit may have changed (bit 63: any from 63 up)
 }
 
-impl Work {
-    fn new(state: &State) -> Work {
-        Work::own(state.clone())
-    }
-
-    fn own(s: State) -> Work {
+impl<'s> Work<'s> {
+    fn on(s: &'s mut State) -> Work<'s> {
         Work::reusing(s, &mut Scratch::default())
     }
 
-    /// `own` with the scratch's buffers (handed back by `Scratch::keep`).
-    fn reusing(mut s: State, scratch: &mut Scratch) -> Work {
+    /// `on` with the scratch's buffers (handed back by `Scratch::keep`).
+    fn reusing(s: &'s mut State, scratch: &mut Scratch) -> Work<'s> {
         let n = s.piles.len();
         if s.came_from.is_empty() {
             s.came_from = vec![-1; n];
@@ -667,6 +668,19 @@ enum Takes<'a> {
     Nothing,
 }
 
+/// The empty cells and empty tableau piles of a position (`Game::room`).
+#[derive(Clone, Copy)]
+struct Room {
+    cells: usize,
+    cols: usize,
+}
+
+/// A staged move's largest group with `cells` empty cells and `cols` empty tableau piles:
+/// (cells + 1) doubled for each such pile.
+fn staged_cap(cells: usize, cols: usize) -> usize {
+    1usize.checked_shl(cols as u32).map_or(usize::MAX, |p| p.saturating_mul(1 + cells))
+}
+
 /// Each loaded game's `Game::id`, so that a scratch is never read for another game.
 static GAMES_LOADED: AtomicU64 = AtomicU64::new(1);
 
@@ -712,6 +726,14 @@ pub struct Game {
     // and whether it reads the source, when that is all it reads besides the bound card
     // (`Whens`); None: judged every time
     when_reads: Vec<Option<(Vec<usize>, bool)>>,
+    // per depot, how many times it is among the cells and the tableaus (`limit_in`)
+    room_of: Vec<(usize, usize)>,
+    // the drop targets (as `Wanted`'s words) that may take more than one card, and whether no
+    // drop target has an accept `when` (so that judging a group never fails)
+    multi: Vec<u64>,
+    whenless: bool,
+    // `loss_by_listing`, decided once: it is asked at every move a search makes
+    by_listing: bool,
 }
 
 /// A win, loss or redeal condition as the native primitive its kind names
@@ -1017,9 +1039,24 @@ impl Game {
             pack_groups: deal::pack_groups(c).filter(|groups| groups.iter().all(|&(d, _)| d < n)),
             open_from: Vec::new(),
             when_reads: Vec::new(),
+            room_of: Vec::new(),
+            multi: Vec::new(),
+            whenless: false,
+            by_listing: false,
         };
         game.check_shape()?;
         game.open_from = game.open_masks();
+        game.room_of = (0..n).map(|d| (game.cells.iter().filter(|&&c| c == d).count(),
+                                       game.tableaus.iter().filter(|&&t| t == d).count())).collect();
+        game.multi = vec![0; game.words()];
+        for (k, &d) in game.drop_targets.iter().enumerate() {
+            if !game.accepts[d].single {
+                game.multi[k / 64] |= 1 << (k % 64);
+            }
+        }
+        game.by_listing = game.loss == Some(Cond::Stalemate) && !game.any_land_under
+            && game.draws.iter().flatten().all(|d| d.when.is_none());
+        game.whenless = game.drop_targets.iter().chain(&game.down_targets).all(|&d| game.accepts[d].when.is_none());
         game.when_reads = game.accepts.iter().enumerate().map(|(d, a)| game.when_footprint(d, a)).collect();
         Ok(game)
     }
@@ -1212,9 +1249,19 @@ impl Game {
 
     /// `MoveGen.staged_limit`.
     fn staged_limit(&self, piles: &[Pile], dst: usize) -> usize {
-        let cells = self.cells.iter().filter(|&&c| piles[c].is_empty() && c != dst).count();
-        let cols = self.tableaus.iter().filter(|&&t| piles[t].is_empty() && t != dst).count();
-        (1 + cells) << cols
+        self.limit_in(self.room(piles), piles, dst)
+    }
+
+    /// The empty cells and tableau piles of `piles`, counted once for a listing.
+    fn room(&self, piles: &[Pile]) -> Room {
+        Room { cells: self.cells.iter().filter(|&&c| piles[c].is_empty()).count(),
+               cols: self.tableaus.iter().filter(|&&t| piles[t].is_empty()).count() }
+    }
+
+    /// `staged_limit` from the `room` of `piles`: the target itself does not count as room.
+    fn limit_in(&self, room: Room, piles: &[Pile], dst: usize) -> usize {
+        let (cells, cols) = if piles[dst].is_empty() { self.room_of[dst] } else { (0, 0) };
+        staged_cap(room.cells - cells, room.cols - cols)
     }
 
     /// `Accept.reason` with `_drop_reason`'s `Staged` limit: may `group` from `src` land on
@@ -1298,8 +1345,9 @@ impl Game {
     }
 
     /// `MoveGen._group_ok` for a group whose face-up bottom card the target's table took.
-    fn group_ok(&self, s: &State, src: usize, group: &[Code], d: usize, vouched: bool, whens: &mut Whens)
-                -> Result<bool, ExprError> {
+    #[allow(clippy::too_many_arguments)] // the listing's own, and its counts of room
+    fn group_ok(&self, s: &State, src: usize, group: &[Code], d: usize, vouched: bool, whens: &mut Whens,
+                room: Room) -> Result<bool, ExprError> {
         let acc = &self.accepts[d];
         if !acc.fast() {
             return self.drop_judged(s, src, group, d, vouched, None, Some(whens));
@@ -1329,7 +1377,7 @@ impl Game {
                 }
             }
         }
-        Ok(!(self.staged && n > 1 && n > self.staged_limit(&s.piles, d)))
+        Ok(!(self.staged && n > 1 && n > self.limit_in(room, &s.piles, d)))
     }
 
     /// The card moves of `s` in the Python engine's order: by source, position, target, a
@@ -1396,6 +1444,10 @@ impl Game {
         let words = self.fill_wanted(s, wt);
         self.fill_whens(s, &mut wt.whens);
         let Wanted { want, broad, whens, .. } = wt;
+        let room = self.room(&s.piles);
+        // a staged group longer than the largest limit goes to no target, and with no accept
+        // `when` finding that out fails nowhere: such picks are not looked at
+        let longest = if self.staged && self.whenless { staged_cap(room.cells, room.cols) } else { usize::MAX };
         for &src in &self.sources {
             if acting.contains(&src) {
                 continue;
@@ -1404,6 +1456,7 @@ impl Game {
             let ej = &self.ejects[src];
             let Some((low, face_up_only, one)) = ej.pick_span(&s.piles, pile, &self.ident) else { continue };
             let vouched = ej.vouched();
+            let low = if ej.takes_tail() { low.max(pile.len().saturating_sub(longest)) } else { low };
             for i in low..pile.len() {
                 if face_up_only && pile[i] & 1 == 0 {
                     continue;
@@ -1414,13 +1467,15 @@ impl Game {
                     let id = (bottom >> 1) as usize;
                     for word in 0..words {
                         let listed = want[id * words + word];
-                        let mut m = (listed | broad[word]) & self.open_from[src * words + word];
+                        // a target that takes single cards only is not asked about more
+                        let wide = if group.len() > 1 { self.multi[word] } else { u64::MAX };
+                        let mut m = (listed | broad[word]) & self.open_from[src * words + word] & wide;
                         while m != 0 {
                             let b = m.trailing_zeros();
                             m &= m - 1;
                             let d = self.drop_targets[word * 64 + b as usize];
                             if (listed >> b & 1 == 0 && !self.wants(s, d, bottom))
-                                || !self.group_ok(s, src, group, d, vouched, whens)?
+                                || !self.group_ok(s, src, group, d, vouched, whens, room)?
                             {
                                 continue;
                             }
@@ -1585,7 +1640,7 @@ impl Game {
         let mut hand = std::mem::take(&mut w.hand);
         hand.clear();
         if m.1 < 0 {
-            let Some(plan) = self.plan_tap(&w.s, src, true)? else { return Ok(()) }; // never listed
+            let Some(plan) = self.plan_tap(w.s, src, true)? else { return Ok(()) }; // never listed
             match (plan, self.draws[src].as_ref()) {
                 (Tap::Draw, Some(dr)) => {
                     for _ in 0..dr.count {
@@ -1648,7 +1703,8 @@ impl Game {
             if !self.land_under[m.2 as usize] {
                 return Ok(false);
             }
-            let mut w = Work::new(s);
+            let mut board = s.clone();
+            let mut w = Work::on(&mut board);
             let played = self.play(&mut w, m);
             if w.unknown.is_some() {
                 return Ok(false); // it would turn up a view's unknown card (`turns_card_up`)
@@ -1709,29 +1765,30 @@ impl Game {
         self.play(w, m)?;
         w.s.moves += 1;
         w.s.status = PLAYING;
-        w.s.status = self.judge(&w.s)?;
+        w.s.status = self.judge(w.s)?;
         Ok(())
     }
 
     /// The position after the legal move `m`, counted and judged.
     pub fn apply_legal(&self, s: &State, m: Move) -> Result<State, ExprError> {
-        let mut w = Work::new(s);
-        self.step(&mut w, m)?;
-        Ok(w.s)
+        let mut board = s.clone();
+        self.step(&mut Work::on(&mut board), m)?;
+        Ok(board)
     }
 
-    /// `apply_legal` on `s` itself, in place, with `scratch`'s buffers: a search copies
-    /// positions into buffers it reuses, so that making a child allocates nothing. With
-    /// `by_listing` and a loss that is exactly "no legal move" (`loss_by_listing`), only the
-    /// win is judged: the search meets such a loss as a position without moves.
-    pub fn apply_owned(&self, s: State, m: Move, scratch: &mut Scratch, by_listing: bool) -> Result<State, ExprError> {
+    /// `apply_legal` on `s` itself, in place, with `scratch`'s buffers: a search makes its
+    /// children on boards it keeps, so that making one allocates nothing and moves no
+    /// position. With `by_listing` and a loss that is exactly "no legal move"
+    /// (`loss_by_listing`), only the win is judged: the search meets such a loss as a position
+    /// without moves. After an error `s` is left part way through the move.
+    pub fn apply_in_place(&self, s: &mut State, m: Move, scratch: &mut Scratch, by_listing: bool)
+                          -> Result<(), ExprError> {
         let mut w = Work::reusing(s, scratch);
-        if by_listing && self.loss_by_listing() {
-            self.play_to_win(&mut w, m)?;
-        } else {
-            self.step(&mut w, m)?;
-        }
-        Ok(scratch.keep(w))
+        let played = if by_listing && self.loss_by_listing() { self.play_to_win(&mut w, m).map(|_| ()) } else {
+            self.step(&mut w, m)
+        };
+        scratch.keep(w);
+        played
     }
 
     /// The legal move `m` made on `w` and counted, judged for the win alone: whether it won.
@@ -1741,7 +1798,7 @@ impl Game {
         self.play(w, m)?;
         w.s.moves += 1;
         w.s.status = PLAYING;
-        let won = self.win.as_ref().map_or(Ok(false), |c| self.holds(c, &w.s))?;
+        let won = self.win.as_ref().map_or(Ok(false), |c| self.holds(c, w.s))?;
         if won {
             w.s.status = WON;
         }
@@ -1756,19 +1813,19 @@ impl Game {
         if !self.loss_by_listing() {
             return Ok((self.apply_legal(s, m)?, None));
         }
-        let mut w = Work::new(s);
-        if self.play_to_win(&mut w, m)? {
-            return Ok((w.s, Some(Vec::new()))); // a finished game lists no move
+        let mut board = s.clone();
+        if self.play_to_win(&mut Work::on(&mut board), m)? {
+            return Ok((board, Some(Vec::new()))); // a finished game lists no move
         }
         let mut moves = Vec::new();
-        if self.list_moves(&w.s, &mut moves).is_err() {
-            w.s.status = self.judge(&w.s)?;
-            return Ok((w.s, None));
+        if self.list_moves(&board, &mut moves).is_err() {
+            board.status = self.judge(&board)?;
+            return Ok((board, None));
         }
         if moves.is_empty() {
-            w.s.status = LOST;
+            board.status = LOST;
         }
-        Ok((w.s, Some(moves)))
+        Ok((board, Some(moves)))
     }
 
     /// Whether `m` is legal in `s`, judged alone as `MoveGen.illegal_reason` judges it (a
@@ -1828,18 +1885,19 @@ impl Game {
     /// `landUnder`, no draw with `when`, which it would ask first), so that a playout may
     /// judge it by the listing it makes next rather than by a listing of its own.
     fn loss_by_listing(&self) -> bool {
-        self.loss == Some(Cond::Stalemate) && !self.any_land_under && self.draws.iter().flatten().all(|d| d.when.is_none())
+        self.by_listing
     }
 
     /// Uniformly random play from `s` until the game ends, no move is left or `max_moves`
     /// moves were made: (moves made, status). One board, changed in place move after move.
     pub fn playout(&self, s: &State, rng: &mut SplitMix, max_moves: u64) -> Result<(u64, i32), ExprError> {
-        let mut w = Work::new(s);
+        let mut board = s.clone();
+        let mut w = Work::on(&mut board);
         let mut moves = Vec::with_capacity(64);
         let by_listing = self.loss_by_listing();
         let mut made = 0;
         if max_moves > 0 {
-            self.list_moves(&w.s, &mut moves)?;
+            self.list_moves(w.s, &mut moves)?;
         }
         while made < max_moves && !moves.is_empty() {
             let m = moves[rng.below(moves.len() as u64) as usize];
@@ -1848,7 +1906,7 @@ impl Game {
             if by_listing && made < max_moves {
                 // `step` with its stalemate judged by the next listing
                 if !self.play_to_win(&mut w, m)? {
-                    self.list_moves(&w.s, &mut moves)?;
+                    self.list_moves(w.s, &mut moves)?;
                     if moves.is_empty() {
                         w.s.status = LOST;
                     }
@@ -1856,7 +1914,7 @@ impl Game {
             } else {
                 self.step(&mut w, m)?;
                 if made < max_moves {
-                    self.list_moves(&w.s, &mut moves)?;
+                    self.list_moves(w.s, &mut moves)?;
                 }
             }
         }
@@ -2193,7 +2251,8 @@ mod tests {
         let kept_before = settle::KEPT_ANSWERS.with(|n| n.get());
         for seed in 0..20 {
             // one board kept from move to move, as a playout keeps it, beside a fresh one a move
-            let (mut rng, mut w, mut t, mut fired) = (SplitMix(seed), Work::new(&s), s.clone(), false);
+            let (mut rng, mut board, mut t, mut fired) = (SplitMix(seed), s.clone(), s.clone(), false);
+            let mut w = Work::on(&mut board);
             for _ in 0..40 {
                 let moves = g.legal_moves(&t).unwrap();
                 if moves.is_empty() {
@@ -2253,6 +2312,45 @@ mod tests {
             let want = if s.piles[0].len() == 2 { vec![(0, 1, 1, -1)] } else { vec![] };
             assert_eq!(g.legal_moves(s).unwrap(), want, "{:?}", s.piles);
         }
+    }
+
+    /// A staged game: a column (depot 0) whose cards move onto another column (depot 3),
+    /// building down in any suit, or one at a time into two cells (1 and 2). Card ids 0 to 4
+    /// are ranks 5 to 1.
+    fn staged_game() -> Game {
+        let down = r#"{"build": {"direction": "Down", "step": 1, "wrap": false}, "suit": "Any"}"#;
+        let cell = r#"{"empty_only": true, "single": true, "build": null, "suit": "Any"}"#;
+        let doc = format!(
+            r#"{{"compiled": {{"format": "cardz-compiled/1", "triggers": [], "redeal": [],
+            "actions": [[], [], [], []], "auto_send": [null, null, null, null],
+            "auto_refill": [null, null, null, null], "card_rank": [5, 4, 3, 2, 1], "card_suit": [0, 0, 0, 0, 0],
+            "accepts": [{down}, {cell}, {cell}, {down}],
+            "ejects": [{{"gate": "FaceUp", "covered_by": []}}, {{"gate": "TopOnly", "covered_by": []}},
+                       {{"gate": "TopOnly", "covered_by": []}}, {{"gate": "Locked", "covered_by": []}}],
+            "land_face": [-1, -1, -1, -1], "land_under": [false, false, false, false],
+            "auto_flip_top": [false, false, false, false], "staged": true, "win": null, "loss": {STALEMATE},
+            "redeal_when": null, "draws": [null, null, null, null]}},
+            "plan": {{"sources": [0], "drop_targets": [1, 2, 3], "down_targets": [], "tappable": [],
+            "flip_uncovered": [], "cells": [1, 2], "tableaus": [0, 3], "max_cascade": 10000}}}}"#
+        );
+        Game::from_json(&doc).unwrap()
+    }
+
+    #[test]
+    fn a_staged_group_is_listed_up_to_the_room_the_empty_cells_give_and_no_longer() {
+        let g = staged_game();
+        let up = |id: i32| id << 1 | 1;
+        // the 4, 3, 2 in order on the column; the 5 on the other: (2 empty cells + 1) = 3 cards
+        let s = start(vec![vec![up(1), up(2), up(3)], vec![], vec![], vec![up(0)]]);
+        let whole: Move = (0, 0, 3, -1);
+        assert_eq!(g.legal_moves(&s), Ok(vec![whole, (0, 2, 1, -1), (0, 2, 2, -1)]));
+        // the Ace in a cell: room for two cards, so the run of three is not listed, nor legal
+        let s = start(vec![vec![up(1), up(2), up(3)], vec![up(4)], vec![], vec![up(0)]]);
+        assert_eq!(g.legal_moves(&s), Ok(vec![(0, 2, 2, -1)]));
+        assert_eq!(g.legal(&s, whole), Ok(false));
+        // with the 4 gone, the two cards left fit that room
+        let s = start(vec![vec![up(2), up(3)], vec![up(4)], vec![], vec![up(0), up(1)]]);
+        assert_eq!(g.legal_moves(&s), Ok(vec![(0, 0, 3, -1), (0, 1, 2, -1)]));
     }
 
     #[test]

@@ -130,11 +130,23 @@ def test_a_resumed_run_keeps_its_rows_and_solves_only_the_rest(tmp_path: Path,
         bench_solver.main(["--ms", "1-3", "--out", str(rows), "--resume"])
 
 
-def test_a_peer_past_its_time_is_stopped() -> None:
+@pytest.mark.parametrize("memory", [False, True])
+def test_a_peer_past_its_time_is_stopped(memory: bool) -> None:
     import bench_solver
 
-    output, cpu, _ = bench_solver.run_child(["sleep", "30"], "", 0.2)
+    output, cpu, _ = bench_solver.run_child(["sleep", "30"], "", 0.2, memory)
     assert output == "" and cpu < 1.0  # killed, so no verdict: read as unknown
+
+
+@pytest.mark.parametrize("memory", [False, True])
+def test_a_peers_cpu_time_and_output_are_its_own(memory: bool) -> None:
+    import bench_solver
+
+    # the child reads its input, spends 0.2 s of its own CPU, and says so
+    busy = ("import sys, time\nword = sys.stdin.read()\n"
+            "while time.process_time() < 0.2:\n    pass\nprint(word)")
+    output, cpu, _ = bench_solver.run_child([sys.executable, "-c", busy], "done", 30.0, memory)
+    assert output.strip() == "done" and cpu >= 0.2
 
 
 def test_summary_lists_contradictions_only_where_both_decided() -> None:

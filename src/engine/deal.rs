@@ -46,11 +46,9 @@ impl Game {
             shuffle(&mut cards, &mut rng);
             piles[*d] = cards;
         }
-        let state = State { piles, came_from: vec![-1; n], recycles: vec![0; n], declared: vec![-1; n], rng: rng.0,
+        let mut s = State { piles, came_from: vec![-1; n], recycles: vec![0; n], declared: vec![-1; n], rng: rng.0,
                             ..State::default() };
-        let mut w = Work::own(state);
-        self.run_steps(&mut w, steps)?;
-        let mut s = w.s;
+        self.run_steps(&mut Work::on(&mut s), steps)?;
         s.seed_rank = self.dealt_seed(&s);
         s.came_from = vec![-1; n];
         s.status = PLAYING;

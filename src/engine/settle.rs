@@ -233,14 +233,13 @@ impl Game {
         TRIALS.with(|cell| match cell.try_borrow_mut() {
             Ok(mut kept) => {
                 let (board, scratch) = &mut *kept;
-                let mut copy = std::mem::take(board);
-                copy.refill_from(s);
-                let mut w = Work::reusing(copy, scratch);
+                board.refill_from(s);
+                let mut w = Work::reusing(board, scratch);
                 let changed = self.tried(&mut w, s, steps);
-                *board = scratch.keep(w);
+                scratch.keep(w);
                 changed
             }
-            Err(_) => self.tried(&mut Work::new(s), s, steps), // not reached: a step makes no trial
+            Err(_) => self.tried(&mut Work::on(&mut s.clone()), s, steps), // not reached: a step makes no trial
         })
     }
 
@@ -317,7 +316,7 @@ impl Game {
     /// Whether trigger `k`'s `when` holds on `w`: false without judging it when it gave
     /// false on this board before and none of the piles it reads has changed since.
     fn trigger_holds(&self, w: &mut Work, k: usize, t: &Trigger) -> Result<bool, ExprError> {
-        let Some(reads) = &t.reads else { return self.exprs.test(t.when, &w.s, &scope(t.depot)) };
+        let Some(reads) = &t.reads else { return self.exprs.test(t.when, w.s, &scope(t.depot)) };
         if w.stamps.is_empty() {
             w.stamps = vec![0; w.s.piles.len()];
             w.unheld = vec![0; self.rules.triggers.len()];
@@ -328,7 +327,7 @@ impl Game {
             KEPT_ANSWERS.with(|n| n.set(n.get() + 1));
             return Ok(false);
         }
-        let holds = self.exprs.test(t.when, &w.s, &scope(t.depot))?;
+        let holds = self.exprs.test(t.when, w.s, &scope(t.depot))?;
         w.unheld[k] = if holds { 0 } else { w.clock + 1 };
         Ok(holds)
     }
@@ -339,10 +338,10 @@ impl Game {
         if self.rules.auto_send.is_empty() && self.rules.auto_refill.is_empty() {
             return Ok(false); // nor are the actions' plans asked for (the reference)
         }
-        let acting = self.acting(&w.s)?; // as a player's hand can't, no automatic move takes from them
-        let found = match self.auto_send_move(&w.s, &acting)? {
+        let acting = self.acting(w.s)?; // as a player's hand can't, no automatic move takes from them
+        let found = match self.auto_send_move(w.s, &acting)? {
             Some(m) => Some(m),
-            None => self.auto_refill_move(&w.s, &acting)?,
+            None => self.auto_refill_move(w.s, &acting)?,
         };
         Ok(match found {
             Some((src, rest, d, mut group)) => {

@@ -202,7 +202,7 @@ fn scope(depot: i32) -> Scope<'static> {
     Scope { card: None, top: None, pile: &[], depot, source: -1 }
 }
 
-impl Work {
+impl Work<'_> {
     /// `Work.set_pile`: replace depot `d`'s pile.
     pub(super) fn set_pile(&mut self, d: usize, pile: Pile) {
         let old = std::mem::replace(&mut self.s.piles[d], pile);
@@ -243,7 +243,7 @@ impl Game {
     fn depot_of(&self, arg: &DepotArg, w: &Work, me: i32) -> Result<Option<usize>, ExprError> {
         let d = match *arg {
             DepotArg::Fixed(d) => d,
-            DepotArg::Expr(id) => self.exprs.depot(id, &w.s, &scope(me))?,
+            DepotArg::Expr(id) => self.exprs.depot(id, w.s, &scope(me))?,
         };
         // an expression that gives no depot makes the step do nothing
         Ok(usize::try_from(d).ok().filter(|&d| d < self.n))
@@ -253,7 +253,7 @@ impl Game {
         Ok(match arg {
             DepotsArg::Fixed(ds) => ds.clone(),
             DepotsArg::Expr(id) => {
-                let mut ds = self.exprs.depots(*id, &w.s, &scope(me))?;
+                let mut ds = self.exprs.depots(*id, w.s, &scope(me))?;
                 ds.retain(|&d| d < self.n);
                 ds
             }
@@ -261,7 +261,7 @@ impl Game {
     }
 
     fn when_holds(&self, when: Option<ExprId>, w: &Work, d: usize) -> Result<bool, ExprError> {
-        when.map_or(Ok(true), |id| self.exprs.test(id, &w.s, &scope(d as i32)))
+        when.map_or(Ok(true), |id| self.exprs.test(id, w.s, &scope(d as i32)))
     }
 
     /// Run one step on `w`, as its Python executor does.
@@ -314,7 +314,7 @@ impl Game {
                 let d = self.depot_of(to, w, me)?;
                 let n = match *count {
                     NumberArg::Fixed(n) => n,
-                    NumberArg::Expr(id) => self.exprs.number(id, &w.s, &scope(me))?,
+                    NumberArg::Expr(id) => self.exprs.number(id, w.s, &scope(me))?,
                 };
                 let (Some(s), Some(d)) = (s, d) else { return Ok(()) };
                 let len = w.s.piles[s].len();
@@ -368,8 +368,8 @@ impl Game {
                 }
             }
             Op::Host(index) => {
-                let done = self.exprs.run_step(*index, &w.s, me)?;
-                w.s = done.state;
+                let done = self.exprs.run_step(*index, w.s, me)?;
+                *w.s = done.state;
                 (0..w.s.piles.len()).for_each(|d| w.mark(d)); // a Python step may change any pile
                 for d in done.left {
                     w.left[d] = true;
@@ -443,8 +443,8 @@ mod tests {
         Game::from_json(doc).unwrap()
     }
 
-    fn work(piles: Vec<Pile>) -> Work {
-        Work::new(&State { piles, ..State::default() })
+    fn board(piles: Vec<Pile>) -> State {
+        State { piles, ..State::default() }
     }
 
     fn run(g: &Game, w: &mut Work, op: Op) {
@@ -454,7 +454,8 @@ mod tests {
     #[test]
     fn shuffle_is_the_python_engines_fisher_yates() {
         // cardz_core.engine.rng.shuffle(seed_state(42), list(range(10))), as tests pin it
-        let mut w = work(vec![(0..10).collect(), vec![], vec![], vec![]]);
+        let mut s = board(vec![(0..10).collect(), vec![], vec![], vec![]]);
+        let mut w = Work::on(&mut s);
         w.s.rng = 42;
         w.shuffle(0);
         assert_eq!(w.s.piles[0], vec![0, 9, 5, 8, 6, 4, 7, 2, 1, 3]);
@@ -464,7 +465,8 @@ mod tests {
     #[test]
     fn deal_stops_when_the_source_runs_out() {
         let g = game();
-        let mut w = work(vec![vec![0, 2, 4, 6], vec![], vec![], vec![]]);
+        let mut s = board(vec![vec![0, 2, 4, 6], vec![], vec![], vec![]]);
+        let mut w = Work::on(&mut s);
         let op = Op::Deal { to: DepotsArg::Fixed(vec![1, 2]), from: DepotArg::Fixed(0), down: 1,
                             up: u64::MAX, round_robin: true, when: None };
         run(&g, &mut w, op);
@@ -476,7 +478,8 @@ mod tests {
     #[test]
     fn move_top_cycles_a_depot_onto_itself_only_beneath() {
         let g = game();
-        let mut w = work(vec![vec![0, 2, 4, 6], vec![], vec![], vec![]]);
+        let mut s = board(vec![vec![0, 2, 4, 6], vec![], vec![], vec![]]);
+        let mut w = Work::on(&mut s);
         let cycle = |under| Op::MoveTop { from: DepotArg::Fixed(0), to: DepotArg::Fixed(0),
                                           count: NumberArg::Fixed(3), under };
         run(&g, &mut w, cycle(false));
@@ -492,17 +495,19 @@ mod tests {
     #[test]
     fn the_depots_a_step_changes_are_reported_touched_and_no_others() {
         let g = game();
-        let reported = |w: Work| {
+        fn reported(w: Work<'_>) -> Vec<bool> {
             let mut scratch = Scratch::default();
             scratch.keep(w);
-            (0..4).map(|d| scratch.touched(d)).collect::<Vec<bool>>()
-        };
-        let mut w = work(vec![vec![0, 2, 4, 6], vec![], vec![], vec![]]);
+            (0..4).map(|d| scratch.touched(d)).collect()
+        }
+        let mut s = board(vec![vec![0, 2, 4, 6], vec![], vec![], vec![]]);
+        let mut w = Work::on(&mut s);
         let op = Op::Deal { to: DepotsArg::Fixed(vec![1, 2]), from: DepotArg::Fixed(0), down: 1,
                             up: u64::MAX, round_robin: true, when: None };
         run(&g, &mut w, op);
         assert_eq!(reported(w), vec![true, true, true, false]);
-        let mut w = work(vec![vec![0, 2, 4, 6], vec![], vec![], vec![]]);
+        let mut s = board(vec![vec![0, 2, 4, 6], vec![], vec![], vec![]]);
+        let mut w = Work::on(&mut s);
         let onto = Op::MoveTop { from: DepotArg::Fixed(0), to: DepotArg::Fixed(3), count: NumberArg::Fixed(2),
                                  under: false };
         run(&g, &mut w, onto);
@@ -512,7 +517,8 @@ mod tests {
     #[test]
     fn close_gaps_slides_piles_down_and_fills_from_the_source() {
         let g = game();
-        let mut w = work(vec![vec![0, 2], vec![], vec![5], vec![]]);
+        let mut s = board(vec![vec![0, 2], vec![], vec![5], vec![]]);
+        let mut w = Work::on(&mut s);
         w.s.came_from = vec![-1, -1, 0, -1];
         let op = Op::CloseGaps { group: vec![1, 2, 3], from: Some(DepotArg::Fixed(0)) };
         run(&g, &mut w, op);
@@ -525,7 +531,8 @@ mod tests {
     #[test]
     fn place_takes_the_first_match_from_the_top_and_turn_over_reverses() {
         let g = game();
-        let mut w = work(vec![vec![2, 0, 4], vec![], vec![], vec![]]);
+        let mut s = board(vec![vec![2, 0, 4], vec![], vec![], vec![]]);
+        let mut w = Work::on(&mut s);
         let wanted = vec![false, true, false, false]; // the Two
         run(&g, &mut w, Op::PlaceFromStock { to: DepotArg::Fixed(3), stock: 0, wanted });
         assert_eq!(w.s.piles, vec![vec![0, 4], vec![], vec![], vec![3]]);

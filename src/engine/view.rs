@@ -252,7 +252,7 @@ impl Chance {
     }
 }
 
-impl Work {
+impl Work<'_> {
     /// The face-up code of the unknown card `c`, drawn by the move's chance.
     pub(super) fn reveal(&mut self, c: Code) -> Code {
         let pool = unknown_pool(c);
@@ -403,7 +403,8 @@ impl Game {
     /// `Play.apply` on a view: the legal move `m` with what follows, its unknown cards turned up
     /// by `chance` (None: a move that meets one is `Unknown`). The caller has checked `m` legal.
     pub fn play_view(&self, v: &State, m: Move, chance: Option<Box<Chance>>) -> Result<Played, ExprError> {
-        let mut w = Work::new(v);
+        let mut board = v.clone();
+        let mut w = Work::on(&mut board);
         w.chance = chance;
         let ran = self.step(&mut w, m);
         if let Some(pool) = w.unknown {
@@ -413,7 +414,8 @@ impl Game {
             return Ok(Played::Cut(cut, w.chance.take().expect("a chance")));
         }
         ran?;
-        Ok(Played::Done(w.s, w.chance.take()))
+        let chance = w.chance.take();
+        Ok(Played::Done(board, chance))
     }
 
     /// The view after a move, made canonical with the counts its chance left (`canonical`).

@@ -108,14 +108,23 @@ impl Wanted {
 }
 
 /// A pile's share of the priority's counts.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, Debug, PartialEq)]
 struct Parts {
-    down: usize,
-    disorder: usize,
-    depth: usize,
-    balance: usize,
-    stuck: usize,
+    down: Count,
+    disorder: Count,
+    depth: Count,
+    balance: Count,
+    stuck: Count,
 }
+
+/// A count of the priority: a pile's are far below 2^32 (a few hundred cards at most), and a
+/// frame keeps one `Parts` a depot, so they are half the size of a `usize`.
+type Count = u32;
+
+/// A position's counts, pile by pile (`Problem::save_counts`), kept by the search with the
+/// position's frame.
+#[derive(Default)]
+pub struct Counts(Vec<Parts>);
 
 impl Parts {
     fn add(self, o: Parts) -> Parts {
@@ -178,6 +187,10 @@ pub struct Problem<'a> {
     /// depot of a class met so far, as (source, position, call, class)
     class_of: Vec<Option<usize>>,
     to_empty: Vec<(i32, i32, i32, usize)>,
+    /// the board of the frame the search left last, with the depots whose piles it holds of
+    /// its parent (`keep_near`)
+    near: Option<State>,
+    near_same: Vec<bool>,
     /// positions, lines and move listings done with, kept for their allocations
     states: Vec<State>,
     lines: Vec<Vec<Move>>,
@@ -212,6 +225,8 @@ impl<'a> Problem<'a> {
             configs: Vec::new(),
             class_of: Self::classes(plan),
             to_empty: Vec::new(),
+            near: None,
+            near_same: Vec::new(),
             states: buffers.states,
             lines: buffers.lines,
             listings: buffers.listings,
@@ -251,8 +266,14 @@ impl<'a> Problem<'a> {
         false
     }
 
+    /// The counts of the position last expanded, into `out` (`successors`' `near`).
+    pub fn save_counts(&self, out: &mut Counts) {
+        out.0.clone_from(&self.ranker.parts);
+    }
+
     /// The buffers, for the next try.
-    pub fn buffers(self) -> Buffers {
+    pub fn buffers(mut self) -> Buffers {
+        self.states.extend(self.near.take());
         Buffers { states: self.states, lines: self.lines, listings: self.listings }
     }
 
@@ -261,7 +282,8 @@ impl<'a> Problem<'a> {
         let mut out = self.states.pop().unwrap_or_default();
         out.refill_from(s);
         // a loss by "no legal move" is met as a position without children (lost all the same)
-        self.game.apply_owned(out, m, &mut self.scratch, true)
+        self.game.apply_in_place(&mut out, m, &mut self.scratch, true)?;
+        Ok(out)
     }
 
     /// A line of `prefix` and then `m`, in a reused buffer.
@@ -300,18 +322,43 @@ impl<'a> Problem<'a> {
         }
     }
 
+    /// The board of a child of the last frame, done with (`remake` made it), `same` as
+    /// `remake` gave it: the next child of that frame is made on it, once it is given back
+    /// the piles its line changed (`State::restore`), rather than on a copy of the whole
+    /// position. The board kept before goes back to the pool.
+    pub fn keep_near(&mut self, board: State, same: &[bool]) {
+        if let Some(old) = self.near.replace(board) {
+            self.recycle_state(old);
+        }
+        self.near_same.clear();
+        self.near_same.extend_from_slice(same);
+    }
+
     /// The position `line` leads to from `s`, remade as `successors` made it: the search keeps
     /// a child's line and key but not the position, and makes it again only if it goes there.
     /// Into `same`, by depot, whether no move of the line touched it (it holds `s`'s pile).
+    /// `s` is the last frame's position, whose board `keep_near` may hold.
     pub fn remake(&mut self, s: &State, line: &[Move], same: &mut Vec<bool>) -> Result<State, ExprError> {
         let (&first, rest) = line.split_first().expect("a child's line has a move");
         same.clear();
         same.resize(s.piles.len(), true);
-        let mut out = self.make(s, first)?;
+        let mut out = match self.near.take() {
+            Some(mut board) => {
+                board.restore(s, &self.near_same);
+                debug_assert!(board == *s, "a board given back is not the frame's position");
+                board
+            }
+            None => {
+                let mut out = self.states.pop().unwrap_or_default();
+                out.refill_from(s);
+                out
+            }
+        };
+        // a loss by "no legal move" is met as a position without children (lost all the same)
+        self.game.apply_in_place(&mut out, first, &mut self.scratch, true)?;
         self.untouched(same);
         for &m in rest {
-            let before = std::mem::take(&mut out);
-            out = self.game.apply_owned(before, m, &mut self.scratch, true)?;
+            self.game.apply_in_place(&mut out, m, &mut self.scratch, true)?;
             self.untouched(same);
         }
         Ok(out)
@@ -323,11 +370,17 @@ impl<'a> Problem<'a> {
     }
 
     /// The children of `s` (not over), each handed to `visit` as it is made, in the Python
-    /// search's order.
-    pub fn successors<E: From<ExprError>>(&mut self, s: &State, visit: &mut impl Visit<E>) -> Result<(), E> {
+    /// search's order. `near`: the counts of the position `s` was made from (`save_counts`)
+    /// and, by depot, whether `s` holds its pile (`remake`'s `same`), so that only the other
+    /// piles are counted again.
+    pub fn successors<E: From<ExprError>>(&mut self, s: &State, near: Option<(&Counts, &[bool])>,
+                                          visit: &mut impl Visit<E>) -> Result<(), E> {
         let moves = self.listing(s)?;
         self.kid.refill_from(s);
-        self.ranker.parent(s);
+        match near {
+            Some((counts, same)) => self.ranker.parent_near(&counts.0, s, same),
+            None => self.ranker.parent(s),
+        }
         let listed = self.children(s, &moves, visit);
         self.listings.push(moves);
         listed
@@ -472,7 +525,7 @@ impl<'a> Problem<'a> {
             return match base {
                 None => {
                     // a loss by "no legal move" is met as a position without children
-                    self.kid = self.game.apply_owned(std::mem::take(&mut self.kid), m, &mut self.scratch, true)?;
+                    self.game.apply_in_place(&mut self.kid, m, &mut self.scratch, true)?;
                     self.visit_kid(visit, line, top)
                 }
                 Some(b) => {
@@ -600,7 +653,7 @@ impl<'a> Problem<'a> {
                                     taps: &mut Vec<Move>, seen: &mut Vec<Key>, onto: Option<usize>,
                                     (k, w, tap): (usize, usize, Move)) -> Result<Option<State>, E> {
         loop {
-            *here = self.game.apply_owned(std::mem::take(here), tap, &mut self.scratch, true)?;
+            self.game.apply_in_place(here, tap, &mut self.scratch, true)?;
             taps.push(tap);
             let config = self.config(here, k, w);
             let repeated = seen.contains(&config);
@@ -671,25 +724,46 @@ impl<'a> Ranker<'a> {
         (home, p.open.iter().filter(|&&i| piles[i].is_empty()).count() as f32)
     }
 
+    /// `parent` of `s`, made from a position whose counts are `near`, `same` as `Keyer::diff`
+    /// gives it (or with more depots marked changed): the piles it keeps are counted as they
+    /// were, unless a foundation changed, which changes the cards wanted and so every depth.
+    fn parent_near(&mut self, near: &[Parts], s: &State, same: &[bool]) {
+        if near.len() != s.piles.len() || !self.plan.priority.steps.iter().all(|&(d, _)| same[d]) {
+            return self.parent(s);
+        }
+        self.wanted.fill(self.plan, &self.seeds, s);
+        let mut parts = std::mem::take(&mut self.parts);
+        parts.clear();
+        parts.extend(s.piles.iter().enumerate().map(|(d, pile)| {
+            if same[d] { near[d] } else { self.pile_parts(d, pile, &self.wanted) }
+        }));
+        debug_assert!(
+            parts.iter().enumerate().all(|(d, &x)| x == self.pile_parts(d, &s.piles[d], &self.wanted)),
+            "a pile marked kept counts otherwise"
+        );
+        self.total = parts.iter().fold(Parts::default(), |t, &x| t.add(x));
+        self.parts = parts;
+    }
+
     /// Depot `d`'s share of the counts, holding `pile`, with `wanted` the cards whose depth counts.
     fn pile_parts(&self, d: usize, pile: &[i32], wanted: &Wanted) -> Parts {
         let p = &self.plan.priority;
         let mut x = Parts::default();
         let times = self.others[d];
         if times > 0 {
-            x.down = times * pile.iter().filter(|&&c| c & 1 == 0).count();
+            x.down = (times * pile.iter().filter(|&&c| c & 1 == 0).count()) as Count;
             if p.steps.is_empty() {
-                x.balance = times * pile.len() * pile.len();
+                x.balance = (times * pile.len() * pile.len()) as Count;
             } else {
-                x.depth = times * wanted.depth(pile);
+                x.depth = (times * wanted.depth(pile)) as Count;
             }
         }
         if let Some(t) = p.relation[d] {
-            x.disorder = pairs(pile, &p.tables[t], self.plan.cards, false);
+            x.disorder = pairs(pile, &p.tables[t], self.plan.cards, false) as Count;
         }
         // counted only when the order weighs it or its try is greedy: the others pay nothing
         if let Some(t) = p.stuck[d].filter(|_| self.w.stuck != 0.0 || self.w.greedy) {
-            x.stuck = pairs(pile, &p.stuck_tables[t], self.plan.cards, true);
+            x.stuck = pairs(pile, &p.stuck_tables[t], self.plan.cards, true) as Count;
         }
         x
     }
@@ -738,7 +812,7 @@ impl<'a> Ranker<'a> {
                 let old = Parts { depth: if steps_same { self.parts[d].depth } else { 0 }, ..self.parts[d] };
                 c = c.sub(old).add(self.pile_parts(d, pile, wanted));
             } else if !steps_same {
-                c.depth += self.others[d] * wanted.depth(pile);
+                c.depth += (self.others[d] * wanted.depth(pile)) as Count;
             }
         }
         self.kid_wanted = kid_wanted;

@@ -2,6 +2,7 @@
 //! and its solver plan; `solve(position, max_states, timeout)` runs the tries with the GIL released.
 //! `cardz_core/planners/solver.py` calls it for games on the native engine.
 
+use std::sync::Mutex;
 use std::time::Duration;
 
 use pyo3::exceptions::{PyAssertionError, PyLookupError, PyValueError};
@@ -11,6 +12,7 @@ use crate::engine::Move;
 use crate::python::{guarded, state_of, Engine, StateIn};
 use crate::solver::oneway::{self, Deal, Rules, Tries, Unsearchable};
 use crate::solver::plan::Plan;
+use crate::solver::problem::Buffers;
 use crate::solver::search::{replays_to_win, solve, Answer, Stop};
 
 /// What `solve` answers: (result, line, positions recorded, stopped by, the tables' peak bytes).
@@ -23,6 +25,9 @@ const FOREVER: Duration = Duration::from_secs(u32::MAX as u64);
 pub struct Solver {
     engine: Py<Engine>,
     plan: Plan,
+    /// the boards and lines of the last search, for the next (a call made while another runs
+    /// starts with none)
+    spare: Mutex<Buffers>,
 }
 
 #[pymethods]
@@ -36,7 +41,7 @@ impl Solver {
             if plan.depots != engine.get().game.n_depots() {
                 return Err(PyValueError::new_err("the solver plan is for another game"));
             }
-            Ok(Solver { engine, plan })
+            Ok(Solver { engine, plan, spare: Mutex::new(Buffers::default()) })
         })
     }
 
@@ -53,7 +58,12 @@ impl Solver {
             // a timeout past any run (an infinite one included) is a deadline that never comes
             let timeout = Duration::try_from_secs_f64(timeout).unwrap_or(FOREVER).min(FOREVER);
             let found = py.detach(|| {
-                let found = solve(game, &self.plan, &state, max_states, timeout)?;
+                let mut buffers = self.spare.try_lock().map(|mut b| std::mem::take(&mut *b)).unwrap_or_default();
+                let found = solve(game, &self.plan, &state, max_states, timeout, &mut buffers);
+                if let Ok(mut spare) = self.spare.try_lock() {
+                    *spare = buffers;
+                }
+                let found = found?;
                 let checked = found.answer != Answer::Won || replays_to_win(game, &state, &found.line)?;
                 Ok::<_, crate::expr::ExprError>((found, checked))
             });

@@ -10,7 +10,7 @@ use crate::engine::{Game, Move, State, LOST, WON};
 use crate::expr::ExprError;
 use crate::solver::key::{Hashes, Key, Keyer};
 use crate::solver::plan::{Plan, Weights};
-use crate::solver::problem::{Buffers, Problem, Ranker};
+use crate::solver::problem::{Buffers, Counts, Problem, Ranker};
 
 /// Keys are hashes already: a table needs only their words folded together.
 #[derive(Default)]
@@ -77,11 +77,17 @@ pub struct Found {
 /// made again from this position if the search goes there: most children are never entered
 /// (met again closed, or the search answers first). The lines of a frame's children lie one
 /// after another in its `lines`, so that keeping a child allocates nothing. Its piles' hashes
-/// (once expanded) give those of a child entered, which hashes only the piles that differ.
+/// (once expanded) give those of a child entered, which hashes only the piles that differ, and
+/// so do the priority's counts of its piles.
+/// `same` says, by depot, whether its position holds its parent's pile (`Problem::remake`): it
+/// gives the hashes, and once the frame is done its board back to the parent's for the next
+/// child (`Problem::keep_near`).
 struct Frame {
     state: State,
     key: Key,
     hashes: Hashes,
+    counts: Counts,
+    same: Vec<bool>,
     low: u32,
     moves: Line,
     lines: Vec<Move>,
@@ -127,8 +133,8 @@ struct Search<'a, 'p> {
     kept: Vec<Ranked>,
     spare: Vec<Vec<Ranked>>,
     spare_hashes: Vec<Hashes>,
-    /// by depot, whether the last child entered holds its parent's pile (`Problem::remake`)
-    entered: Vec<bool>,
+    spare_counts: Vec<Counts>,
+    spare_same: Vec<Vec<bool>>,
 }
 
 enum Halt {
@@ -186,7 +192,7 @@ impl Search<'_, '_> {
         self.t.open.push(frame.key);
         let mut low = here;
         match path.len().checked_sub(2).map(|i| &path[i]) {
-            Some(up) => self.keyer.parent_near(&up.hashes, &up.state, &frame.state, &self.entered),
+            Some(up) => self.keyer.parent_near(&up.hashes, &up.state, &frame.state, &frame.same),
             None => self.keyer.parent(&frame.state),
         }
         let (mut ranks, mut kept) = (std::mem::take(&mut self.ranks), std::mem::take(&mut self.kept));
@@ -236,7 +242,8 @@ impl Search<'_, '_> {
             kept.push(((start, lines.len() as u32), k));
             Ok(())
         };
-        self.problem.successors(parent, &mut visit)?;
+        let near = path.len().checked_sub(2).map(|i| (&path[i].counts, frame.same.as_slice()));
+        self.problem.successors(parent, near, &mut visit)?;
         // best last; ties keep the successor order (the earlier is searched first)
         ranks.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
         let mut children = self.spare.pop().unwrap_or_default();
@@ -246,14 +253,21 @@ impl Search<'_, '_> {
         Ok((children, low))
     }
 
-    /// A frame done with: its buffers kept for the next ones.
-    fn recycle(&mut self, frame: Frame) {
+    /// A frame done with: its buffers kept for the next ones; its board, when `near` (its
+    /// parent is the last frame now), kept to be made the parent's next child.
+    fn recycle(&mut self, frame: Frame, near: bool) {
         self.problem.recycle_line(frame.lines);
-        self.problem.recycle_state(frame.state);
+        if near {
+            self.problem.keep_near(frame.state, &frame.same);
+        } else {
+            self.problem.recycle_state(frame.state);
+        }
         if let Some(children) = frame.children {
             self.spare.push(children);
         }
         self.spare_hashes.push(frame.hashes);
+        self.spare_counts.push(frame.counts);
+        self.spare_same.push(frame.same);
     }
 
     /// Search from `root`; the path's positions go back to the problem's buffers whatever
@@ -262,17 +276,19 @@ impl Search<'_, '_> {
         let mut path = Vec::new();
         let answer = self.walk(root, &mut path);
         for frame in path {
-            self.recycle(frame);
+            self.recycle(frame, false);
         }
         answer
     }
 
-    /// A frame for `state`, reached by `moves` (in its parent's lines).
-    fn frame(&mut self, state: State, key: Key, moves: Line) -> Frame {
+    /// A frame for `state`, reached by `moves` (in its parent's lines), `same` its depots
+    /// that hold its parent's piles.
+    fn frame(&mut self, state: State, key: Key, moves: Line, same: Vec<bool>) -> Frame {
         let mut lines = self.problem.spare_line();
         lines.clear();
         let hashes = self.spare_hashes.pop().unwrap_or_default();
-        Frame { state, key, hashes, low: 0, moves, lines, children: None }
+        let counts = self.spare_counts.pop().unwrap_or_default();
+        Frame { state, key, hashes, counts, same, low: 0, moves, lines, children: None }
     }
 
     fn walk(&mut self, root: &State, path: &mut Vec<Frame>) -> Result<Answer, Halt> {
@@ -288,7 +304,7 @@ impl Search<'_, '_> {
             self.close(root_key);
             return Ok(Answer::Lost);
         }
-        let first = self.frame(root.clone(), root_key, (0, 0));
+        let first = self.frame(root.clone(), root_key, (0, 0), Vec::new());
         path.push(first);
         while !path.is_empty() {
             if self.late() {
@@ -301,6 +317,7 @@ impl Search<'_, '_> {
                 top.lines = lines;
                 let (children, low) = expanded?;
                 self.keyer.save(&mut top.hashes);
+                self.problem.save_counts(&mut top.counts);
                 top.children = Some(children);
                 top.low = low;
                 self.peak = self.peak.max(self.bytes());
@@ -324,14 +341,15 @@ impl Search<'_, '_> {
             match next {
                 Some((moves, key)) => {
                     let line = &top.lines[moves.0 as usize..moves.1 as usize];
-                    let state = self.problem.remake(&top.state, line, &mut self.entered)?;
-                    let frame = self.frame(state, key, moves);
+                    let mut same = self.spare_same.pop().unwrap_or_default();
+                    let state = self.problem.remake(&top.state, line, &mut same)?;
+                    let frame = self.frame(state, key, moves, same);
                     path.push(frame);
                 }
                 None => {
                     let done = path.pop().expect("a frame");
                     let (done_low, done_key) = (done.low, done.key);
-                    self.recycle(done);
+                    self.recycle(done, !path.is_empty());
                     if Some(&done_low) == self.t.order.get(&done_key) {
                         // the first of a component searched to the end: every member is lost
                         while let Some(k) = self.t.open.pop() {
@@ -366,7 +384,8 @@ pub fn search<'a>(problem: &mut Problem<'a>, keyer: &mut Keyer<'a>, tables: &mut
     tables.order.clear();
     tables.open.clear();
     let mut s = Search { problem, keyer, lost, record, t: tables, deadline, tick: 0, max_states: max_states.max(1), peak: 0,
-                        ranks: Vec::new(), kept: Vec::new(), spare: Vec::new(), spare_hashes: Vec::new(), entered: Vec::new() };
+                        ranks: Vec::new(), kept: Vec::new(), spare: Vec::new(), spare_hashes: Vec::new(), spare_counts: Vec::new(),
+                        spare_same: Vec::new() };
     let (answer, line, stopped_by) = match s.run(root) {
         Ok(answer) => (answer, Vec::new(), None),
         Err(Halt::Answer(answer, line, stop)) => (answer, line, stop),
@@ -404,8 +423,10 @@ fn tries(orders: &[Weights], first: Weights, streamlined: bool) -> impl Iterator
 
 /// `planners/solver.py::solve` on the native engine: the series of short tries sharing the
 /// positions proved lost. `states` in the answer adds up every try's and never exceeds
-/// `max_states`.
-pub fn solve(game: &Game, plan: &Plan, root: &State, max_states: u64, timeout: Duration) -> Result<Found, ExprError> {
+/// `max_states`. `buffers`: the boards and lines of an earlier call, handed back for the next
+/// one (a caller solving deal after deal allocates them once).
+pub fn solve(game: &Game, plan: &Plan, root: &State, max_states: u64, timeout: Duration, buffers: &mut Buffers)
+             -> Result<Found, ExprError> {
     let start = Instant::now();
     let hidden = root.piles.iter().enumerate().any(|(i, p)| !plan.draws[i] && p.iter().any(|&c| c & 1 == 0));
     let t = &plan.tries;
@@ -419,7 +440,8 @@ pub fn solve(game: &Game, plan: &Plan, root: &State, max_states: u64, timeout: D
     }
     let mut keyer = Keyer::new(&plan.key);
     let mut lost = KeySet::default();
-    let mut buffers = Buffers::default();
+    let kept = buffers;
+    let mut buffers = std::mem::take(kept);
     let mut tables = Tables::default();
     let (mut spent, mut peak) = (0u64, 0usize);
     let mut found: Option<Found> = None;
@@ -456,5 +478,6 @@ pub fn solve(game: &Game, plan: &Plan, root: &State, max_states: u64, timeout: D
         None => (Answer::Unknown, Vec::new()),
     };
     let stopped_by = (answer == Answer::Unknown).then_some(if spent >= max_states { Stop::States } else { Stop::Seconds });
+    *kept = buffers;
     Ok(Found { answer, line, states: spent, stopped_by, table_bytes: peak })
 }
