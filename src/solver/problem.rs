@@ -743,6 +743,7 @@ impl<'a> Ranker<'a> {
         );
         self.total = parts.iter().fold(Parts::default(), |t, &x| t.add(x));
         self.parts = parts;
+        (self.home, self.empty) = self.home_and_empty(s);
     }
 
     /// Depot `d`'s share of the counts, holding `pile`, with `wanted` the cards whose depth counts.
