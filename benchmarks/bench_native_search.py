@@ -1,18 +1,22 @@
 """The native search's own figures: CPU per deal, positions a second, bytes per position.
 
-    python3 benchmarks/bench_native_search.py FILE (--ms A-B | --seeds A-B) [--max-states K]
-        [--timeout S]
+    python3 benchmarks/bench_native_search.py FILE (--ms A-B | --seeds A-B) [--also N...]
+        [--max-states K] [--timeout S]
 
 Each deal is solved by the native search alone (``cardz_core/planners/solver.py``'s
 ``_native_solver``, the tries of ``solve`` in Rust, no replay), timed in CPU seconds
 (``time.process_time``). Positions a second are all deals' positions over all deals' CPU time;
 bytes per position are the search tables' peak allocated size over the positions of the deal,
-the median and the largest over the deals. docs/solver.md, "The native search", has the runs.
+the median and the largest over the deals. The fingerprint is the first 16 hex digits of the
+SHA-256 of every deal's ``repr((deal, result, positions, line))`` in turn: a change that keeps
+what is searched keeps it (given budgets the clock never cuts). docs/solver.md, "The native
+search", has the runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import statistics
 import sys
 import time
@@ -38,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--ms", type=span, help="Microsoft FreeCell deal numbers A-B")
     which.add_argument("--seeds", type=span, help="deal seeds A-B")
+    p.add_argument("--also", type=int, nargs="*", default=[], help="more deals after the range")
     p.add_argument("--max-states", type=int, default=1_000_000, help="positions per deal (default 1000000)")
     p.add_argument("--timeout", type=float, default=5.0, help="seconds per deal (default 5)")
     args = p.parse_args(argv)
@@ -49,17 +54,20 @@ def main(argv: list[str] | None = None) -> int:
     per_position: list[float] = []
     answers: dict[str, int] = {}
     positions = 0
-    for n in args.ms if args.ms is not None else args.seeds:
+    fingerprint = hashlib.sha256()
+    for n in [*(args.ms if args.ms is not None else args.seeds), *args.also]:
         state = deal_ms(game, n) if args.ms is not None else game.deal(n)
         start = time.process_time()
-        result, _, states, _, table_bytes = search.solve(_as_tuple(state), args.max_states, args.timeout)
+        result, line, states, _, table_bytes = search.solve(_as_tuple(state), args.max_states, args.timeout)
         cpu.append(time.process_time() - start)
+        fingerprint.update(repr((n, result, states, line)).encode())
         positions += states
         per_position.append(table_bytes / max(states, 1))
         answers[result] = answers.get(result, 0) + 1
     print(f"{game.spec.name}: {answers}; median CPU per deal {statistics.median(cpu):.4f} s, "
           f"mean {statistics.mean(cpu):.4f} s; {positions / max(sum(cpu), 1e-9):,.0f} positions a second; "
-          f"bytes per position median {statistics.median(per_position):.1f}, largest {max(per_position):.1f}")
+          f"bytes per position median {statistics.median(per_position):.1f}, largest {max(per_position):.1f}; "
+          f"{positions:,} positions, fingerprint {fingerprint.hexdigest()[:16]}")
     return 0
 
 
