@@ -214,7 +214,8 @@ class Analysis:
         """Whether no rule reads a card's suit or colour (docs/solver.md, section 1): no accept,
         build or eject rule compares suits or calls one, no expression reads one, and every
         condition and every step that runs during play has a native primitive (none reads a
-        suit) and puts no chosen card on the table."""
+        suit) and neither makes cards nor picks its cards out of the stock by what they are
+        (``from_stock``)."""
         c = self.compiled
         if not self.reads.suit_blind:
             return False
@@ -222,7 +223,7 @@ class Analysis:
             if a.suit != "Any" or a.follow or a.wild_declares != "none" or e.unit_suit != "Any":
                 return False
         steps = (*c.redeal, *self._rule_steps())
-        if any(s.native is None or s.creates_cards for s in steps):
+        if any(s.native is None or s.creates_cards or s.from_stock for s in steps):
             return False
         return all(cond.native is not None for cond in self._all_conditions())
 
