@@ -132,6 +132,8 @@ class Analysis:
         self.suit_blind = self._suit_blind()
         canon = _first_alike(zip(self.ranks, c.card_value, c.card_home, c.card_pool) if self.suit_blind
                              else zip(self.ranks, self.suits))
+        if self.suit_blind:
+            self.notes.append("cards of one rank keyed as one card: no rule reads a suit")
         self.code_map: tuple[int, ...] | None = None
         if canon != list(range(len(canon))):
             self.code_map = tuple(canon[code >> 1] << 1 | (code & 1) for code in range(2 * len(canon)))
