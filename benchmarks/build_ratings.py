@@ -8,8 +8,8 @@ For each game and each seed it runs ``cardz_core.ratings.rate_deal``: the solver
 ``--max-states`` positions (``--timeout`` seconds is only a safety), and for a won deal the fair
 playouts and the difficulty measure; then it assigns the levels and the game's winnability over
 the rated deals (docs/winnability.md, "Rated deals and difficulty levels"). The table is
-rewritten after every deal, so the run can be stopped at any time and started again with the
-same command: it keeps the deals already rated when the game file and the settings are
+rewritten every few seconds (``SAVE_SECONDS``) and at the end, so the run can be stopped at any
+time (losing the last few seconds' deals) and started again with the same command: it keeps the deals already rated when the game file and the settings are
 unchanged (``--fresh`` starts over). ``--time-box`` starts no new deal after S seconds per
 game, so a long range can be built in pieces. Progress goes to stderr, one line a deal.
 
@@ -55,6 +55,9 @@ from cardz_core.rulesets import game_file  # noqa: E402
 from cardz_core.solver.problem import Weights  # noqa: E402
 
 SETTINGS = Path(__file__).resolve().parent / "ratings_settings.json"
+# the table is rewritten at most this often (and at the end): a table of tens of thousands of
+# deals rewritten after each one would cost more than rating them
+SAVE_SECONDS = 5.0
 # the settings a row depends on: a table made with others is not resumed
 RESULT_SETTINGS = ("max_states", "playouts", "slip", "planner", "playout_moves", "orders")
 # each per-game setting: its default and how the file's or the command line's text reads
@@ -179,10 +182,12 @@ def build(name: str, s: Settings, *, jobs: int, fresh: bool, out_dir: Path) -> N
         _write(out, table_document(game.spec.name, path.name, game_hash(game.spec), made,
                                    list(rows.values())))
 
-    started = time.perf_counter()
+    started = saved = time.perf_counter()
     for row in _results(str(path), todo, s, jobs, started):
         rows[row["seed"]] = row
-        save()
+        if time.perf_counter() - saved > SAVE_SECONDS:
+            save()
+            saved = time.perf_counter()
         extra = f", {row['wins']}/{s.playouts} playouts won" \
             if row.get("wins") is not None else ""
         print(f"{path.stem}: seed {row['seed']} {row['result']} "

@@ -40,10 +40,33 @@ def test_order_sensitive_or_expression_games_get_no_symmetry():
     assert all(len(c) != 4 or "foundation" not in str(c) for c in names(make(doc), an))
     assert not any(i in c for c in an.classes for i in an.matches(make(doc).spec.win.args["depots"]))
     assert an.safe is None  # automatic moves switch safe moves off
+
+
+def cell_classes(when):
+    """The symmetry classes of FreeCell with the cells' accept rule given ``when``."""
     doc = copy.deepcopy(FREECELL)
-    doc["depots"][1]["acceptRule"]["when"] = "empty(depot)"
-    an = Analysis(make(doc).spec)
-    assert an.classes == () and an.safe is None and an.tap is None
+    doc["depots"][1]["acceptRule"]["when"] = when
+    g = make(doc)
+    an = Analysis(g.spec)
+    assert an.safe is None and an.tap is None  # expressions switch these off
+    return names(g, an)
+
+
+CELLS = ["cell-1", "cell-2", "cell-3", "cell-4"]
+
+
+def test_an_expression_that_reads_only_its_own_depot_keeps_the_class():
+    assert CELLS in cell_classes("empty(depot)")
+
+
+def test_an_expression_that_tells_depots_apart_splits_or_ends_the_classes():
+    # folded per copy (cell-2's rule differs) or a copy named: that copy leaves the class
+    for when in ("index(depot) != 2", 'count(depot("cell-2")) == 0 || empty(depot)'):
+        assert ["cell-1", "cell-3", "cell-4"] in cell_classes(when)
+    # each copy names its neighbour: no cell is left interchangeable
+    assert not any(c[0].startswith("cell") for c in cell_classes("empty(neighbour(depot, 1)) || empty(depot)"))
+    # a place read at run time: no symmetry at all
+    assert cell_classes("index(source) == 1 || empty(depot)") == []
 
 
 def test_acceptfrom_naming_some_copies_splits_a_class():
@@ -95,14 +118,18 @@ def test_sinks_in_a_game_with_triggers():
     assert discard in an.sinks
     a = full(g, discard="AS AH 2S 2H", column_1="3S", column_2="3H")
     b = full(g, discard="AH AS 2S 2H", column_1="3S", column_2="3H")
-    c = full(g, discard="AS AH 2H 2S", column_1="3S", column_2="3H")
+    c = full(g, discard="2S 2H AS AH", column_1="3S", column_2="3H")  # another top rank
     assert an.key(a) == an.key(b) != an.key(c)
 
 
 def test_no_sinks_where_an_expression_reads_cards_or_a_step_takes_them():
     doc = nestor_doc()
     doc["depots"][2]["acceptRule"]["when"] = "card.rank == top.rank && count(discard) < 52"
-    assert Analysis(make(doc).spec).sinks == ()  # an expression reads the discard's cards
+    g = make(doc)
+    assert g.depot_index["discard"] in Analysis(g.spec).sinks  # its size only
+    doc["depots"][2]["acceptRule"]["when"] = "card.rank == top.rank && bottom(discard).rank != King"
+    g = make(doc)
+    assert g.depot_index["discard"] not in Analysis(g.spec).sinks  # an expression reads its cards
     doc = nestor_doc()
     doc["depots"][2]["triggers"][0]["do"].append({"kind": "move", "from": "discard", "to": "@self"})
     g = make(doc)

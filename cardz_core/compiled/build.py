@@ -15,6 +15,7 @@ from cardz_core.compiled.records import (AcceptTable, ActionTable, BuildRule, Co
                                          DrawTable, EjectTable, ExprRef, ScoringTable, StepData,
                                          TriggerTable)
 from cardz_core.expr.api import programs_for
+from cardz_core.expr.program import walk
 from cardz_core.kinds import ConditionKind, DepotType, Field, StepKind
 from cardz_core.problems import CardzError, Problem
 from cardz_core.registry import Registry
@@ -238,7 +239,7 @@ def compile(spec: GameSpec, registry: Registry) -> CompiledGame:  # noqa: A001
     scoring = None if spec.scoring is None else ScoringTable(
         r.ref(spec.scoring.value, "scoring"),
         spec.scoring.better, spec.scoring.keep)
-    return CompiledGame(
+    game = CompiledGame(
         name=spec.name,
         depot_names=r.names,
         types=r.types,
@@ -280,3 +281,11 @@ def compile(spec: GameSpec, registry: Registry) -> CompiledGame:  # noqa: A001
         planner_enabled=spec.planner.enabled,
         planner_value=r.maybe_ref(spec.planner.value, "planner"),
     )
+    return attrs.evolve(game, primitives=_primitives(game, registry))
+
+
+def _primitives(game: CompiledGame, registry: Registry) -> dict[str, tuple[str | None, ...]]:
+    """The native primitive of each overload of every function ``game``'s expressions call."""
+    called = sorted({node[1] for ref in game.expressions() for node in walk(ref.program.root)
+                     if node[0] == "call"})
+    return {name: tuple(sig.native for sig in registry.functions[name].overloads) for name in called}

@@ -68,6 +68,10 @@ class CompiledGame:
     uses_expressions: bool
     planner_enabled: bool | None
     planner_value: ExprRef | None
+    # each function the expressions call -> the native primitive of each of its overloads (None:
+    # the function's own code, which says nothing of what it reads): the meaning the solver
+    # reads instead of the function's name
+    primitives: dict[str, tuple[str | None, ...]] = attrs.field(factory=dict)
 
     @property
     def n_depots(self) -> int:

@@ -26,10 +26,13 @@ from collections import defaultdict
 from operator import itemgetter
 from typing import Any, Hashable, Iterable
 
+import attrs
+
 from cardz_core.cards import Card
 from cardz_core.compiled import CompiledGame, ConditionData, StepData
 from cardz_core.engine import Game, compile
 from cardz_core.engine.accept import Accept
+from cardz_core.solver.programs import RuleReads
 from cardz_core.spec.model import GameSpec, Pattern
 
 # What a condition may read and still be understood: the cards on the table and their faces,
@@ -60,9 +63,10 @@ def printed_fits(rule: Accept, below: Card, card: Card) -> bool:
 def _shape(c: CompiledGame, i: int) -> tuple[Any, ...]:
     """Depot ``i``'s rules as compiled: equal for depots whose rules are written alike wherever
     they sit on the table (the records compare by value; where it is drawn is not in them)."""
-    return (c.types[i], c.accepts[i], c.ejects[i], c.draws[i], c.land_face[i], c.land_under[i],
-            c.auto_flip_top[i], c.auto_flip_uncovered[i], c.auto_send[i], c.auto_refill[i],
-            tuple(t for t in c.triggers if t.depot == i), c.actions[i])
+    a = c.accepts[i]
+    return (c.types[i], attrs.evolve(a, when=None), RuleReads.shape(a.when), c.ejects[i], c.draws[i],
+            c.land_face[i], c.land_under[i], c.auto_flip_top[i], c.auto_flip_uncovered[i],
+            c.auto_send[i], c.auto_refill[i], tuple(t for t in c.triggers if t.depot == i), c.actions[i])
 
 
 def _field_depots(args: dict[str, Any], of: Iterable[str]) -> frozenset[int]:
@@ -121,21 +125,31 @@ class Analysis:
         self.key_redeals = c.max_redeals is not None or "redeals" in reads
         self.key_moves = bool(reads & {"moves", "undos"})
         self.key_came_from = "came_from" in reads
-        # Identical cards (several packs) are one card to every rule.
-        first: dict[Any, int] = {}
-        canon = [first.setdefault((card.rank, card.suit), i) for i, card in enumerate(self.cards)]
-        self.unique_cards = all(canon[i] == i for i in range(len(canon)))
+        self.reads = RuleReads(c)
+        # Identical cards (several packs) are one card to every rule; where no rule reads a
+        # suit, so are the cards of one rank (section 1 of docs/solver.md).
+        self.unique_cards = _first_alike(zip(self.ranks, self.suits)) == list(range(len(self.cards)))
+        self.suit_blind = self._suit_blind()
+        canon = _first_alike(zip(self.ranks, c.card_value, c.card_home, c.card_pool) if self.suit_blind
+                             else zip(self.ranks, self.suits))
+        if self.suit_blind:
+            self.notes.append("cards of one rank keyed as one card: no rule reads a suit")
         self.code_map: tuple[int, ...] | None = None
-        if not self.unique_cards:
+        if canon != list(range(len(canon))):
             self.code_map = tuple(canon[code >> 1] << 1 | (code & 1) for code in range(2 * len(canon)))
 
         self.empties, self.win_set = self._win_sets()
         # no loss but a stalemate (``ConditionKind.stalemate``), which the search meets as a
         # position without moves
         self.stalemate_loss = c.loss is None or c.loss.stalemate
-        self.classes = self._symmetry_classes() if self.plain and kinds_known else ()
+        # expressions leave depots interchangeable when no program tells depots apart but by
+        # what they hold (those they name are kept out); triggers and actions do not
+        symmetric = self.known and not c.triggers and not any(c.actions) and (
+            self.plain or self.reads.place_blind)
+        self.classes = self._symmetry_classes() if symmetric else ()
         if not self.plain:
-            self.notes.append("rule expressions, triggers or actions: no symmetry, safe moves or tap runs")
+            self.notes.append("rule expressions, triggers or actions: no safe moves or tap runs"
+                              + ("" if symmetric else ", no symmetry"))
         self.tap = self._tap_run() if self.plain and kinds_known else None
         self.cycle = self._stock_cycle()
         self.safe = SafeMoves(self) if self.plain and kinds_known else None
@@ -143,7 +157,7 @@ class Analysis:
             self.safe = None
         self.lazy_stock, self.lazy_streamline = self._lazy_stock()
         singles = [i for i in range(self.n) if not any(i in cl for cl in self.classes)]
-        self.sinks = self._sinks() if kinds_known else ()
+        self.sinks = self._sinks() if self.known else ()
         self._singles_of = _getter(singles)
         self._class_getters = tuple(_getter(list(cl)) for cl in self.classes)
         self._undeclared = (-1,) * self.n
@@ -198,6 +212,23 @@ class Analysis:
         """The depots a pattern (as written, or as compiled) matches, as the engine resolves it."""
         return frozenset(self.game.pattern(pattern))
 
+    def _suit_blind(self) -> bool:
+        """Whether no rule reads a card's suit or colour (docs/solver.md, section 1): no accept,
+        build or eject rule compares suits or calls one, no expression reads one, and every
+        condition and every step that runs during play has a native primitive (none reads a
+        suit) and neither makes cards nor picks its cards out of the stock by what they are
+        (``from_stock``)."""
+        c = self.compiled
+        if not self.reads.suit_blind:
+            return False
+        for a, e in zip(c.accepts, c.ejects):
+            if a.suit != "Any" or a.follow or a.wild_declares != "none" or e.unit_suit != "Any":
+                return False
+        steps = (*c.redeal, *self._rule_steps())
+        if any(s.native is None or s.creates_cards or s.from_stock for s in steps):
+            return False
+        return all(cond.native is not None for cond in self._all_conditions())
+
     # ---- symmetry -------------------------------------------------------------------------
     def _symmetry_classes(self) -> tuple[tuple[int, ...], ...]:
         c = self.compiled
@@ -228,6 +259,8 @@ class Analysis:
                     excluded |= _field_depots(cond.args, (name,))
         for step in c.redeal:  # redeals deal to depots in order: those they name are excluded
             excluded |= _field_depots(step.args, step.depot_fields)
+        excluded |= self.reads.named  # an expression names them one by one
+        set_like.extend(self.reads.sets)
         groups: dict[Any, list[int]] = defaultdict(list)
         for i in range(self.n):
             if i in excluded:
@@ -335,13 +368,16 @@ class Analysis:
         only their size and top card. A foundation whose pile its top card determines already
         (the one-next-card shape safe moves check) gains nothing and is left whole."""
         c = self.compiled
-        if not self.plain and "piles" in c.rule_reads():
+        whole = self.reads.whole
+        if whole is None:
             return ()  # an expression may read the cards of any depot
-        # depots a condition may read more of than which are empty: the depots its depot fields
-        # name, or every depot when it has none (a stalemate reads only the legal moves)
-        named: set[int] = set()
+        # depots an expression reads more of than their size and top card; depots a condition
+        # may read more of than which are empty: the depots its depot fields name, or every
+        # depot when it has none (a stalemate reads only the legal moves; a condition that reads
+        # only its expressions, what they read)
+        named: set[int] = set(whole)
         for cond in self._all_conditions():
-            if cond.stalemate or cond.nested or cond.empties is not None:
+            if cond.stalemate or cond.nested or cond.empties is not None or not set(cond.reads) - {"expressions"}:
                 continue
             fields = cond.depot_fields
             named |= _field_depots(cond.args, fields) if fields else set(range(self.n))
@@ -357,12 +393,12 @@ class Analysis:
             named |= _field_depots(step.args, read)
         if any(step.from_stock for step in (*c.redeal, *self._rule_steps())):
             named |= {i for i in range(self.n) if c.deals_from[i]}
-        whole = self.win_set if self.safe is not None and self.win_set else frozenset()
+        kept = self.win_set if self.safe is not None and self.win_set else frozenset()
         # a recycle takes a draw target's cards back into its stock, whatever its eject rule
         named |= {d.to for d in c.draws if d is not None and d.recycle}
         found = tuple(i for i in range(self.n)
                       if c.ejects[i].gate == _LOCKED and c.draws[i] is None and not c.land_under[i]
-                      and i not in named and i not in whole)
+                      and i not in named and i not in kept)
         if found:
             self.notes.append("only size and top card kept of " + " ".join(self.names[i] for i in found))
         return found
@@ -427,6 +463,12 @@ class Analysis:
         out[k] = stock + tuple([c ^ 1 for c in reversed(waste)])
         out[w] = ()
         return tuple(out)
+
+
+def _first_alike(cards: Iterable[tuple[int, ...]]) -> list[int]:
+    """For each card (its facts), the first card with the same facts."""
+    first: dict[tuple[int, ...], int] = {}
+    return [first.setdefault(facts, i) for i, facts in enumerate(cards)]
 
 
 def _nested(cond: ConditionData) -> tuple[ConditionData, ...]:
