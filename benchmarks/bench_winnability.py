@@ -40,7 +40,8 @@ from cardz_core.cli.common import open_game  # noqa: E402
 from cardz_core.engine.logs import game_hash  # noqa: E402
 from cardz_core.engine.state import WON  # noqa: E402
 from cardz_core.msdeal import deal_ms  # noqa: E402
-from cardz_core.planners.solver import replay, solve  # noqa: E402
+from cardz_core.planners.solver import check_budget, replay, solve  # noqa: E402
+from cardz_core.problems import CardzError  # noqa: E402
 from cardz_core.solver.analysis import analysis_of  # noqa: E402
 from cardz_core.winnability import DATA_FILE, ROWS_FORMAT, counts, ship  # noqa: E402
 
@@ -74,6 +75,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.ship and args.out is None:
         raise SystemExit("--ship needs --out: the shipped figures name the rows they came from")
+    try:  # a budget the solver refuses stops the run before any row is written
+        check_budget(args.max_states, args.timeout)
+    except CardzError as e:
+        raise SystemExit(str(e)) from None
     game = open_game(args.file)
     analysis = analysis_of(game)
     header = {"format": ROWS_FORMAT, "game": game.spec.name, "hash": game_hash(game.spec),

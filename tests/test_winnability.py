@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from cardz_core import winnability
+from cardz_core.limits import SOLVE_MAX_STATES
 from cardz_core.cli.common import open_game
 from cardz_core.planners.solver import solve
 from cardz_core.ratings import file_hash
@@ -70,6 +71,15 @@ def test_rows_of_another_budget_are_refused(small: Path, tmp_path: Path) -> None
     assert len(_rows(out)) == 2
     bench.main([str(small), "--seeds", "0", "--max-states", "999", "--out", str(out), "--fresh"])
     assert [r["deal"] for r in _rows(out)] == [0]
+
+
+def test_a_budget_the_solver_refuses_stops_the_run_with_one_line(small: Path, tmp_path: Path) -> None:
+    out = tmp_path / "rows.jsonl"
+    bench = _bench()
+    past = str(SOLVE_MAX_STATES + 1)
+    with pytest.raises(SystemExit, match=f"1 to {SOLVE_MAX_STATES}, not {past}"):
+        bench.main([str(small), "--seeds", "0", "--max-states", past, "--out", str(out)])
+    assert not out.exists()
 
 
 def test_ship_writes_the_summary_that_games_reports(small: Path, tmp_path: Path,
