@@ -29,6 +29,7 @@ player wins about 13%, the best search-based players 37-48%.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import random
 import sys
@@ -146,10 +147,21 @@ def pair_cells(line: Row) -> list[str]:
 
 def playable_games(names: list[str] | None) -> list[str]:
     """The bundled game files a planner may play (``planner_allowed``): all, or those named,
-    in the order named."""
+    in the order named. A name that is no bundled game, or one no planner may play, is an
+    error (a misspelt name must not quietly shrink the run)."""
     paths = {Path(r.path).stem: str(r.path) for r in bundled()}
-    chosen = [paths[n] for n in names if n in paths] if names else list(paths.values())
-    return [p for p in chosen if planner_allowed(_game(p))]
+    if not names:
+        return [p for p in paths.values() if planner_allowed(_game(p))]
+    for n in names:
+        if n not in paths:
+            words = sorted(n.split("_"))  # the same words in another order first
+            near = [stem for stem in paths if sorted(stem.split("_")) == words] \
+                or difflib.get_close_matches(n, paths, n=1)
+            hint = f" (did you mean {near[0]}?)" if near else ""
+            raise SystemExit(f"--games-list: no bundled game {n!r}{hint}")
+        if not planner_allowed(_game(paths[n])):
+            raise SystemExit(f"--games-list: planners may not play {n!r} (its file says so)")
+    return [paths[n] for n in names]
 
 
 def _setting(text: str) -> tuple[str, str, Any]:
