@@ -21,7 +21,9 @@ the solver wins rarely or never, a ``note`` saying why, which the table keeps an
 the solver's usual sibling orders leave undecided, ``orders``: the orders its tries take instead
 (``cardz_core.solver.problem.Weights``, six numbers each, seven with ``stuck``, eight with
 ``greedy``, whose try plays only moves that make progress and counts only a win; speed only,
-never the answer). ``--all`` builds every game the file lists, in its order; a game named on
+never the answer); and ``beam``, a beam try the solver runs first (``width``, ``spread`` and
+``buried`` of ``cardz_core.solver.beam.Beam``, two or three numbers; it counts only a win).
+``--all`` builds every game the file lists, in its order; a game named on
 the command line takes its settings from the file too. An option given on the command line
 overrides the file's value for every game built; a game the file does not list takes the
 options' defaults.
@@ -52,6 +54,8 @@ from cardz_core.engines import engine_of  # noqa: E402
 from cardz_core.ratings import (PLAYOUT_MOVES, PLAYOUT_PLANNER, PLAYOUTS,  # noqa: E402
                                 RATINGS_DIR, SLIP, orders_of, rate_deal, table_document)
 from cardz_core.rulesets import game_file  # noqa: E402
+from cardz_core.problems import CardzError  # noqa: E402
+from cardz_core.solver.beam import Beam, beam_of  # noqa: E402
 from cardz_core.solver.problem import Weights  # noqa: E402
 
 SETTINGS = Path(__file__).resolve().parent / "ratings_settings.json"
@@ -59,11 +63,12 @@ SETTINGS = Path(__file__).resolve().parent / "ratings_settings.json"
 # deals rewritten after each one would cost more than rating them
 SAVE_SECONDS = 5.0
 # the settings a row depends on: a table made with others is not resumed
-RESULT_SETTINGS = ("max_states", "playouts", "slip", "planner", "playout_moves", "orders")
+RESULT_SETTINGS = ("max_states", "playouts", "slip", "planner", "playout_moves", "orders",
+                   "beam")
 # each per-game setting: its default and how the file's or the command line's text reads
 DEFAULTS: dict[str, Any] = {"seeds": "0-199", "max_states": 100_000, "timeout": 120.0,
                             "playouts": PLAYOUTS, "time_box": None, "note": None,
-                            "orders": None}
+                            "orders": None, "beam": None}
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,7 @@ class Settings:
     time_box: float | None
     note: str | None  # why the solver wins this game rarely or never, kept in the table
     orders: tuple[Weights, ...] | None  # the solver's sibling orders, when not its usual ones
+    beam: Beam | None  # the beam try the solver runs first, if any
 
 
 def game_settings(name: str, listed: dict[str, Any], given: dict[str, Any]) -> Settings:
@@ -92,10 +98,14 @@ def game_settings(name: str, listed: dict[str, Any], given: dict[str, Any]) -> S
         orders = orders_of(values)
     except TypeError:
         raise ValueError(f"{name}: orders must be lists of six to eight numbers") from None
+    try:
+        beam = beam_of(values["beam"])
+    except CardzError as exc:
+        raise ValueError(f"{name}: {exc}") from None
     s = Settings(seeds, int(values["max_states"]), float(values["timeout"]),
                  int(values["playouts"]),
                  None if values["time_box"] is None else float(values["time_box"]), values["note"],
-                 orders)
+                 orders, beam)
     if not seeds or s.max_states < 1 or s.playouts < 0 or not s.timeout > 0 or orders == ():
         raise ValueError(f"{name}: seeds must not be empty, max_states must be at least 1, "
                          "playouts at least 0, timeout more than 0, orders not empty")
@@ -110,9 +120,9 @@ def _start_worker(name: str) -> None:
 
 
 def _rate(seed: int, max_states: int, timeout: float, playouts: int,
-          orders: tuple[Weights, ...] | None) -> dict[str, Any]:
+          orders: tuple[Weights, ...] | None, beam: Beam | None) -> dict[str, Any]:
     return rate_deal(_worker["game"], seed, max_states=max_states, timeout=timeout,
-                     playouts=playouts, orders=orders).row
+                     playouts=playouts, orders=orders, beam=beam).row
 
 
 def _write(path: Path, doc: dict[str, Any]) -> None:
@@ -135,7 +145,7 @@ def _results(path: str, todo: list[int], s: Settings, jobs: int,
         boxed = s.time_box is not None and time.perf_counter() - started > s.time_box
         return None if boxed else next(seeds, None)
 
-    budgets = (s.max_states, s.timeout, s.playouts, s.orders)
+    budgets = (s.max_states, s.timeout, s.playouts, s.orders, s.beam)
     if jobs == 1:
         _start_worker(path)
         while (seed := more()) is not None:
@@ -165,6 +175,8 @@ def build(name: str, s: Settings, *, jobs: int, fresh: bool, out_dir: Path) -> N
         made["note"] = s.note
     if s.orders:
         made["orders"] = [w.numbers() for w in s.orders]
+    if s.beam:
+        made["beam"] = s.beam.numbers()
     rows: dict[int, dict[str, Any]] = {}
     if out.exists() and not fresh:
         old = json.loads(out.read_text(encoding="utf-8"))

@@ -17,7 +17,8 @@ the first quarter ``easy``, then ``medium``, ``hard`` and ``expert``.
 
 **The search.** The solver's, within the table's positions per deal; a game may give it sibling
 orders of its own (``made.orders``: speed only, never the answer), where the solver's usual
-orders leave most deals undecided. A won deal's row keeps its winning line (``line``), replayed to
+orders leave most deals undecided, and a beam try to run first (``made.beam``, docs/solver.md,
+"A beam try"). A won deal's row keeps its winning line (``line``), replayed to
 a won board when it was found and again when it is handed out.
 
 **A table** (``cardz-ratings/1``, one JSON file per bundled game in ``ratings_data/``, named
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     from cardz_core.engine.game import Game
     from cardz_core.engine.moves import Move
     from cardz_core.engine.state import State
+    from cardz_core.solver.beam import Beam
     from cardz_core.solver.problem import Weights
     from cardz_core.view import View
 
@@ -132,6 +134,13 @@ def orders_of(made: dict[str, Any]) -> tuple[Weights, ...] | None:
     return None if orders is None else tuple(Weights(*w) for w in orders)
 
 
+def beam_made(made: dict[str, Any]) -> Beam | None:
+    """The beam try a table's solver ran first (``made.beam``), or None."""
+    from cardz_core.solver.beam import beam_of
+
+    return beam_of(made.get("beam"))
+
+
 def line_text(line: list[Move]) -> list[list[int]]:
     """A winning line as a row keeps it: each move as ``[src, index, dst]``, with the fourth
     field (``declare``) only when it is set."""
@@ -160,15 +169,17 @@ def line_wins(game: Game, state: State, line: list[Move]) -> bool:
 
 
 def rate_deal(game: Game, seed: int, *, max_states: int, timeout: float,
-              playouts: int = PLAYOUTS, orders: tuple[Weights, ...] | None = None) -> Rated:
+              playouts: int = PLAYOUTS, orders: tuple[Weights, ...] | None = None,
+              beam: Beam | None = None) -> Rated:
     """One table row: the solver's verdict on the deal of ``seed`` (``won``, ``lost`` or
-    ``unknown``), with the sibling ``orders`` when given, and the positions it recorded; for a
+    ``unknown``), with the sibling ``orders`` and the ``beam`` try when given, and the
+    positions it recorded; for a
     won deal also the winning line and its length, the playouts won and the measure. A won line
     is replayed to a won board first."""
     from cardz_core.planners.solver import solve
 
     state = game.deal(seed)
-    found = solve(game, state, max_states=max_states, timeout=timeout, orders=orders)
+    found = solve(game, state, max_states=max_states, timeout=timeout, orders=orders, beam=beam)
     row: dict[str, Any] = {"seed": seed, "result": found.result, "states": found.states}
     if found.stopped_by == "seconds":
         row["stoppedBy"] = "seconds"  # the one answer a faster machine might change

@@ -27,7 +27,7 @@ from cardz_core.engine.state import State
 from cardz_core.limits import MAX_SEED, SOLVE_DEFAULT_SECONDS
 from cardz_core.problems import CardzError
 from cardz_core.ratings import (PLAYOUTS, Table, assign_levels, check_level, game_table,
-                                line_of, line_wins, orders_of, pick, rate_deal)
+                                line_of, line_wins, orders_of, pick, rate_deal, beam_made)
 
 WINNABLE_STATES = 5_000  # positions the solver may record per deal tried
 WINNABLE_TRIES = 20  # deals tried before giving up
@@ -120,9 +120,10 @@ def _from_table(game: Any, table: Table, level: str, seed: int, timeout: float) 
     state = game.deal(deal_seed)
     made = table.doc["made"]
     line, timed_out = line_of(row), False
-    if line is None:  # an older row: the table's budget and orders find the same first win
+    if line is None:  # an older row: the table's budget, orders and beam find the same first win
         result = solve(game, state, max_states=made["max_states"],
-                       timeout=max(timeout, float(made["timeout"])), orders=orders_of(made))
+                       timeout=max(timeout, float(made["timeout"])), orders=orders_of(made),
+                       beam=beam_made(made))
         line = list(result.line) if result.result == "won" else None
         timed_out = result.stopped_by == "seconds"
     if line is None or not line_wins(game, state, line):

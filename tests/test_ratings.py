@@ -407,7 +407,8 @@ def test_a_sample_of_each_shipped_tables_deals_is_won_again(table: ratings.Table
         line = ratings.line_of(row)
         if line is None:
             found = solve(game, state, max_states=made["max_states"],
-                          timeout=10 * made["timeout"], orders=ratings.orders_of(made))
+                          timeout=10 * made["timeout"], orders=ratings.orders_of(made),
+                          beam=ratings.beam_made(made))
             assert found.result == "won", f"seed {row['seed']}"
             line = found.line
         assert ratings.line_wins(game, state, line), f"seed {row['seed']}"

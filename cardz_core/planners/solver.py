@@ -21,6 +21,7 @@ from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE
 from cardz_core.native import NativeEngineGame, _as_tuple, extension
 from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import Analysis, analysis_of
+from cardz_core.solver.beam import Beam, search_beam
 from cardz_core.solver.native_plan import solver_plan
 from cardz_core.solver.oneway import OneWay, search_oneway
 from cardz_core.solver.problem import FACE_DOWN_ORDERINGS, ORDERINGS, GameProblem, Weights
@@ -30,6 +31,7 @@ PROBE_SHARE = 20  # each short try gets this fraction of the budgets
 PROBE_MIN_STATES = 500  # budgets too small for short tries go whole to the first order
 NATIVE_NOTE = "searched natively (src/solver.rs)"
 PYTHON_NOTE = "searched in Python (cardz_core/solver/search.py)"
+BEAM_NOTE = "won by the beam try (cardz_core/solver/beam.py)"
 
 
 @dataclass
@@ -51,7 +53,7 @@ def check_budget(max_states: int, timeout: float) -> None:
 
 def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
           timeout: float = SOLVE_DEFAULT_SECONDS, analysis: Analysis | None = None,
-          orders: tuple[Weights, ...] | None = None) -> SolveResult:
+          orders: tuple[Weights, ...] | None = None, beam: Beam | None = None) -> SolveResult:
     """Search ``state`` of ``game`` (a compiled ``Game``) for a win. The per-game tables are
     the game's (``analysis_of``) unless ``analysis`` is given.
 
@@ -76,20 +78,42 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     some games orders of their own). A greedy order's try (``Weights.greedy``) searches only
     moves that make progress, so like the streamlined try it reads the positions proved lost,
     adds none, and counts only if it wins; once one has searched its whole graph without a win,
-    the greedy orders' later tries search exactly (their weights without ``greedy``)."""
+    the greedy orders' later tries search exactly (their weights without ``greedy``).
+
+    ``beam`` puts a beam try (``cardz_core.solver.beam``) before the tries, ranked by the first
+    order: it counts only if it wins; when it ends without a win, the tries go on with the
+    budgets it left, and ``states`` counts its positions too."""
     check_budget(max_states, timeout)
     an = analysis if analysis is not None else analysis_of(game)
     native = prepare(game, an, orders)
     assert an.oneway is not None
     if an.oneway.reason is None and an.oneway.fits(state) is None:
         return _solve_oneway(an, game, state, max_states, timeout)
-    if native is not None and not state.rules_off and state.pools is None:
-        try:
-            return _solve_native(native, an, state, max_states, timeout)
-        except LookupError:  # unknown cards: the Python search plays them
-            pass
     start = time.perf_counter()
     spent = 0
+    if beam is not None:
+        first = orders[0] if orders else ORDERINGS[0]
+        tried = search_beam(GameProblem(game, an, first), state, beam, max_states=max_states,
+                            timeout=timeout)
+        if tried.result == RESULT_WON:
+            if game.status(replay(game, state, tried.line)) != WON:
+                raise AssertionError("the beam try's line does not win in the engine")
+            return SolveResult(RESULT_WON, tried.line, tried.states, tried.seconds, None,
+                               [*an.notes, BEAM_NOTE])
+        spent = tried.states
+        if spent >= max_states or time.perf_counter() - start >= timeout:
+            return SolveResult(RESULT_UNKNOWN, [], spent, tried.seconds, tried.stopped_by,
+                               [*an.notes, BEAM_NOTE])
+    if native is not None and not state.rules_off and state.pools is None:
+        try:
+            done = _solve_native(native, an, state, max_states - spent,
+                                 timeout - (time.perf_counter() - start))
+        except LookupError:  # unknown cards: the Python search plays them
+            pass
+        else:
+            done.states += spent
+            done.seconds = time.perf_counter() - start
+            return done
     hidden = any(not c & 1 for i, p in enumerate(state.piles) if game.draws[i] is None for c in p)
     if orders is None:
         orders = ORDERINGS + FACE_DOWN_ORDERINGS if hidden else ORDERINGS
