@@ -100,6 +100,52 @@ def buried_count(plan: tuple[tuple[int, ...], tuple[int, ...]], piles: Any) -> i
     return count
 
 
+def needs_plan(problem: Any) -> tuple[tuple[int, int, bool], ...] | None:
+    """What ``starved`` reads of a game: each foundation as (depot, +1 up or -1 down, whether
+    it builds in one suit), when the game is won with every card home and every foundation
+    builds by one rank without wrapping; else None."""
+    an, c = problem.an, problem.an.compiled
+    if not problem.win or problem.to_empty or set(an.win_set or ()) != set(problem.win):
+        return None
+    plan = []
+    for i in problem.win:
+        r = c.accepts[i]
+        if r.build is None or r.build.step != 1 or r.build.wrap or \
+                r.build.direction not in ("Up", "Down") or r.suit not in ("Same", "Any"):
+            return None
+        plan.append((i, 1 if r.build.direction == "Up" else -1, r.suit == "Same"))
+    return tuple(plan)
+
+
+def starved(problem: Any, plan: tuple[tuple[int, int, bool], ...], piles: Any) -> bool:
+    """Whether the foundations started so far need more cards of some rank (and suit, for one
+    that builds in one suit) than are left outside them: then not every card can go home. The
+    beam drops such a position (speed only: it never proves anything)."""
+    an = problem.an
+    ranks, suits = an.ranks, an.suits
+    low, high = min(ranks), max(ranks)
+    need: dict[tuple[int, int], int] = {}
+    for i, sign, same in plan:
+        pile = piles[i]
+        if not pile:
+            continue
+        top = pile[-1] >> 1
+        suit = suits[top] if same else -1
+        for rank in range(ranks[top] + sign, (high if sign > 0 else low) + sign, sign):
+            need[rank, suit] = need.get((rank, suit), 0) + 1
+    if not need:
+        return False
+    left: dict[tuple[int, int], int] = {}
+    home = problem.win_set
+    for i, pile in enumerate(piles):
+        if i not in home:
+            for code in pile:
+                card = code >> 1
+                for key in ((ranks[card], suits[card]), (ranks[card], -1)):
+                    left[key] = left.get(key, 0) + 1
+    return any(n > left.get(key, 0) for key, n in need.items())
+
+
 def search_beam(problem: Any, root: Any, beam: Beam, *, max_states: int, timeout: float,
                 lost: set[Hashable] | None = None) -> SearchResult[Any]:
     """The beam try from ``root``: ``won`` with a line of moves, else ``unknown`` (never
@@ -128,6 +174,7 @@ def search_beam(problem: Any, root: Any, beam: Beam, *, max_states: int, timeout
         return done(RESULT_UNKNOWN)
 
     plan = home_plan(problem) if beam.buried else None
+    needs = needs_plan(problem)
 
     def rank(state: Any) -> float:
         value = float(problem.priority(state))
@@ -160,7 +207,7 @@ def search_beam(problem: Any, root: Any, beam: Beam, *, max_states: int, timeout
                 status = problem.status(child)
                 if status == WON:
                     return done(RESULT_WON, k)
-                if status == LOST:
+                if status == LOST or (needs and starved(problem, needs, child.piles)):
                     continue
                 met += 1
                 taps = sum(1 for m in moves if m.index == -1 and m.src in stocks)
