@@ -16,7 +16,8 @@ from cardz_core.problems import CardzError
 from cardz_core.rulesets import open_game
 from cardz_core.solver.analysis import analysis_of
 from cardz_core.solver.beam import (BEAM_MAX_BURIED, BEAM_MAX_SPREAD, BEAM_MAX_WIDTH, Beam,
-                                    beam_of, buried_count, home_plan, search_beam)
+                                    beam_of, buried_count, home_plan, needs_plan, search_beam,
+                                    starved)
 from cardz_core.solver.problem import ORDERINGS, GameProblem
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,3 +113,35 @@ def test_the_builder_keeps_a_games_beam_and_refuses_a_bad_one(tmp_path: Path):
     settings.write_text(json.dumps({"games": {"sir_tommy": {"beam": [0, 1]}}}), encoding="utf-8")
     with pytest.raises(SystemExit):
         build_ratings.main(["sir_tommy", "--settings", str(settings), "--out-dir", str(tmp_path)])
+
+
+def test_foundations_that_need_more_cards_than_are_left_are_starved():
+    quilt = open_game("crazy_quilt")
+    problem = GameProblem(quilt, analysis_of(quilt))
+    needs = needs_plan(problem)
+    assert needs is not None and len(needs) == 8
+    an = problem.an
+    start = quilt.deal(0)
+    assert not starved(problem, needs, start.piles)
+
+    def copies(rank: int, suit: int) -> list[int]:
+        return [c for c in range(len(an.cards)) if (an.ranks[c], an.suits[c]) == (rank, suit)]
+
+    (ace1, ace2), (king, _) = copies(1, 0), copies(13, 0)
+    up = [i for i, sign, _ in needs if sign > 0]
+    down = [i for i, sign, _ in needs if sign < 0]
+    def moved(cards: tuple[int, ...]) -> list[tuple[int, ...]]:
+        return [tuple(c for c in p if c >> 1 not in cards) for p in start.piles]
+
+    piles = moved((ace1, ace2))
+    piles[up[0]], piles[up[1]] = (ace1 << 1 | 1,), (ace2 << 1 | 1,)
+    # both Aces of one suit started two foundations up: they take that suit's 26 cards
+    assert not starved(problem, needs, piles)
+    piles = moved((ace1, ace2, king))
+    piles[up[0]], piles[up[1]] = (ace1 << 1 | 1,), (ace2 << 1 | 1,)
+    piles[down[0]] = (king << 1 | 1,)  # a third foundation of the suit: 13 cards too few
+    assert starved(problem, needs, piles)
+    # Sir Tommy's foundations take any suit: never starved
+    tommy_game = open_game("sir_tommy")
+    tommy_problem = GameProblem(tommy_game, analysis_of(tommy_game))
+    assert needs_plan(tommy_problem) is not None
