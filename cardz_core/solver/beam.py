@@ -6,7 +6,8 @@ before it deals again, and a wrong early deal is paid for with all of them. This
 positions by how often the stock has been tapped since the deal (their *layer*). It searches one
 layer at a time, best first by the order's priority, without tapping, for at most
 ``width * spread`` positions; every position a tap reaches goes to a later layer, and of those
-only the ``width`` best are searched further. So it trades completeness for reach: it never
+only the ``width`` best are searched further; a position whose foundations are ``starved`` is
+dropped at once. So it trades completeness for reach: it never
 proves a deal lost (the positions it drops may hold the only wins), and a win it meets is a line
 of legal moves from the start, replayed to a won board by the caller like every other.
 """
@@ -146,14 +147,12 @@ def starved(problem: Any, plan: tuple[tuple[int, int, bool], ...], piles: Any) -
     return any(n > left.get(key, 0) for key, n in need.items())
 
 
-def search_beam(problem: Any, root: Any, beam: Beam, *, max_states: int, timeout: float,
-                lost: set[Hashable] | None = None) -> SearchResult[Any]:
+def search_beam(problem: Any, root: Any, beam: Beam, *, max_states: int,
+                timeout: float) -> SearchResult[Any]:
     """The beam try from ``root``: ``won`` with a line of moves, else ``unknown`` (never
-    ``lost``), with the positions recorded (never more than ``max_states``). ``lost`` holds
-    keys proved lost by exact searches, which are skipped; the try adds none."""
+    ``lost``), with the positions recorded (never more than ``max_states``)."""
     start = time.perf_counter()
     deadline = start + timeout
-    closed = lost if lost is not None else set()
     stocks = problem.draws
     root_key = problem.key(root)
     # each position recorded: the key it was reached from and the moves that reached it
@@ -170,7 +169,7 @@ def search_beam(problem: Any, root: Any, beam: Beam, *, max_states: int, timeout
     status = problem.status(root)
     if status == WON:
         return done(RESULT_WON)
-    if status == LOST or root_key in closed:
+    if status == LOST:
         return done(RESULT_UNKNOWN)
 
     plan = home_plan(problem) if beam.buried else None
@@ -199,7 +198,7 @@ def search_beam(problem: Any, root: Any, beam: Beam, *, max_states: int, timeout
                 if time.perf_counter() > deadline:
                     return done(RESULT_UNKNOWN, None, "seconds")
                 k = problem.key(child)
-                if k in came or k in closed:
+                if k in came:
                     continue
                 if len(came) >= max_states:
                     return done(RESULT_UNKNOWN, None, "states")
