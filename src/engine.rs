@@ -658,6 +658,13 @@ impl Whens {
     }
 }
 
+/// Some depots of a game (`Game::sources_from`): themselves, and those of them that are
+/// sources of card moves, in the listing's order.
+pub(crate) struct SourcesFrom {
+    from: Vec<usize>,
+    sources: Vec<usize>,
+}
+
 /// A key no pile has: the target not filled in yet.
 const UNSEEN: i64 = i64::MIN;
 
@@ -1382,11 +1389,13 @@ impl Game {
 
     /// The card moves of `s` in the Python engine's order: by source, position, target, a
     /// suit-calling wild once per suit. `first`: stop at the first one found (declaring none).
-    /// None from the `acting` depots (`MoveGen.acting`: pressing them acts now).
-    fn card_moves(&self, s: &State, first: bool, out: &mut Vec<Move>, acting: &[usize]) -> Result<(), ExprError> {
+    /// From the depots of `sources` (`self.sources`, or a `TapSources` list) but the `acting`
+    /// ones (`MoveGen.acting`: pressing them acts now).
+    fn card_moves(&self, s: &State, first: bool, out: &mut Vec<Move>, sources: &[usize], acting: &[usize])
+                  -> Result<(), ExprError> {
         WANTED.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut wanted) => self.card_moves_with(s, first, out, &mut wanted, acting),
-            Err(_) => self.card_moves_with(s, first, out, &mut Wanted::default(), acting), // never nested now
+            Ok(mut wanted) => self.card_moves_with(s, first, out, &mut wanted, sources, acting),
+            Err(_) => self.card_moves_with(s, first, out, &mut Wanted::default(), sources, acting), // never nested now
         })
     }
 
@@ -1439,8 +1448,9 @@ impl Game {
         words
     }
 
-    fn card_moves_with(&self, s: &State, first: bool, out: &mut Vec<Move>, wt: &mut Wanted, acting: &[usize])
-                       -> Result<(), ExprError> {
+    #[allow(clippy::too_many_arguments)] // `card_moves`' own, and the scratch
+    fn card_moves_with(&self, s: &State, first: bool, out: &mut Vec<Move>, wt: &mut Wanted, sources: &[usize],
+                       acting: &[usize]) -> Result<(), ExprError> {
         let words = self.fill_wanted(s, wt);
         self.fill_whens(s, &mut wt.whens);
         let Wanted { want, broad, whens, .. } = wt;
@@ -1448,7 +1458,7 @@ impl Game {
         // a staged group longer than the largest limit goes to no target, and with no accept
         // `when` finding that out fails nowhere: such picks are not looked at
         let longest = if self.staged && self.whenless { staged_cap(room.cells, room.cols) } else { usize::MAX };
-        for &src in &self.sources {
+        for &src in sources {
             if acting.contains(&src) {
                 continue;
             }
@@ -1554,8 +1564,8 @@ impl Game {
             return Ok(());
         }
         let acting = self.acting(s)?;
-        self.card_moves(s, false, out, &acting)?;
-        self.reorder_moves(s, out, &acting);
+        self.card_moves(s, false, out, &self.sources, &acting)?;
+        self.reorder_moves(s, out, |d| acting.contains(&d));
         self.list_taps(s, &acting, |_| true, out)
     }
 
@@ -1576,18 +1586,21 @@ impl Game {
         Ok(())
     }
 
+    /// The depots `from`, as `list_moves_from` reads them: made once for many listings.
+    pub(crate) fn sources_from(&self, from: &[usize]) -> SourcesFrom {
+        SourcesFrom { from: from.to_vec(), sources: self.sources.iter().copied().filter(|d| from.contains(d)).collect() }
+    }
+
     /// The moves `list_moves` lists from the depots `from` alone, in its order (a solver's
-    /// tap run reads only the stock's and its target's): the other sources are passed over as
-    /// acting ones are.
-    pub(crate) fn list_moves_from(&self, s: &State, from: &[usize], out: &mut Vec<Move>) -> Result<(), ExprError> {
+    /// tap run reads only the stock's and its target's): the other sources are passed over.
+    pub(crate) fn list_moves_from(&self, s: &State, from: &SourcesFrom, out: &mut Vec<Move>) -> Result<(), ExprError> {
         if s.status != PLAYING {
             return Ok(());
         }
         let acting = self.acting(s)?;
-        let mut skip = acting.clone();
-        skip.extend((0..self.n).filter(|d| !from.contains(d)));
-        self.card_moves(s, false, out, &skip)?;
-        self.reorder_moves(s, out, &skip);
+        self.card_moves(s, false, out, &from.sources, &acting)?;
+        let from = &from.from;
+        self.reorder_moves(s, out, |d| acting.contains(&d) || !from.contains(&d));
         self.list_taps(s, &acting, |d| from.contains(&d), out)
     }
 
@@ -1693,12 +1706,12 @@ impl Game {
         }
         let mut moves = Vec::new();
         if !self.any_land_under {
-            self.card_moves(s, true, &mut moves, &[])?; // a tap was asked first: none acts
-            self.reorder_moves(s, &mut moves, &[]); // a listed reorder counts, as any move does
+            self.card_moves(s, true, &mut moves, &self.sources, &[])?; // a tap was asked first: none acts
+            self.reorder_moves(s, &mut moves, |_| false); // a listed reorder counts, as any move does
             return Ok(moves.is_empty());
         }
-        self.card_moves(s, false, &mut moves, &[])?;
-        self.reorder_moves(s, &mut moves, &[]);
+        self.card_moves(s, false, &mut moves, &self.sources, &[])?;
+        self.reorder_moves(s, &mut moves, |_| false);
         for m in moves {
             if !self.land_under[m.2 as usize] {
                 return Ok(false);
@@ -2124,7 +2137,7 @@ mod tests {
         assert_eq!(all, vec![(0, 1, 1, -1), (0, -1, -1, -1)]);
         for from in [vec![], vec![0], vec![1], vec![0, 1]] {
             let mut some = Vec::new();
-            g.list_moves_from(&s, &from, &mut some).unwrap();
+            g.list_moves_from(&s, &g.sources_from(&from), &mut some).unwrap();
             let want: Vec<Move> = all.iter().copied().filter(|m| from.contains(&(m.0 as usize))).collect();
             assert_eq!(some, want);
         }
@@ -2364,7 +2377,7 @@ mod tests {
             for g in [&a, &b] {
                 let s = start(piles.iter().map(|p| p.iter().map(|&c| c % (2 * g.ident.len() as i32)).collect()).collect());
                 let mut fresh = Vec::new();
-                g.card_moves_with(&s, false, &mut fresh, &mut Wanted::default(), &[]).unwrap();
+                g.card_moves_with(&s, false, &mut fresh, &mut Wanted::default(), &g.sources, &[]).unwrap();
                 assert_eq!(g.legal_moves(&s).unwrap(), fresh, "{:?}", s.piles);
             }
         }

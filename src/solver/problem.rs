@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::engine::{Game, Move, Scratch, SplitMix, State};
+use crate::engine::{Game, Move, Scratch, SourcesFrom, SplitMix, State};
 use crate::expr::ExprError;
 use crate::solver::key::{feed_cards, same_cards, Hasher, Key, Keyer};
 use crate::solver::plan::{Plan, Weights};
@@ -182,6 +182,8 @@ pub struct Problem<'a> {
     same: Vec<bool>,
     /// the stock configurations a tap run met, kept for its allocation
     configs: Vec<Key>,
+    /// the stock and its target, which a tap run lists moves from (empty without a tap)
+    tap_sources: SourcesFrom,
     /// each depot's symmetry class (`KeyPlan::classes`), when its empty piles are told apart
     /// by nothing the key keeps (no `came_from`); and the moves of an expansion to an empty
     /// depot of a class met so far, as (source, position, call, class)
@@ -223,6 +225,7 @@ impl<'a> Problem<'a> {
             kid: State::default(),
             same: Vec::new(),
             configs: Vec::new(),
+            tap_sources: game.sources_from(&plan.tap.map_or(Vec::new(), |(k, w)| vec![k, w])),
             class_of: Self::classes(plan),
             to_empty: Vec::new(),
             near: None,
@@ -673,7 +676,7 @@ impl<'a> Problem<'a> {
             }
             let mut after = self.listings.pop().unwrap_or_default();
             after.clear();
-            self.game.list_moves_from(here, &[k, w], &mut after)?;
+            self.game.list_moves_from(here, &self.tap_sources, &mut after)?;
             let mut played = false;
             for &m in &after {
                 if m.1 != -1 && onto.is_none_or(|d| m.2 == d as i32) {
