@@ -578,6 +578,38 @@ impl<'s> Work<'s> {
         }
     }
 
+    /// `count` times `take_top` of `src` and `put` of the card, turned up, on top of `to`
+    /// (another depot), in one pass (`hand` a buffer): the same board, called suits and
+    /// origins, each changed pile marked once (stamps are compared, never counted).
+    fn draw(&mut self, src: usize, to: usize, count: usize, hand: &mut Pile) {
+        let pile = &mut self.s.piles[src];
+        let len = pile.len();
+        let n = count.min(len);
+        if n == 0 {
+            return;
+        }
+        // a take forgets the stock's called suit when it changes the top or empties the pile
+        let src_top_moved = n == len || pile[len - n - 1..].windows(2).any(|p| p[0] != p[1]);
+        hand.clear();
+        hand.extend(pile.drain(len - n..).rev());
+        self.mark(src);
+        self.left[src] = true;
+        self.s.came_from[src] = -1;
+        if src_top_moved {
+            self.s.declared[src] = -1;
+        }
+        hand.iter_mut().for_each(|c| *c = self.up(*c));
+        let target = &mut self.s.piles[to];
+        let old_top = target.last().copied();
+        target.extend_from_slice(hand);
+        // a put forgets the target's called suit when it changes the top (or the pile was empty)
+        if old_top != Some(hand[0]) || hand.windows(2).any(|p| p[0] != p[1]) {
+            self.s.declared[to] = -1;
+        }
+        self.mark(to);
+        self.s.came_from[to] = src as i32;
+    }
+
     fn flip_top(&mut self, d: usize) {
         let Some(&top) = self.s.piles[d].last() else { return };
         if top & 1 == 0 {
@@ -1655,6 +1687,9 @@ impl Game {
         if m.1 < 0 {
             let Some(plan) = self.plan_tap(w.s, src, true)? else { return Ok(()) }; // never listed
             match (plan, self.draws[src].as_ref()) {
+                (Tap::Draw, Some(dr)) if !self.land_under[dr.to] && dr.to != src => {
+                    w.draw(src, dr.to, usize::try_from(dr.count).unwrap_or(0), &mut hand);
+                }
                 (Tap::Draw, Some(dr)) => {
                     for _ in 0..dr.count {
                         let Some(c) = w.take_top(src) else { break };
@@ -2125,6 +2160,35 @@ mod tests {
         // one recycle allowed, and it was used
         let s = g.apply(&s, (0, -1, -1, -1)).unwrap().unwrap();
         assert_eq!(g.legal_moves(&s), Ok(vec![]));
+    }
+
+    #[test]
+    fn a_draw_of_three_is_three_draws_of_one() {
+        let draws = |count: i32| format!(r#", "draws": [{{"to": 1, "count": {count}, "recycle": true}}, null]"#);
+        let (three, one) = (draws(3), draws(1));
+        let g3 = Game::from_json(&doc_with("1, 2, 3, 4", CLUBS_UP, "null", &three, "0")).unwrap();
+        let g1 = Game::from_json(&doc_with("1, 2, 3, 4", CLUBS_UP, "null", &one, "0")).unwrap();
+        let tap = (0, -1, -1, -1);
+        // four cards face down, and one face up already on the target with a called suit; then
+        // two left (fewer than three)
+        for (stock, waste) in [(vec![0, 2, 4, 6], vec![]), (vec![0, 2, 4, 6], vec![3]), (vec![0, 6], vec![5])] {
+            let mut s = start(vec![stock, waste]);
+            s.declared = vec![2, 1];
+            s.came_from = vec![1, -1];
+            let by_three = g3.apply_legal(&s, tap).unwrap();
+            let mut by_one = s.clone();
+            for _ in 0..3.min(s.piles[0].len()) {
+                by_one = g1.apply_legal(&by_one, tap).unwrap();
+            }
+            (by_one.moves, by_one.status) = (by_three.moves, by_three.status);
+            assert_eq!(by_three, by_one);
+            let mut scratch = Scratch::default();
+            let mut board = s.clone();
+            g3.apply_in_place(&mut board, tap, &mut scratch, true).unwrap();
+            assert!(scratch.touched(0) && scratch.touched(1));
+        }
+        let s = g3.apply_legal(&start(vec![vec![0, 2, 4, 6], vec![]]), tap).unwrap();
+        assert_eq!((s.piles, s.came_from, s.declared), (vec![vec![0], vec![7, 5, 3]], vec![-1, 0], vec![-1, -1]));
     }
 
     #[test]
