@@ -41,6 +41,11 @@ impl State {
     }
 }
 
+/// A board a child is made on other than the position expanded's own, with its `same` against
+/// that position (by depot, whether it holds that position's pile, or with more depots marked
+/// changed): a child's is this with the depots its move touched marked changed.
+type Base<'b> = Option<(&'b State, &'b [bool])>;
+
 /// What the search does with each child as it is made: `visit(ranker, line, child, same)`,
 /// `line` the moves that reach it (one, or a run of taps and a move, or a take and the moves
 /// onto the card taken), `same` as `Keyer::diff` gives it against the position expanded.
@@ -182,6 +187,9 @@ pub struct Problem<'a> {
     same: Vec<bool>,
     /// the stock configurations a tap run met, kept for its allocation
     configs: Vec<Key>,
+    /// `same` masks of the boards a tap run or a take is made on (`Base`), kept for their
+    /// allocations
+    masks: Vec<Vec<bool>>,
     /// the stock and its target, which a tap run lists moves from (empty without a tap)
     tap_sources: SourcesFrom,
     /// each depot's symmetry class (`KeyPlan::classes`), when its empty piles are told apart
@@ -225,6 +233,7 @@ impl<'a> Problem<'a> {
             kid: State::default(),
             same: Vec::new(),
             configs: Vec::new(),
+            masks: Vec::new(),
             tap_sources: game.sources_from(&plan.tap.map_or(Vec::new(), |(k, w)| vec![k, w])),
             class_of: Self::classes(plan),
             to_empty: Vec::new(),
@@ -427,7 +436,11 @@ impl<'a> Problem<'a> {
             self.child(visit, line, s, None, m)?;
         }
         if tap.is_some() {
-            self.tap_runs(visit, s, s, moves, None, &[])?;
+            let mut all = self.mask();
+            all.resize(s.piles.len(), true);
+            let ran = self.tap_runs(visit, s, (s, &all), moves, None, &[]);
+            self.masks.push(all);
+            ran?;
         }
         Ok(())
     }
@@ -451,9 +464,31 @@ impl<'a> Problem<'a> {
         done
     }
 
-    /// The child `state` (made from a board other than `top`) handed to `visit`.
-    fn visit_made<E>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State, state: State) -> Result<(), E> {
-        Keyer::diff(top, &state, &mut self.same);
+    /// An empty mask from the pool.
+    fn mask(&mut self) -> Vec<bool> {
+        let mut mask = self.masks.pop().unwrap_or_default();
+        mask.clear();
+        mask
+    }
+
+    /// Into `out`, `base`'s `same` without the depots the last move touched.
+    fn same_after(&self, base: &[bool], out: &mut Vec<bool>) {
+        out.clear();
+        out.extend(base.iter().enumerate().map(|(d, &kept)| kept && !self.scratch.touched(d)));
+    }
+
+    /// The child `state` (made from a board other than `top` whose `same` is `base`, by the
+    /// last move made) handed to `visit`.
+    fn visit_made<E>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State, state: State, base: &[bool])
+                     -> Result<(), E> {
+        let mut same = std::mem::take(&mut self.same);
+        self.same_after(base, &mut same);
+        self.same = same;
+        debug_assert!({
+            let mut full = Vec::new();
+            Keyer::diff(top, &state, &mut full);
+            full.iter().zip(&self.same).all(|(&f, &s)| f || !s)
+        }, "a depot marked kept changed");
         let kept = passes(&mut self.ranker, self.plan, &line, &state, &self.same);
         let done = if kept { visit(&mut self.ranker, &line, &state, &self.same) } else { Ok(()) };
         self.recycle_state(state);
@@ -521,7 +556,7 @@ impl<'a> Problem<'a> {
     /// in `m`), or, for a stock card taken off the ring to a depot outside the foundations
     /// (lazy stock), the children of the moves onto it that may follow.
     fn child<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State,
-                                 base: Option<&State>, m: Move) -> Result<(), E> {
+                                 base: Base<'_>, m: Move) -> Result<(), E> {
         let taken = self.lazy && m.2 >= 0 && self.plan.tap.is_some_and(|(_, w)| m.0 == w as i32)
             && !self.plan.in_win[m.2 as usize];
         if !taken {
@@ -531,17 +566,23 @@ impl<'a> Problem<'a> {
                     self.game.apply_in_place(&mut self.kid, m, &mut self.scratch, true)?;
                     self.visit_kid(visit, line, top)
                 }
-                Some(b) => {
+                Some((b, b_same)) => {
                     let state = self.make(b, m)?;
-                    self.visit_made(visit, line, top, state)
+                    self.visit_made(visit, line, top, state, b_same)
                 }
             };
         }
-        let from = base.unwrap_or(top);
+        let from = base.map_or(top, |(b, _)| b);
         let card = from.piles[m.0 as usize].last().map_or(0, |&c| (c >> 1) as usize);
         if self.may_follow(card, m.2 as usize, false) {
             let next = self.make(from, m)?;
-            let followed = self.followed(visit, &line, top, &next, m.2 as usize);
+            let mut next_same = self.mask();
+            match base {
+                Some((_, b_same)) => self.same_after(b_same, &mut next_same),
+                None => next_same.extend((0..top.piles.len()).map(|d| !self.scratch.touched(d))),
+            }
+            let followed = self.followed(visit, &line, top, (&next, &next_same), m.2 as usize);
+            self.masks.push(next_same);
             self.states.push(next);
             followed?;
         }
@@ -551,23 +592,23 @@ impl<'a> Problem<'a> {
 
     /// `line` took a stock card to `d`, reaching `s`: each move next onto that card, a card
     /// from elsewhere ending the line and another stock card continuing it.
-    fn followed<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, line: &[Move], top: &State, s: &State,
-                                    d: usize) -> Result<(), E> {
-        let moves = self.listing(s)?;
+    fn followed<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, line: &[Move], top: &State,
+                                    s: (&State, &[bool]), d: usize) -> Result<(), E> {
+        let moves = self.listing(s.0)?;
         let followed = self.follow(visit, line, top, s, d, &moves);
         self.listings.push(moves);
         followed
     }
 
-    fn follow<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, line: &[Move], top: &State, s: &State,
-                                  d: usize, moves: &[Move]) -> Result<(), E> {
+    fn follow<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, line: &[Move], top: &State,
+                                  s: (&State, &[bool]), d: usize, moves: &[Move]) -> Result<(), E> {
         for &m in moves {
             if m.2 == d as i32 && m.1 != -1 {
                 let more = self.line(line, m);
                 self.child(visit, more, top, Some(s), m)?;
             }
         }
-        let card = s.piles[d].last().map_or(0, |&c| (c >> 1) as usize);
+        let card = s.0.piles[d].last().map_or(0, |&c| (c >> 1) as usize);
         if self.may_follow(card, d, true) {
             self.tap_runs(visit, top, s, moves, Some(d), line)?;
         }
@@ -622,8 +663,8 @@ impl<'a> Problem<'a> {
     /// `top` is the position expanded, `s` the board the run starts from. The taps are made
     /// in place on one board; a tap that changes another pile ends the run, so until then
     /// those piles are `s`'s.
-    fn tap_runs<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, top: &State, s: &State, moves: &[Move],
-                                    onto: Option<usize>, prefix: &[Move]) -> Result<(), E> {
+    fn tap_runs<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, top: &State, (s, s_same): (&State, &[bool]),
+                                    moves: &[Move], onto: Option<usize>, prefix: &[Move]) -> Result<(), E> {
         let Some((k, w)) = self.plan.tap else { return Ok(()) };
         if !moves.iter().any(|m| is_tap(m, k)) {
             return Ok(());
@@ -637,31 +678,41 @@ impl<'a> Problem<'a> {
         taps.extend_from_slice(prefix);
         let mut here = self.states.pop().unwrap_or_default();
         here.refill_from(s);
-        let ran = self.run_taps(visit, top, s, &mut here, &mut taps, &mut seen, onto, (k, w, tap));
+        let mut run_same = self.mask();
+        run_same.extend_from_slice(s_same);
+        let ran = self.run_taps(visit, top, s, (&mut here, &mut run_same), &mut taps, &mut seen, onto, (k, w, tap));
         self.configs = seen;
-        match ran {
-            Ok(Some(last)) => self.visit_made(visit, taps, top, last),
+        let done = match ran {
+            Ok(Some(last)) => self.visit_made(visit, taps, top, last, &run_same),
             Ok(None) => {
                 self.recycle_line(taps);
                 Ok(())
             }
             Err(e) => Err(e),
-        }
+        };
+        self.masks.push(run_same);
+        done
     }
 
-    /// The taps of `tap_runs` on `here`, and the children after each; the position a tap
-    /// that changed another pile led to, when it is a child (no `onto`).
+    /// The taps of `tap_runs` on `here` (whose `same` against `top` is `here_same`, kept so
+    /// tap after tap), and the children after each; the position a tap that changed another
+    /// pile led to, when it is a child (no `onto`).
     #[allow(clippy::too_many_arguments)]
-    fn run_taps<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, top: &State, s: &State, here: &mut State,
-                                    taps: &mut Vec<Move>, seen: &mut Vec<Key>, onto: Option<usize>,
-                                    (k, w, tap): (usize, usize, Move)) -> Result<Option<State>, E> {
+    fn run_taps<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, top: &State, s: &State,
+                                    (here, here_same): (&mut State, &mut Vec<bool>), taps: &mut Vec<Move>,
+                                    seen: &mut Vec<Key>, onto: Option<usize>, (k, w, tap): (usize, usize, Move))
+                                    -> Result<Option<State>, E> {
         loop {
             self.game.apply_in_place(here, tap, &mut self.scratch, true)?;
+            self.untouched(here_same);
             taps.push(tap);
             let config = self.config(here, k, w);
             let repeated = seen.contains(&config);
             seen.push(config);
-            if self.plan.untapped.iter().any(|&i| !same_cards(&here.piles[i], &s.piles[i])) {
+            // the earlier taps left the other piles as `s` has them: only one this tap touched
+            // may differ
+            let scratch = &self.scratch;
+            if self.plan.untapped.iter().any(|&i| scratch.touched(i) && !same_cards(&here.piles[i], &s.piles[i])) {
                 let last = std::mem::take(here);
                 return Ok(match onto {
                     None => Some(last),
@@ -681,7 +732,7 @@ impl<'a> Problem<'a> {
             for &m in &after {
                 if m.1 != -1 && onto.is_none_or(|d| m.2 == d as i32) {
                     let line = self.line(taps, m);
-                    self.child(visit, line, top, Some(here), m)?;
+                    self.child(visit, line, top, Some((here, here_same)), m)?;
                     played = true;
                 }
             }
