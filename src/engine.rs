@@ -765,6 +765,8 @@ pub struct Game {
     // and whether it reads the source, when that is all it reads besides the bound card
     // (`Whens`); None: judged every time
     when_reads: Vec<Option<(Vec<usize>, bool)>>,
+    // the depots whose `when_reads` is known (most games have none)
+    with_reads: Vec<usize>,
     // per depot, how many times it is among the cells and the tableaus (`limit_in`)
     room_of: Vec<(usize, usize)>,
     // the drop targets (as `Wanted`'s words) that may take more than one card, and whether no
@@ -1078,6 +1080,7 @@ impl Game {
             pack_groups: deal::pack_groups(c).filter(|groups| groups.iter().all(|&(d, _)| d < n)),
             open_from: Vec::new(),
             when_reads: Vec::new(),
+            with_reads: Vec::new(),
             room_of: Vec::new(),
             multi: Vec::new(),
             whenless: false,
@@ -1097,6 +1100,7 @@ impl Game {
             && game.draws.iter().flatten().all(|d| d.when.is_none());
         game.whenless = game.drop_targets.iter().chain(&game.down_targets).all(|&d| game.accepts[d].when.is_none());
         game.when_reads = game.accepts.iter().enumerate().map(|(d, a)| game.when_footprint(d, a)).collect();
+        game.with_reads = (0..game.n).filter(|&d| game.when_reads[d].is_some()).collect();
         Ok(game)
     }
 
@@ -1172,8 +1176,8 @@ impl Game {
             whens.gens = vec![0; self.n];
             whens.codes = 2 * self.ident.len();
         }
-        for (d, reads) in self.when_reads.iter().enumerate() {
-            let Some((reads, by_source)) = reads else { continue };
+        for &d in &self.with_reads {
+            let Some((reads, by_source)) = &self.when_reads[d] else { continue };
             let was = &whens.piles[d];
             let (mut at, mut same) = (0, true);
             for &p in reads {
