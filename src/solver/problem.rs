@@ -4,9 +4,9 @@
 
 use std::collections::HashMap;
 
-use crate::engine::{Game, Move, Scratch, SourcesFrom, SplitMix, State};
+use crate::engine::{Code, Game, Move, Scratch, SourcesFrom, SplitMix, State};
 use crate::expr::ExprError;
-use crate::solver::key::{feed_cards, same_cards, Hasher, Key, Keyer};
+use crate::solver::key::{same_cards, Keyer};
 use crate::solver::plan::{Plan, Weights};
 
 /// Buffers kept for reuse past this many are dropped (a search's path holds far fewer).
@@ -38,6 +38,41 @@ impl State {
             (other.redeals, other.moves, other.undos, other.recycles_total);
         (self.seed_rank, self.rules_off, self.auto_moved, self.status, self.rng) =
             (other.seed_rank, other.rules_off, other.auto_moved, other.status, other.rng);
+    }
+}
+
+/// The stock configurations a tap run met: the stock's pile and its target's (their cards one
+/// after the other in `cards`) and the stock's recycles when the key keeps them, compared
+/// whole (a configuration met again ends the run).
+#[derive(Default)]
+struct Configs {
+    met: Vec<(usize, usize, i64)>,
+    cards: Vec<Code>,
+}
+
+impl Configs {
+    fn clear(&mut self) {
+        self.met.clear();
+        self.cards.clear();
+    }
+
+    /// `stock`, `waste` and `recycles` met: whether they were met before.
+    fn meet(&mut self, stock: &[Code], waste: &[Code], recycles: i64) -> bool {
+        let head = (stock.len(), waste.len(), recycles);
+        let mut at = 0;
+        let mut before = false;
+        for &(a, b, r) in &self.met {
+            let cards = &self.cards[at..at + a + b];
+            if (a, b, r) == head && cards[..a] == *stock && cards[a..] == *waste {
+                before = true;
+                break;
+            }
+            at += a + b;
+        }
+        self.met.push(head);
+        self.cards.extend_from_slice(stock);
+        self.cards.extend_from_slice(waste);
+        before
     }
 }
 
@@ -185,8 +220,8 @@ pub struct Problem<'a> {
     kid: State,
     /// which piles a child kept of the position expanded (`Keyer::diff`)
     same: Vec<bool>,
-    /// the stock configurations a tap run met, kept for its allocation
-    configs: Vec<Key>,
+    /// the stock configurations a tap run met, kept for their allocations
+    configs: Configs,
     /// `same` masks of the boards a tap run or a take is made on (`Base`), kept for their
     /// allocations
     masks: Vec<Vec<bool>>,
@@ -232,7 +267,7 @@ impl<'a> Problem<'a> {
             in_home: vec![false; plan.cards],
             kid: State::default(),
             same: Vec::new(),
-            configs: Vec::new(),
+            configs: Configs::default(),
             masks: Vec::new(),
             tap_sources: game.sources_from(&plan.tap.map_or(Vec::new(), |(k, w)| vec![k, w])),
             class_of: Self::classes(plan),
@@ -643,17 +678,11 @@ impl<'a> Problem<'a> {
         false
     }
 
-    /// The stock, its target and (when keyed) the stock's recycles, as one word pair.
-    fn config(&self, s: &State, k: usize, w: usize) -> Key {
-        let mut h = Hasher::new();
-        for p in [&s.piles[k], &s.piles[w]] {
-            h.word(p.len() as u64);
-            feed_cards(&mut h, p.iter().copied());
-        }
-        if self.plan.key.recycles {
-            h.word(s.recycles.get(k).copied().unwrap_or(0) as u64);
-        }
-        h.finish()
+    /// The stock configuration of `s` (`Configs::meet`) met by a tap run: whether it was met
+    /// before.
+    fn config(&self, seen: &mut Configs, s: &State, k: usize, w: usize) -> bool {
+        let recycles = if self.plan.key.recycles { s.recycles.get(k).copied().unwrap_or(0) } else { 0 };
+        seen.meet(&s.piles[k], &s.piles[w], recycles)
     }
 
     /// Each move from the stock or its target after one or more taps, with those taps and
@@ -672,7 +701,7 @@ impl<'a> Problem<'a> {
         let tap: Move = (k as i32, -1, -1, -1);
         let mut seen = std::mem::take(&mut self.configs);
         seen.clear();
-        seen.push(self.config(s, k, w));
+        self.config(&mut seen, s, k, w);
         let mut taps = self.lines.pop().unwrap_or_default();
         taps.clear();
         taps.extend_from_slice(prefix);
@@ -700,15 +729,13 @@ impl<'a> Problem<'a> {
     #[allow(clippy::too_many_arguments)]
     fn run_taps<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, top: &State, s: &State,
                                     (here, here_same): (&mut State, &mut Vec<bool>), taps: &mut Vec<Move>,
-                                    seen: &mut Vec<Key>, onto: Option<usize>, (k, w, tap): (usize, usize, Move))
+                                    seen: &mut Configs, onto: Option<usize>, (k, w, tap): (usize, usize, Move))
                                     -> Result<Option<State>, E> {
         loop {
             self.game.apply_in_place(here, tap, &mut self.scratch, true)?;
             self.untouched(here_same);
             taps.push(tap);
-            let config = self.config(here, k, w);
-            let repeated = seen.contains(&config);
-            seen.push(config);
+            let repeated = self.config(seen, here, k, w);
             // the earlier taps left the other piles as `s` has them: only one this tap touched
             // may differ
             let scratch = &self.scratch;
