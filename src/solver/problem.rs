@@ -689,9 +689,9 @@ impl<'a> Problem<'a> {
     /// `prefix` before them (only the moves onto `onto` when given): `GameProblem._tap_runs`
     /// over `tap_run`. A tap that changes another pile (automatic moves pending after the deal)
     /// ends the run, and the position it leads to is kept as an ordinary child.
-    /// `top` is the position expanded, `s` the board the run starts from. The taps are made
-    /// in place on one board; a tap that changes another pile ends the run, so until then
-    /// those piles are `s`'s.
+    /// `top` is the position expanded, `s` the board the run starts from with its `same`
+    /// against `top`. The taps are made in place on one board; a tap that changes another pile
+    /// ends the run, so until then those piles are `s`'s.
     fn tap_runs<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, top: &State, (s, s_same): (&State, &[bool]),
                                     moves: &[Move], onto: Option<usize>, prefix: &[Move]) -> Result<(), E> {
         let Some((k, w)) = self.plan.tap else { return Ok(()) };
@@ -705,32 +705,58 @@ impl<'a> Problem<'a> {
         let mut taps = self.lines.pop().unwrap_or_default();
         taps.clear();
         taps.extend_from_slice(prefix);
-        let mut here = self.states.pop().unwrap_or_default();
-        here.refill_from(s);
+        // from the position expanded, the taps are made on its own board (`self.kid`), given
+        // back after the run the piles the taps changed, rather than on a copy of the position
+        let on_kid = std::ptr::eq(s, top);
+        let mut here = if on_kid { std::mem::take(&mut self.kid) } else { self.states.pop().unwrap_or_default() };
+        if !on_kid {
+            here.refill_from(s);
+        }
         let mut run_same = self.mask();
         run_same.extend_from_slice(s_same);
         let ran = self.run_taps(visit, top, s, (&mut here, &mut run_same), &mut taps, &mut seen, onto, (k, w, tap));
         self.configs = seen;
+        let failed = ran.is_err();
         let done = match ran {
-            Ok(Some(last)) => self.visit_made(visit, taps, top, last, &run_same),
-            Ok(None) => {
+            Ok(true) if onto.is_none() => {
+                let last = if on_kid {
+                    let mut last = self.states.pop().unwrap_or_default();
+                    last.refill_from(&here);
+                    last
+                } else {
+                    std::mem::take(&mut here)
+                };
+                self.visit_made(visit, taps, top, last, &run_same)
+            }
+            Ok(_) => {
                 self.recycle_line(taps);
                 Ok(())
             }
             Err(e) => Err(e),
         };
+        if on_kid {
+            if failed {
+                here.refill_from(top); // a move cut short: what it touched is not known
+            } else {
+                here.restore(top, &run_same);
+            }
+            debug_assert!(here == *top, "a board given back is not its position");
+            self.kid = here;
+        } else if !here.piles.is_empty() {
+            self.recycle_state(here);
+        }
         self.masks.push(run_same);
         done
     }
 
     /// The taps of `tap_runs` on `here` (whose `same` against `top` is `here_same`, kept so
-    /// tap after tap), and the children after each; the position a tap that changed another
-    /// pile led to, when it is a child (no `onto`).
+    /// tap after tap), and the children after each; whether the run ended on a tap that
+    /// changed another pile (then `here` is the position it led to, a child when no `onto`).
     #[allow(clippy::too_many_arguments)]
     fn run_taps<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, top: &State, s: &State,
                                     (here, here_same): (&mut State, &mut Vec<bool>), taps: &mut Vec<Move>,
                                     seen: &mut Configs, onto: Option<usize>, (k, w, tap): (usize, usize, Move))
-                                    -> Result<Option<State>, E> {
+                                    -> Result<bool, E> {
         loop {
             self.game.apply_in_place(here, tap, &mut self.scratch, true)?;
             self.untouched(here_same);
@@ -740,14 +766,7 @@ impl<'a> Problem<'a> {
             // may differ
             let scratch = &self.scratch;
             if self.plan.untapped.iter().any(|&i| scratch.touched(i) && !same_cards(&here.piles[i], &s.piles[i])) {
-                let last = std::mem::take(here);
-                return Ok(match onto {
-                    None => Some(last),
-                    Some(_) => {
-                        self.states.push(last);
-                        None
-                    }
-                });
+                return Ok(true);
             }
             if repeated {
                 break;
@@ -770,8 +789,7 @@ impl<'a> Problem<'a> {
                 break;
             }
         }
-        self.states.push(std::mem::take(here));
-        Ok(None)
+        Ok(false)
     }
 }
 
