@@ -578,6 +578,38 @@ impl<'s> Work<'s> {
         }
     }
 
+    /// `count` times `take_top` of `src` and `put` of the card, turned up, on top of `to`
+    /// (another depot), in one pass (`hand` a buffer): the same board, called suits and
+    /// origins, each changed pile marked once (stamps are compared, never counted).
+    fn draw(&mut self, src: usize, to: usize, count: usize, hand: &mut Pile) {
+        let pile = &mut self.s.piles[src];
+        let len = pile.len();
+        let n = count.min(len);
+        if n == 0 {
+            return;
+        }
+        // a take forgets the stock's called suit when it changes the top or empties the pile
+        let src_top_moved = n == len || pile[len - n - 1..].windows(2).any(|p| p[0] != p[1]);
+        hand.clear();
+        hand.extend(pile.drain(len - n..).rev());
+        self.mark(src);
+        self.left[src] = true;
+        self.s.came_from[src] = -1;
+        if src_top_moved {
+            self.s.declared[src] = -1;
+        }
+        hand.iter_mut().for_each(|c| *c = self.up(*c));
+        let target = &mut self.s.piles[to];
+        let old_top = target.last().copied();
+        target.extend_from_slice(hand);
+        // a put forgets the target's called suit when it changes the top (or the pile was empty)
+        if old_top != Some(hand[0]) || hand.windows(2).any(|p| p[0] != p[1]) {
+            self.s.declared[to] = -1;
+        }
+        self.mark(to);
+        self.s.came_from[to] = src as i32;
+    }
+
     fn flip_top(&mut self, d: usize) {
         let Some(&top) = self.s.piles[d].last() else { return };
         if top & 1 == 0 {
@@ -658,6 +690,13 @@ impl Whens {
     }
 }
 
+/// Some depots of a game (`Game::sources_from`): themselves, and those of them that are
+/// sources of card moves, in the listing's order.
+pub(crate) struct SourcesFrom {
+    from: Vec<usize>,
+    sources: Vec<usize>,
+}
+
 /// A key no pile has: the target not filled in yet.
 const UNSEEN: i64 = i64::MIN;
 
@@ -726,6 +765,8 @@ pub struct Game {
     // and whether it reads the source, when that is all it reads besides the bound card
     // (`Whens`); None: judged every time
     when_reads: Vec<Option<(Vec<usize>, bool)>>,
+    // the depots whose `when_reads` is known (most games have none)
+    with_reads: Vec<usize>,
     // per depot, how many times it is among the cells and the tableaus (`limit_in`)
     room_of: Vec<(usize, usize)>,
     // the drop targets (as `Wanted`'s words) that may take more than one card, and whether no
@@ -1039,6 +1080,7 @@ impl Game {
             pack_groups: deal::pack_groups(c).filter(|groups| groups.iter().all(|&(d, _)| d < n)),
             open_from: Vec::new(),
             when_reads: Vec::new(),
+            with_reads: Vec::new(),
             room_of: Vec::new(),
             multi: Vec::new(),
             whenless: false,
@@ -1058,6 +1100,7 @@ impl Game {
             && game.draws.iter().flatten().all(|d| d.when.is_none());
         game.whenless = game.drop_targets.iter().chain(&game.down_targets).all(|&d| game.accepts[d].when.is_none());
         game.when_reads = game.accepts.iter().enumerate().map(|(d, a)| game.when_footprint(d, a)).collect();
+        game.with_reads = (0..game.n).filter(|&d| game.when_reads[d].is_some()).collect();
         Ok(game)
     }
 
@@ -1133,8 +1176,8 @@ impl Game {
             whens.gens = vec![0; self.n];
             whens.codes = 2 * self.ident.len();
         }
-        for (d, reads) in self.when_reads.iter().enumerate() {
-            let Some((reads, by_source)) = reads else { continue };
+        for &d in &self.with_reads {
+            let Some((reads, by_source)) = &self.when_reads[d] else { continue };
             let was = &whens.piles[d];
             let (mut at, mut same) = (0, true);
             for &p in reads {
@@ -1382,11 +1425,13 @@ impl Game {
 
     /// The card moves of `s` in the Python engine's order: by source, position, target, a
     /// suit-calling wild once per suit. `first`: stop at the first one found (declaring none).
-    /// None from the `acting` depots (`MoveGen.acting`: pressing them acts now).
-    fn card_moves(&self, s: &State, first: bool, out: &mut Vec<Move>, acting: &[usize]) -> Result<(), ExprError> {
+    /// From the depots of `sources` (`self.sources`, or a `TapSources` list) but the `acting`
+    /// ones (`MoveGen.acting`: pressing them acts now).
+    fn card_moves(&self, s: &State, first: bool, out: &mut Vec<Move>, sources: &[usize], acting: &[usize])
+                  -> Result<(), ExprError> {
         WANTED.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut wanted) => self.card_moves_with(s, first, out, &mut wanted, acting),
-            Err(_) => self.card_moves_with(s, first, out, &mut Wanted::default(), acting), // never nested now
+            Ok(mut wanted) => self.card_moves_with(s, first, out, &mut wanted, sources, acting),
+            Err(_) => self.card_moves_with(s, first, out, &mut Wanted::default(), sources, acting), // never nested now
         })
     }
 
@@ -1439,8 +1484,9 @@ impl Game {
         words
     }
 
-    fn card_moves_with(&self, s: &State, first: bool, out: &mut Vec<Move>, wt: &mut Wanted, acting: &[usize])
-                       -> Result<(), ExprError> {
+    #[allow(clippy::too_many_arguments)] // `card_moves`' own, and the scratch
+    fn card_moves_with(&self, s: &State, first: bool, out: &mut Vec<Move>, wt: &mut Wanted, sources: &[usize],
+                       acting: &[usize]) -> Result<(), ExprError> {
         let words = self.fill_wanted(s, wt);
         self.fill_whens(s, &mut wt.whens);
         let Wanted { want, broad, whens, .. } = wt;
@@ -1448,7 +1494,7 @@ impl Game {
         // a staged group longer than the largest limit goes to no target, and with no accept
         // `when` finding that out fails nowhere: such picks are not looked at
         let longest = if self.staged && self.whenless { staged_cap(room.cells, room.cols) } else { usize::MAX };
-        for &src in &self.sources {
+        for &src in sources {
             if acting.contains(&src) {
                 continue;
             }
@@ -1554,8 +1600,8 @@ impl Game {
             return Ok(());
         }
         let acting = self.acting(s)?;
-        self.card_moves(s, false, out, &acting)?;
-        self.reorder_moves(s, out, &acting);
+        self.card_moves(s, false, out, &self.sources, &acting)?;
+        self.reorder_moves(s, out, |d| acting.contains(&d));
         self.list_taps(s, &acting, |_| true, out)
     }
 
@@ -1576,18 +1622,21 @@ impl Game {
         Ok(())
     }
 
+    /// The depots `from`, as `list_moves_from` reads them: made once for many listings.
+    pub(crate) fn sources_from(&self, from: &[usize]) -> SourcesFrom {
+        SourcesFrom { from: from.to_vec(), sources: self.sources.iter().copied().filter(|d| from.contains(d)).collect() }
+    }
+
     /// The moves `list_moves` lists from the depots `from` alone, in its order (a solver's
-    /// tap run reads only the stock's and its target's): the other sources are passed over as
-    /// acting ones are.
-    pub(crate) fn list_moves_from(&self, s: &State, from: &[usize], out: &mut Vec<Move>) -> Result<(), ExprError> {
+    /// tap run reads only the stock's and its target's): the other sources are passed over.
+    pub(crate) fn list_moves_from(&self, s: &State, from: &SourcesFrom, out: &mut Vec<Move>) -> Result<(), ExprError> {
         if s.status != PLAYING {
             return Ok(());
         }
         let acting = self.acting(s)?;
-        let mut skip = acting.clone();
-        skip.extend((0..self.n).filter(|d| !from.contains(d)));
-        self.card_moves(s, false, out, &skip)?;
-        self.reorder_moves(s, out, &skip);
+        self.card_moves(s, false, out, &from.sources, &acting)?;
+        let from = &from.from;
+        self.reorder_moves(s, out, |d| acting.contains(&d) || !from.contains(&d));
         self.list_taps(s, &acting, |d| from.contains(&d), out)
     }
 
@@ -1642,6 +1691,9 @@ impl Game {
         if m.1 < 0 {
             let Some(plan) = self.plan_tap(w.s, src, true)? else { return Ok(()) }; // never listed
             match (plan, self.draws[src].as_ref()) {
+                (Tap::Draw, Some(dr)) if !self.land_under[dr.to] && dr.to != src => {
+                    w.draw(src, dr.to, usize::try_from(dr.count).unwrap_or(0), &mut hand);
+                }
                 (Tap::Draw, Some(dr)) => {
                     for _ in 0..dr.count {
                         let Some(c) = w.take_top(src) else { break };
@@ -1693,12 +1745,12 @@ impl Game {
         }
         let mut moves = Vec::new();
         if !self.any_land_under {
-            self.card_moves(s, true, &mut moves, &[])?; // a tap was asked first: none acts
-            self.reorder_moves(s, &mut moves, &[]); // a listed reorder counts, as any move does
+            self.card_moves(s, true, &mut moves, &self.sources, &[])?; // a tap was asked first: none acts
+            self.reorder_moves(s, &mut moves, |_| false); // a listed reorder counts, as any move does
             return Ok(moves.is_empty());
         }
-        self.card_moves(s, false, &mut moves, &[])?;
-        self.reorder_moves(s, &mut moves, &[]);
+        self.card_moves(s, false, &mut moves, &self.sources, &[])?;
+        self.reorder_moves(s, &mut moves, |_| false);
         for m in moves {
             if !self.land_under[m.2 as usize] {
                 return Ok(false);
@@ -2115,6 +2167,35 @@ mod tests {
     }
 
     #[test]
+    fn a_draw_of_three_is_three_draws_of_one() {
+        let draws = |count: i32| format!(r#", "draws": [{{"to": 1, "count": {count}, "recycle": true}}, null]"#);
+        let (three, one) = (draws(3), draws(1));
+        let g3 = Game::from_json(&doc_with("1, 2, 3, 4", CLUBS_UP, "null", &three, "0")).unwrap();
+        let g1 = Game::from_json(&doc_with("1, 2, 3, 4", CLUBS_UP, "null", &one, "0")).unwrap();
+        let tap = (0, -1, -1, -1);
+        // four cards face down, and one face up already on the target with a called suit; then
+        // two left (fewer than three)
+        for (stock, waste) in [(vec![0, 2, 4, 6], vec![]), (vec![0, 2, 4, 6], vec![3]), (vec![0, 6], vec![5])] {
+            let mut s = start(vec![stock, waste]);
+            s.declared = vec![2, 1];
+            s.came_from = vec![1, -1];
+            let by_three = g3.apply_legal(&s, tap).unwrap();
+            let mut by_one = s.clone();
+            for _ in 0..3.min(s.piles[0].len()) {
+                by_one = g1.apply_legal(&by_one, tap).unwrap();
+            }
+            (by_one.moves, by_one.status) = (by_three.moves, by_three.status);
+            assert_eq!(by_three, by_one);
+            let mut scratch = Scratch::default();
+            let mut board = s.clone();
+            g3.apply_in_place(&mut board, tap, &mut scratch, true).unwrap();
+            assert!(scratch.touched(0) && scratch.touched(1));
+        }
+        let s = g3.apply_legal(&start(vec![vec![0, 2, 4, 6], vec![]]), tap).unwrap();
+        assert_eq!((s.piles, s.came_from, s.declared), (vec![vec![0], vec![7, 5, 3]], vec![-1, 0], vec![-1, -1]));
+    }
+
+    #[test]
     fn moves_listed_from_some_depots_are_those_the_full_listing_has_from_them() {
         let extra = r#", "draws": [{"to": 1, "count": 1, "recycle": true, "max_recycles": 1}, null]"#;
         let g = Game::from_json(&doc_with("1, 2", CLUBS_UP, "null", extra, "0")).unwrap();
@@ -2124,7 +2205,7 @@ mod tests {
         assert_eq!(all, vec![(0, 1, 1, -1), (0, -1, -1, -1)]);
         for from in [vec![], vec![0], vec![1], vec![0, 1]] {
             let mut some = Vec::new();
-            g.list_moves_from(&s, &from, &mut some).unwrap();
+            g.list_moves_from(&s, &g.sources_from(&from), &mut some).unwrap();
             let want: Vec<Move> = all.iter().copied().filter(|m| from.contains(&(m.0 as usize))).collect();
             assert_eq!(some, want);
         }
@@ -2364,7 +2445,7 @@ mod tests {
             for g in [&a, &b] {
                 let s = start(piles.iter().map(|p| p.iter().map(|&c| c % (2 * g.ident.len() as i32)).collect()).collect());
                 let mut fresh = Vec::new();
-                g.card_moves_with(&s, false, &mut fresh, &mut Wanted::default(), &[]).unwrap();
+                g.card_moves_with(&s, false, &mut fresh, &mut Wanted::default(), &g.sources, &[]).unwrap();
                 assert_eq!(g.legal_moves(&s).unwrap(), fresh, "{:?}", s.piles);
             }
         }

@@ -19,9 +19,9 @@ impl Game {
     }
 
     /// The listed reorders of `s` into `out`: by depot, picked position, new position.
-    pub(super) fn reorder_moves(&self, s: &State, out: &mut Vec<Move>, acting: &[usize]) {
+    pub(super) fn reorder_moves(&self, s: &State, out: &mut Vec<Move>, skip: impl Fn(usize) -> bool) {
         for &d in &self.reorders {
-            if acting.contains(&d) {
+            if skip(d) {
                 continue;
             }
             let n = s.piles[d].len();

@@ -44,6 +44,8 @@ pub(super) struct Rules {
     auto_refill: Vec<(usize, Vec<usize>)>,
     triggers: Vec<Trigger>,
     actions: Vec<Vec<Action>>,
+    // the depots with actions, which `acting` plans (most games have none)
+    with_actions: Vec<usize>,
     redeal: Vec<Step>,
     // the deal steps, None when one has no native primitive (the Python engine deals)
     pub(super) deal: Option<Vec<Step>>,
@@ -137,6 +139,7 @@ impl Rules {
             auto_send,
             auto_refill,
             triggers,
+            with_actions: (0..n).filter(|&d| !actions[d].is_empty()).collect(),
             actions,
             redeal,
             deal,
@@ -209,8 +212,8 @@ impl Game {
     /// may be picked up, by hand or by an automatic move (the reference).
     pub(super) fn acting(&self, s: &State) -> Result<Vec<usize>, ExprError> {
         let mut out = Vec::new();
-        for (d, acts) in self.rules.actions.iter().enumerate() {
-            if !acts.is_empty() && self.tap_plan(s, d)?.is_some() {
+        for &d in &self.rules.with_actions {
+            if self.tap_plan(s, d)?.is_some() {
                 out.push(d);
             }
         }

@@ -68,7 +68,7 @@ impl Default for Hasher {
 }
 
 /// Card codes four to a word (a code is below 2^16: the engine's decks are far smaller).
-pub(crate) fn feed_cards(h: &mut Hasher, cards: impl Iterator<Item = Code>) {
+fn feed_cards(h: &mut Hasher, cards: impl Iterator<Item = Code>) {
     let (mut w, mut n) = (0u64, 0);
     for c in cards {
         w = w << 16 | u64::from(c as u16);

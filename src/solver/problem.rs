@@ -4,9 +4,9 @@
 
 use std::collections::HashMap;
 
-use crate::engine::{Game, Move, Scratch, SplitMix, State};
+use crate::engine::{Code, Game, Move, Scratch, SourcesFrom, SplitMix, State};
 use crate::expr::ExprError;
-use crate::solver::key::{feed_cards, same_cards, Hasher, Key, Keyer};
+use crate::solver::key::{same_cards, Keyer};
 use crate::solver::plan::{Plan, Weights};
 
 /// Buffers kept for reuse past this many are dropped (a search's path holds far fewer).
@@ -40,6 +40,46 @@ impl State {
             (other.seed_rank, other.rules_off, other.auto_moved, other.status, other.rng);
     }
 }
+
+/// The stock configurations a tap run met: the stock's pile and its target's (their cards one
+/// after the other in `cards`) and the stock's recycles when the key keeps them, compared
+/// whole (a configuration met again ends the run).
+#[derive(Default)]
+struct Configs {
+    met: Vec<(usize, usize, i64)>,
+    cards: Vec<Code>,
+}
+
+impl Configs {
+    fn clear(&mut self) {
+        self.met.clear();
+        self.cards.clear();
+    }
+
+    /// `stock`, `waste` and `recycles` met: whether they were met before.
+    fn meet(&mut self, stock: &[Code], waste: &[Code], recycles: i64) -> bool {
+        let head = (stock.len(), waste.len(), recycles);
+        let mut at = 0;
+        let mut before = false;
+        for &(a, b, r) in &self.met {
+            let cards = &self.cards[at..at + a + b];
+            if (a, b, r) == head && cards[..a] == *stock && cards[a..] == *waste {
+                before = true;
+                break;
+            }
+            at += a + b;
+        }
+        self.met.push(head);
+        self.cards.extend_from_slice(stock);
+        self.cards.extend_from_slice(waste);
+        before
+    }
+}
+
+/// A board a child is made on other than the position expanded's own, with its `same` against
+/// that position (by depot, whether it holds that position's pile, or with more depots marked
+/// changed): a child's is this with the depots its move touched marked changed.
+type Base<'b> = Option<(&'b State, &'b [bool])>;
 
 /// What the search does with each child as it is made: `visit(ranker, line, child, same)`,
 /// `line` the moves that reach it (one, or a run of taps and a move, or a take and the moves
@@ -180,8 +220,13 @@ pub struct Problem<'a> {
     kid: State,
     /// which piles a child kept of the position expanded (`Keyer::diff`)
     same: Vec<bool>,
-    /// the stock configurations a tap run met, kept for its allocation
-    configs: Vec<Key>,
+    /// the stock configurations a tap run met, kept for their allocations
+    configs: Configs,
+    /// `same` masks of the boards a tap run or a take is made on (`Base`), kept for their
+    /// allocations
+    masks: Vec<Vec<bool>>,
+    /// the stock and its target, which a tap run lists moves from (empty without a tap)
+    tap_sources: SourcesFrom,
     /// each depot's symmetry class (`KeyPlan::classes`), when its empty piles are told apart
     /// by nothing the key keeps (no `came_from`); and the moves of an expansion to an empty
     /// depot of a class met so far, as (source, position, call, class)
@@ -222,7 +267,9 @@ impl<'a> Problem<'a> {
             in_home: vec![false; plan.cards],
             kid: State::default(),
             same: Vec::new(),
-            configs: Vec::new(),
+            configs: Configs::default(),
+            masks: Vec::new(),
+            tap_sources: game.sources_from(&plan.tap.map_or(Vec::new(), |(k, w)| vec![k, w])),
             class_of: Self::classes(plan),
             to_empty: Vec::new(),
             near: None,
@@ -424,7 +471,11 @@ impl<'a> Problem<'a> {
             self.child(visit, line, s, None, m)?;
         }
         if tap.is_some() {
-            self.tap_runs(visit, s, s, moves, None, &[])?;
+            let mut all = self.mask();
+            all.resize(s.piles.len(), true);
+            let ran = self.tap_runs(visit, s, (s, &all), moves, None, &[]);
+            self.masks.push(all);
+            ran?;
         }
         Ok(())
     }
@@ -448,9 +499,31 @@ impl<'a> Problem<'a> {
         done
     }
 
-    /// The child `state` (made from a board other than `top`) handed to `visit`.
-    fn visit_made<E>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State, state: State) -> Result<(), E> {
-        Keyer::diff(top, &state, &mut self.same);
+    /// An empty mask from the pool.
+    fn mask(&mut self) -> Vec<bool> {
+        let mut mask = self.masks.pop().unwrap_or_default();
+        mask.clear();
+        mask
+    }
+
+    /// Into `out`, `base`'s `same` without the depots the last move touched.
+    fn same_after(&self, base: &[bool], out: &mut Vec<bool>) {
+        out.clear();
+        out.extend(base.iter().enumerate().map(|(d, &kept)| kept && !self.scratch.touched(d)));
+    }
+
+    /// The child `state` (made from a board other than `top` whose `same` is `base`, by the
+    /// last move made) handed to `visit`.
+    fn visit_made<E>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State, state: State, base: &[bool])
+                     -> Result<(), E> {
+        let mut same = std::mem::take(&mut self.same);
+        self.same_after(base, &mut same);
+        self.same = same;
+        debug_assert!({
+            let mut full = Vec::new();
+            Keyer::diff(top, &state, &mut full);
+            full.iter().zip(&self.same).all(|(&f, &s)| f || !s)
+        }, "a depot marked kept changed");
         let kept = passes(&mut self.ranker, self.plan, &line, &state, &self.same);
         let done = if kept { visit(&mut self.ranker, &line, &state, &self.same) } else { Ok(()) };
         self.recycle_state(state);
@@ -518,7 +591,7 @@ impl<'a> Problem<'a> {
     /// in `m`), or, for a stock card taken off the ring to a depot outside the foundations
     /// (lazy stock), the children of the moves onto it that may follow.
     fn child<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, line: Vec<Move>, top: &State,
-                                 base: Option<&State>, m: Move) -> Result<(), E> {
+                                 base: Base<'_>, m: Move) -> Result<(), E> {
         let taken = self.lazy && m.2 >= 0 && self.plan.tap.is_some_and(|(_, w)| m.0 == w as i32)
             && !self.plan.in_win[m.2 as usize];
         if !taken {
@@ -528,17 +601,23 @@ impl<'a> Problem<'a> {
                     self.game.apply_in_place(&mut self.kid, m, &mut self.scratch, true)?;
                     self.visit_kid(visit, line, top)
                 }
-                Some(b) => {
+                Some((b, b_same)) => {
                     let state = self.make(b, m)?;
-                    self.visit_made(visit, line, top, state)
+                    self.visit_made(visit, line, top, state, b_same)
                 }
             };
         }
-        let from = base.unwrap_or(top);
+        let from = base.map_or(top, |(b, _)| b);
         let card = from.piles[m.0 as usize].last().map_or(0, |&c| (c >> 1) as usize);
         if self.may_follow(card, m.2 as usize, false) {
             let next = self.make(from, m)?;
-            let followed = self.followed(visit, &line, top, &next, m.2 as usize);
+            let mut next_same = self.mask();
+            match base {
+                Some((_, b_same)) => self.same_after(b_same, &mut next_same),
+                None => next_same.extend((0..top.piles.len()).map(|d| !self.scratch.touched(d))),
+            }
+            let followed = self.followed(visit, &line, top, (&next, &next_same), m.2 as usize);
+            self.masks.push(next_same);
             self.states.push(next);
             followed?;
         }
@@ -548,23 +627,23 @@ impl<'a> Problem<'a> {
 
     /// `line` took a stock card to `d`, reaching `s`: each move next onto that card, a card
     /// from elsewhere ending the line and another stock card continuing it.
-    fn followed<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, line: &[Move], top: &State, s: &State,
-                                    d: usize) -> Result<(), E> {
-        let moves = self.listing(s)?;
+    fn followed<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, line: &[Move], top: &State,
+                                    s: (&State, &[bool]), d: usize) -> Result<(), E> {
+        let moves = self.listing(s.0)?;
         let followed = self.follow(visit, line, top, s, d, &moves);
         self.listings.push(moves);
         followed
     }
 
-    fn follow<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, line: &[Move], top: &State, s: &State,
-                                  d: usize, moves: &[Move]) -> Result<(), E> {
+    fn follow<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, line: &[Move], top: &State,
+                                  s: (&State, &[bool]), d: usize, moves: &[Move]) -> Result<(), E> {
         for &m in moves {
             if m.2 == d as i32 && m.1 != -1 {
                 let more = self.line(line, m);
                 self.child(visit, more, top, Some(s), m)?;
             }
         }
-        let card = s.piles[d].last().map_or(0, |&c| (c >> 1) as usize);
+        let card = s.0.piles[d].last().map_or(0, |&c| (c >> 1) as usize);
         if self.may_follow(card, d, true) {
             self.tap_runs(visit, top, s, moves, Some(d), line)?;
         }
@@ -599,28 +678,22 @@ impl<'a> Problem<'a> {
         false
     }
 
-    /// The stock, its target and (when keyed) the stock's recycles, as one word pair.
-    fn config(&self, s: &State, k: usize, w: usize) -> Key {
-        let mut h = Hasher::new();
-        for p in [&s.piles[k], &s.piles[w]] {
-            h.word(p.len() as u64);
-            feed_cards(&mut h, p.iter().copied());
-        }
-        if self.plan.key.recycles {
-            h.word(s.recycles.get(k).copied().unwrap_or(0) as u64);
-        }
-        h.finish()
+    /// The stock configuration of `s` (`Configs::meet`) met by a tap run: whether it was met
+    /// before.
+    fn config(&self, seen: &mut Configs, s: &State, k: usize, w: usize) -> bool {
+        let recycles = if self.plan.key.recycles { s.recycles.get(k).copied().unwrap_or(0) } else { 0 };
+        seen.meet(&s.piles[k], &s.piles[w], recycles)
     }
 
     /// Each move from the stock or its target after one or more taps, with those taps and
     /// `prefix` before them (only the moves onto `onto` when given): `GameProblem._tap_runs`
     /// over `tap_run`. A tap that changes another pile (automatic moves pending after the deal)
     /// ends the run, and the position it leads to is kept as an ordinary child.
-    /// `top` is the position expanded, `s` the board the run starts from. The taps are made
-    /// in place on one board; a tap that changes another pile ends the run, so until then
-    /// those piles are `s`'s.
-    fn tap_runs<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, top: &State, s: &State, moves: &[Move],
-                                    onto: Option<usize>, prefix: &[Move]) -> Result<(), E> {
+    /// `top` is the position expanded, `s` the board the run starts from with its `same`
+    /// against `top`. The taps are made in place on one board; a tap that changes another pile
+    /// ends the run, so until then those piles are `s`'s.
+    fn tap_runs<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, top: &State, (s, s_same): (&State, &[bool]),
+                                    moves: &[Move], onto: Option<usize>, prefix: &[Move]) -> Result<(), E> {
         let Some((k, w)) = self.plan.tap else { return Ok(()) };
         if !moves.iter().any(|m| is_tap(m, k)) {
             return Ok(());
@@ -628,57 +701,84 @@ impl<'a> Problem<'a> {
         let tap: Move = (k as i32, -1, -1, -1);
         let mut seen = std::mem::take(&mut self.configs);
         seen.clear();
-        seen.push(self.config(s, k, w));
+        self.config(&mut seen, s, k, w);
         let mut taps = self.lines.pop().unwrap_or_default();
         taps.clear();
         taps.extend_from_slice(prefix);
-        let mut here = self.states.pop().unwrap_or_default();
-        here.refill_from(s);
-        let ran = self.run_taps(visit, top, s, &mut here, &mut taps, &mut seen, onto, (k, w, tap));
+        // from the position expanded, the taps are made on its own board (`self.kid`), given
+        // back after the run the piles the taps changed, rather than on a copy of the position
+        let on_kid = std::ptr::eq(s, top);
+        let mut here = if on_kid { std::mem::take(&mut self.kid) } else { self.states.pop().unwrap_or_default() };
+        if !on_kid {
+            here.refill_from(s);
+        }
+        let mut run_same = self.mask();
+        run_same.extend_from_slice(s_same);
+        let ran = self.run_taps(visit, top, s, (&mut here, &mut run_same), &mut taps, &mut seen, onto, (k, w, tap));
         self.configs = seen;
-        match ran {
-            Ok(Some(last)) => self.visit_made(visit, taps, top, last),
-            Ok(None) => {
+        let failed = ran.is_err();
+        let done = match ran {
+            Ok(true) if onto.is_none() => {
+                let last = if on_kid {
+                    let mut last = self.states.pop().unwrap_or_default();
+                    last.refill_from(&here);
+                    last
+                } else {
+                    std::mem::take(&mut here)
+                };
+                self.visit_made(visit, taps, top, last, &run_same)
+            }
+            Ok(_) => {
                 self.recycle_line(taps);
                 Ok(())
             }
             Err(e) => Err(e),
+        };
+        if on_kid {
+            if failed {
+                here.refill_from(top); // a move cut short: what it touched is not known
+            } else {
+                here.restore(top, &run_same);
+            }
+            debug_assert!(here == *top, "a board given back is not its position");
+            self.kid = here;
+        } else if !here.piles.is_empty() {
+            self.recycle_state(here);
         }
+        self.masks.push(run_same);
+        done
     }
 
-    /// The taps of `tap_runs` on `here`, and the children after each; the position a tap
-    /// that changed another pile led to, when it is a child (no `onto`).
+    /// The taps of `tap_runs` on `here` (whose `same` against `top` is `here_same`, kept so
+    /// tap after tap), and the children after each; whether the run ended on a tap that
+    /// changed another pile (then `here` is the position it led to, a child when no `onto`).
     #[allow(clippy::too_many_arguments)]
-    fn run_taps<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, top: &State, s: &State, here: &mut State,
-                                    taps: &mut Vec<Move>, seen: &mut Vec<Key>, onto: Option<usize>,
-                                    (k, w, tap): (usize, usize, Move)) -> Result<Option<State>, E> {
+    fn run_taps<E: From<ExprError>>(&mut self, visit: &mut impl Visit<E>, top: &State, s: &State,
+                                    (here, here_same): (&mut State, &mut Vec<bool>), taps: &mut Vec<Move>,
+                                    seen: &mut Configs, onto: Option<usize>, (k, w, tap): (usize, usize, Move))
+                                    -> Result<bool, E> {
         loop {
             self.game.apply_in_place(here, tap, &mut self.scratch, true)?;
+            self.untouched(here_same);
             taps.push(tap);
-            let config = self.config(here, k, w);
-            let repeated = seen.contains(&config);
-            seen.push(config);
-            if self.plan.untapped.iter().any(|&i| !same_cards(&here.piles[i], &s.piles[i])) {
-                let last = std::mem::take(here);
-                return Ok(match onto {
-                    None => Some(last),
-                    Some(_) => {
-                        self.states.push(last);
-                        None
-                    }
-                });
+            let repeated = self.config(seen, here, k, w);
+            // the earlier taps left the other piles as `s` has them: only one this tap touched
+            // may differ
+            let scratch = &self.scratch;
+            if self.plan.untapped.iter().any(|&i| scratch.touched(i) && !same_cards(&here.piles[i], &s.piles[i])) {
+                return Ok(true);
             }
             if repeated {
                 break;
             }
             let mut after = self.listings.pop().unwrap_or_default();
             after.clear();
-            self.game.list_moves_from(here, &[k, w], &mut after)?;
+            self.game.list_moves_from(here, &self.tap_sources, &mut after)?;
             let mut played = false;
             for &m in &after {
                 if m.1 != -1 && onto.is_none_or(|d| m.2 == d as i32) {
                     let line = self.line(taps, m);
-                    self.child(visit, line, top, Some(here), m)?;
+                    self.child(visit, line, top, Some((here, here_same)), m)?;
                     played = true;
                 }
             }
@@ -689,8 +789,7 @@ impl<'a> Problem<'a> {
                 break;
             }
         }
-        self.states.push(std::mem::take(here));
-        Ok(None)
+        Ok(false)
     }
 }
 
