@@ -356,6 +356,7 @@ def test_noisy_orders_are_seeded():
     assert all(0 <= a - b < NOISE for a, b in zip(ranks(3), plain))
 
 
+@pytest.mark.engines_chosen
 def test_a_win_found_by_a_noisy_try_is_the_same_every_time(monkeypatch):
     """Klondike deal 26 with tries of 1,000 positions: the first try with noise (the sixth) wins
     it, and solving again gives the same line."""
@@ -378,6 +379,7 @@ def test_a_win_found_by_a_noisy_try_is_the_same_every_time(monkeypatch):
     assert solve(g, s, max_states=20_000, timeout=600).line == first.line
 
 
+@pytest.mark.engines_chosen
 def test_a_streamlined_try_wins_a_draw_3_deal_and_never_proves_a_loss():
     """Klondike draw 3, deal 167: the lazy-stock try (not exact with three cards a draw) wins it
     within 20,000 positions, where the exact tries do not. Its `lost` is never the answer: on
@@ -393,6 +395,7 @@ def test_a_streamlined_try_wins_a_draw_3_deal_and_never_proves_a_loss():
     assert solve(g, s, max_states=20_000, timeout=600, analysis=an).result == "unknown"
 
 
+@pytest.mark.engines_chosen
 def test_a_streamlined_loss_is_not_reported(monkeypatch):
     import cardz_core.planners.solver as solver_module
     from cardz_core.solver.search import SearchResult, search
@@ -518,6 +521,7 @@ def test_bakers_dozen_deals_with_a_king_on_a_lower_card_of_its_suit_are_lost_at_
     assert 0 < decided < 12
 
 
+@pytest.mark.engines_chosen
 def test_nestor_agrees_with_a_search_written_for_its_rules():
     """The discard, a sink in a game with triggers (docs/solver.md, section 3), is keyed by size
     and top: every answer is still the one of a search that knows only Nestor's rules. On the

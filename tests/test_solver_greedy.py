@@ -68,6 +68,7 @@ def test_a_greedy_try_taps_past_no_card_it_could_play():
     assert max(every) > max(taps)
 
 
+@pytest.mark.engines_chosen
 @pytest.mark.parametrize("engine", ["native", "python"])
 def test_a_greedy_graph_searched_to_the_end_is_no_proof_and_the_tries_go_on_exactly(engine):
     game = compile(open_game(str(MINI_SIMON)).spec, engine=engine)
@@ -84,6 +85,7 @@ def test_a_greedy_graph_searched_to_the_end_is_no_proof_and_the_tries_go_on_exac
                  orders=(GREEDY,)).result == "lost"
 
 
+@pytest.mark.engines_chosen
 @pytest.mark.parametrize("engine", ["native", "python"])
 def test_a_greedy_order_wins_where_the_same_order_searching_exactly_does_not(engine):
     game = compile(open_game(str(MINI_SIMON)).spec, engine=engine)

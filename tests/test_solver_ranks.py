@@ -106,6 +106,7 @@ MINIS = {"auld_lang_syne": mini("auld_lang_syne", SIX + ["Seven"]),
          "sir_tommy": mini("sir_tommy", FOUR + ["Five"], THREE)}
 
 
+@pytest.mark.engines_chosen
 @pytest.mark.parametrize("name", sorted(PLAIN))
 def test_wins_are_those_of_a_search_with_nothing_pruned(name):
     spec = make(PLAIN[name]).spec
@@ -116,6 +117,7 @@ def test_wins_are_those_of_a_search_with_nothing_pruned(name):
         # solve replays a won line on the engine before it answers
 
 
+@pytest.mark.engines_chosen
 @pytest.mark.parametrize("name", sorted(MINIS))
 def test_the_reductions_search_fewer_positions_for_the_same_answers(name):
     """Every deal the search without them decides gets the same answer with them, in no more

@@ -163,6 +163,12 @@ class Analysis:
         self._undeclared = (-1,) * self.n
         self.oneway: Any = None  # a solver.oneway.OneWay, made by the solver on first use
         self.native: Any = None  # the native search (``cardz_core._native.Solver``), likewise
+        # GameProblem's tables by compiled accept rule (and eject rule, for the pairs it would
+        # not lift together): they depend on the game alone, so every try of every solve
+        # shares them; a two-pack game's take a third of a second each to build
+        self.fit_tables: dict[Any, frozenset[int]] = {}
+        self.stuck_tables: dict[Any, frozenset[int]] = {}
+        self.onto_tables: dict[Any, tuple[tuple[int, ...], ...]] = {}
 
     # ---- what the kinds' facts say (compile copied them onto the steps and conditions) -------
     def _understood(self, cond: ConditionData, known: frozenset[str]) -> bool:

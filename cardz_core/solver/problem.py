@@ -134,10 +134,10 @@ class GameProblem:
         cards = an.cards
         self.n_cards = len(cards)
         self.fits: dict[int, frozenset[int]] = {}
-        tables: dict[Any, frozenset[int]] = {}  # by compiled accept table: equal rules, one table
+        tables = an.fit_tables  # by compiled accept table: equal rules, one table
         # Of those, the pairs the depot's ejectRule would not lift together (``Weights.stuck``).
         self.stuck: dict[int, frozenset[int]] = {}
-        stuck: dict[Any, frozenset[int]] = {}
+        stuck = an.stuck_tables
         for i in self.open:
             rule = c.accepts[i]
             if rule.build is None or rule.empty_only:
@@ -160,7 +160,11 @@ class GameProblem:
         if self.lazy:
             n = self.n_cards
             for i, fits in self.fits.items():
-                self.onto[i] = tuple(tuple(a for a in range(n) if b * n + a in fits) for b in range(n))
+                rule = c.accepts[i]
+                if rule not in an.onto_tables:
+                    an.onto_tables[rule] = tuple(tuple(a for a in range(n) if b * n + a in fits)
+                                                 for b in range(n))
+                self.onto[i] = an.onto_tables[rule]
 
     # Weights of the sibling order (tried on Microsoft FreeCell deals 1-60; speed only).
     W_HOME, W_FACE_DOWN, W_EMPTY, W_DEPTH, W_DISORDER = 100, 20, 30, 10, 5
