@@ -254,3 +254,24 @@ def test_lazy_stock_needs_one_card_per_draw_and_columns_open_to_the_waste():
     doc["depots"][-1]["acceptRule"]["acceptFrom"] = "Tableau"
     an = Analysis(make(doc).spec)
     assert not an.lazy_stock and any("refuses cards from waste" in n for n in an.notes)
+
+
+def test_every_try_shares_the_games_accept_tables():
+    """The tables of which card lies on which (``GameProblem.fits``, ``stuck``, ``onto``) depend
+    on the game alone: the first problem of an analysis builds them, every later try reads the
+    same objects, whatever its order, and they hold what a fresh analysis builds."""
+    from cardz_core.cli.common import open_game
+    from cardz_core.solver.problem import ORDERINGS, GameProblem
+
+    game = open_game("rulesets/klondike.cardz")
+    an = Analysis(game)
+    first, later = GameProblem(game, an), GameProblem(game, an, ORDERINGS[1], noise=3)
+    assert first.fits and first.onto and first.fits.keys() == later.fits.keys()
+    for i in first.fits:
+        assert later.fits[i] is first.fits[i] and later.onto[i] is first.onto[i]
+    assert later.stuck.keys() == first.stuck.keys()
+    for i in first.stuck:
+        assert later.stuck[i] is first.stuck[i]
+    fresh = GameProblem(game, Analysis(game))
+    assert (fresh.fits, fresh.stuck, fresh.onto) == (first.fits, first.stuck, first.onto)
+    assert len(an.fit_tables) < len(first.fits)  # the columns' equal rules share one table
