@@ -7,6 +7,7 @@ moves by default (expectimax and sampling with small node budgets), 50 deals and
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import json
 import random
@@ -53,10 +54,33 @@ def play(game: Any, name: str, seed: int, moves: int) -> Seat:
     return seat
 
 
-@pytest.mark.parametrize("name", sorted(BUILTIN_PLANNERS))
+# the planners each of whose decisions is the solver's
+SOLVING = ("bandit", "sampling")
+
+
+@pytest.mark.parametrize("name", sorted(set(BUILTIN_PLANNERS) - set(SOLVING)))
 @pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
 def test_every_planner_plays_every_bundled_game_legally(path: Path, name: str) -> None:
     game = bundled(path)
+    for seed in range(1, DEALS + 1):
+        play(game, name, seed, MOVES)
+
+
+@functools.cache
+def on_auto(path: Path) -> Any:
+    """A bundled game on the native engine wherever it plays it, whatever CARDZ_ENGINE says."""
+    return compile(load_game(path, file=str(path)), engine="auto")
+
+
+@pytest.mark.engines_chosen
+@pytest.mark.parametrize("name", SOLVING)
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_the_solving_planners_play_every_bundled_game_legally(path: Path, name: str) -> None:
+    """On the engine ``auto`` picks: the solver decides their moves, and its two searches give
+    the same answers (tests/test_native_solver.py), where the Python one takes the Python
+    engine's pace (the two planners' 148 games took it 90 s). The Python search plays them in
+    tests/test_sampling.py and tests/test_bandit.py."""
+    game = on_auto(path)
     for seed in range(1, DEALS + 1):
         play(game, name, seed, MOVES)
 
