@@ -8,7 +8,9 @@ emptied (filling one costs as much), a card from the stock, waste or a reserve b
 tableau. To that is added half the best such score of a move the new position allows (a look one
 move further, read off the piles): filling an empty column is worth it when it frees a card to go
 home. Taps come last: a tap scores just above a move that only shuffles cards between piles, and
-gets no credit for what the cards it brings may allow, since they are a guess.
+gets no credit for what the cards it brings may allow, since they are a guess, and no debit for
+the empty piles the rules fill with them (otherwise, in Fortune's Favor, it would move cards
+between columns rather than let the waste refill an empty one, until it gave up).
 
 The planner never plays the move that takes the board straight back to where it was before its
 last move while another move is left, and never moves a whole pile to an empty interchangeable
@@ -106,7 +108,10 @@ def move_score(game: Game, before: State, after: State, move: Move) -> float:
     emptied = empty_spaces(r, after) - empty_spaces(r, before)
     score = HOME_WEIGHT * home + REVEAL_WEIGHT * revealed + EMPTY_WEIGHT * emptied
     if move.index < 0:  # a tap
-        return score + TAP_SCORE if score >= 0 else score
+        # never below a move that changes nothing: a tap whose cards the rules put on empty
+        # piles (a refill from the waste, a deal to every column) still brings cards into play,
+        # where shuffling cards about while it waits only runs the game into STALL_MOVES
+        return max(score, 0.0) + TAP_SCORE
     if home == 0 and revealed == 0 and emptied <= 0:
         if r.feeds[move.src] and r.tableau[move.dst]:
             score += FEED_SCORE  # a card out of the stock's way into play
