@@ -12,6 +12,7 @@ import pytest
 from cardz_core.planners import make_planner, usual
 from cardz_core.view import Seat
 from conftest import board, mv, tap
+from test_planners import play
 from test_view import RULESETS, bundled, game_of
 
 # three tableau depots of their own (not copies of one), each taking any card; one Two of Hearts
@@ -154,15 +155,4 @@ def test_usual_taps_rather_than_shuffle_while_the_rules_would_refill_an_empty_co
 
 def test_usual_wins_fortunes_favor() -> None:
     game = _game("fortunes_favor")
-    won = 0
-    for seed in range(1, 6):
-        seat = Seat(game, game.deal(seed))
-        planner = make_planner(game, "usual")
-        rng = random.Random(seed)
-        while seat.state.status == 0 and seat.state.moves < 500:
-            move = planner.choose(game, seat.view, rng)
-            if move is None:
-                break
-            seat.play(move)
-        won += seat.state.status == 1
-    assert won >= 4
+    assert sum(play(game, "usual", seed, 500).state.status == 1 for seed in range(1, 6)) >= 4
