@@ -2,7 +2,7 @@
 
     nice -n 10 python3 benchmarks/build_ratings.py (--all | GAME...) [--seeds A-B] [--jobs N]
         [--max-states K] [--timeout S] [--playouts K] [--time-box S] [--fresh] [--out-dir DIR]
-        [--settings FILE]
+        [--settings FILE] [--regrade]
 
 For each game and each seed it runs ``cardz_core.ratings.rate_deal``: the solver's verdict within
 ``--max-states`` positions (``--timeout`` seconds is only a safety), and for a won deal the fair
@@ -27,6 +27,10 @@ never the answer); and ``beam``, a beam try the solver runs first (``width``, ``
 the command line takes its settings from the file too. An option given on the command line
 overrides the file's value for every game built; a game the file does not list takes the
 options' defaults.
+
+``--regrade`` keeps every row's verdict, positions and line and plays only the won deals'
+playouts again, for their ``wins``, ``measure`` and so the levels: what a change to the playout
+player (``usual``) calls for, at a small part of a rebuild's cost.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ from cardz_core.cli.common import open_game  # noqa: E402
 from cardz_core.engine.logs import game_hash  # noqa: E402
 from cardz_core.engines import engine_of  # noqa: E402
 from cardz_core.ratings import (PLAYOUT_MOVES, PLAYOUT_PLANNER, PLAYOUTS,  # noqa: E402
-                                RATINGS_DIR, SLIP, orders_of, rate_deal, table_document)
+                                RATINGS_DIR, SLIP, grade, orders_of, rate_deal, table_document)
 from cardz_core.rulesets import game_file  # noqa: E402
 from cardz_core.problems import CardzError  # noqa: E402
 from cardz_core.solver.beam import Beam, beam_of  # noqa: E402
@@ -123,6 +127,39 @@ def _rate(seed: int, max_states: int, timeout: float, playouts: int,
           orders: tuple[Weights, ...] | None, beam: Beam | None) -> dict[str, Any]:
     return rate_deal(_worker["game"], seed, max_states=max_states, timeout=timeout,
                      playouts=playouts, orders=orders, beam=beam).row
+
+
+def _grade(seed: int, playouts: int, states: int, budget: int) -> dict[str, Any]:
+    return {"seed": seed, **grade(_worker["game"], seed, playouts, states, budget)}
+
+
+def regrade(name: str, jobs: int, out_dir: Path) -> None:
+    """Play the won deals' playouts of game ``name``'s table again and grade it anew (module
+    docstring, ``--regrade``); the table must be of the current game file."""
+    path = game_file(name)
+    game = open_game(str(path))
+    out = out_dir / (path.stem + ".json")
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    if doc.get("hash") != game_hash(game.spec):
+        raise ValueError(f"{out}: made for another version of {path.name}; rebuild it instead")
+    made = doc["made"]
+    rows = {r["seed"]: r for r in doc["deals"]}
+    won = [r for r in rows.values() if r["result"] == "won"]
+    started = time.perf_counter()
+    args = [(r["seed"], made["playouts"], r["states"], made["max_states"]) for r in won]
+    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(str(path),)) as pool:
+        futures = [pool.submit(_grade, *a) for a in args]
+        for done, fut in enumerate(futures, 1):
+            new = fut.result()
+            row = rows[new["seed"]]
+            print(f"{path.stem}: seed {row['seed']} wins {row['wins']} -> {new['wins']} "
+                  f"[{done}/{len(won)}]", file=sys.stderr, flush=True)
+            row.update(new)
+    made["planner"] = PLAYOUT_PLANNER
+    made["cardz"] = __version__
+    _write(out, table_document(doc["game"], doc["file"], doc["hash"], made, list(rows.values())))
+    print(f"{path.stem}: regraded {len(won)} won deal(s) in {out} "
+          f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
 
 
 def _write(path: Path, doc: dict[str, Any]) -> None:
@@ -228,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"fair playouts per won deal (default {PLAYOUTS})")
     p.add_argument("--time-box", type=float, help="start no new deal of a game after S seconds")
     p.add_argument("--fresh", action="store_true", help="rate every deal again")
+    p.add_argument("--regrade", action="store_true",
+                   help="keep the verdicts, play the won deals' playouts again")
     p.add_argument("--out-dir", type=Path, default=RATINGS_DIR,
                    help="where the tables go (default the shipped folder)")
     args = p.parse_args(argv)
@@ -247,6 +286,13 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         p.error(str(exc))
     args.out_dir.mkdir(parents=True, exist_ok=True)
+    if args.regrade:
+        try:
+            for name, _ in plans:
+                regrade(name, args.jobs, args.out_dir)
+        except (OSError, ValueError) as exc:
+            p.error(str(exc))
+        return 0
     for name, settings in plans:
         build(name, settings, jobs=args.jobs, fresh=args.fresh, out_dir=args.out_dir)
     return 0

@@ -187,13 +187,19 @@ def rate_deal(game: Game, seed: int, *, max_states: int, timeout: float,
         return Rated(row, [])
     if not line_wins(game, state, found.line):
         raise AssertionError(f"seed {seed}: the solver's line does not win in the engine")
-    wins = playout_wins(game, seed, playouts)
     row["moves"] = len(found.line)
-    row["wins"] = wins
-    row["measure"] = measure(wins or 0, playouts if wins is not None else 0,
-                             found.states, max_states)
+    row.update(grade(game, seed, playouts, found.states, max_states))
     row["line"] = line_text(found.line)
     return Rated(row, list(found.line))
+
+
+def grade(game: Game, seed: int, playouts: int, states: int, budget: int) -> dict[str, Any]:
+    """A won deal's ``wins`` (its fair playouts won) and ``measure``, from the solver's
+    ``states`` of its ``budget``: also how a table is graded again when the playout player
+    changes, its verdicts kept."""
+    wins = playout_wins(game, seed, playouts)
+    return {"wins": wins, "measure": measure(wins or 0, playouts if wins is not None else 0,
+                                             states, budget)}
 
 
 def assign_levels(rows: list[dict[str, Any]]) -> None:

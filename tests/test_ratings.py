@@ -113,6 +113,28 @@ def test_the_builder_keeps_what_is_done(tiny: Path, tiny_table: ratings.Table,
     assert "other settings; starting over" in capsys.readouterr().err
 
 
+def test_regrading_plays_only_the_playouts_again(tiny: Path, tiny_table: ratings.Table,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A table whose playouts were played by another player (here: grades spoiled in the file)
+    gets the current player's grades back, every verdict, count of positions and line kept."""
+    good = tiny_table.doc
+    spoiled = json.loads(json.dumps(good))
+    for row in spoiled["deals"]:
+        if row["result"] == "won":
+            row["wins"], row["measure"] = 0, 1.0
+        row.pop("level", None)
+    tiny_table.path.write_text(json.dumps(spoiled), encoding="utf-8")
+    out = str(tiny_table.path.parent)
+    assert _builder().main([str(tiny), "--regrade", "--out-dir", out, "--jobs", "2"]) == 0
+    assert json.loads(tiny_table.path.read_text(encoding="utf-8")) == good
+    won = good["winnability"]["won"]  # only the won deals are played
+    assert f"[{won}/{won}]" in capsys.readouterr().err and won < len(good["deals"])
+    tiny.write_text(tiny.read_text(encoding="utf-8").replace("Six", "Six "), encoding="utf-8")
+    with pytest.raises(SystemExit):
+        _builder().main([str(tiny), "--regrade", "--out-dir", out])
+    assert "made for another version of tiny.cardz; rebuild it" in capsys.readouterr().err
+
+
 OWN_ORDERS = [[50, 100, 10, 0, 20, 0], [100, 20, 60, 0, 20, 0]]
 
 
