@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cardz_core.planners import make_planner, usual
+from cardz_core.planners import make_planner, measures, usual
 from cardz_core.view import Seat
 from conftest import board, mv, tap
 from test_planners import play
@@ -156,3 +156,25 @@ def test_usual_taps_rather_than_shuffle_while_the_rules_would_refill_an_empty_co
 def test_usual_wins_fortunes_favor() -> None:
     game = _game("fortunes_favor")
     assert sum(play(game, "usual", seed, 500).state.status == 1 for seed in range(1, 6)) >= 4
+
+
+def test_usual_does_not_move_a_card_from_cell_to_empty_cell_in_penguin() -> None:
+    """Penguin's cells are copies no expression names or belongs to, so a card moved from one
+    to an empty other is the same board (it moved cards between cells until it gave up on 498
+    of 500 deals); its columns carry their own expression, so they are not taken as copies."""
+    game = _game("penguin")
+    cells = {d for d, name in enumerate(game.compiled.depot_names) if name.startswith("cell-")}
+    r = measures.roles(game)
+    assert {r.swap_group[d] for d in cells} == {"cell"}
+    assert all(r.swap_group[d] is None for d, name in enumerate(game.compiled.depot_names)
+               if name.startswith("column-"))
+    for seed in (1, 2):
+        seat = Seat(game, game.deal(seed))
+        planner = make_planner(game, "usual")
+        rng = random.Random(seed)
+        while seat.state.status == 0 and seat.state.moves < 300:
+            move = planner.choose(game, seat.view, rng)
+            if move is None:
+                break
+            assert not (move.src in cells and move.dst in cells and not seat.state.piles[move.dst])
+            seat.play(move)
