@@ -10,7 +10,9 @@ move further, read off the piles): filling an empty column is worth it when it f
 home. Taps come last: a tap scores just above a move that only shuffles cards between piles, and
 gets no credit for what the cards it brings may allow, since they are a guess, and no debit for
 the empty piles the rules fill with them (otherwise, in Fortune's Favor, it would move cards
-between columns rather than let the waste refill an empty one, until it gave up).
+between columns rather than let the waste refill an empty one, until it gave up). A tap that
+deals onto occupied tableau piles (Spider, Scorpion, Easthaven) buries their cards for good, so
+it comes after a shuffle to a board not seen before too.
 
 The planner never plays the move that takes the board straight back to where it was before its
 last move while another move is left, and never moves a whole pile to an empty interchangeable
@@ -42,6 +44,7 @@ EMPTY_WEIGHT = 12.0  # per tableau pile or cell emptied; filling one costs as mu
 FEED_SCORE = 5.0  # a card from the stock, waste or a reserve played into the tableau
 TAP_SCORE = 1.0
 SHUFFLE_SCORE = -1.0  # a move that changes nothing the measures see
+COVER_SCORE = -2.0  # a tap that deals onto occupied tableau piles: it buries their cards for good
 LOOK_AHEAD = 0.5  # the share of the best next move's score a move is credited with
 ORDER_WEIGHT = 0.01  # per face-down card under the picked card: work on the deepest pile first
 REVISIT_COST = 3.0  # per earlier visit of the board a move leads to
@@ -111,6 +114,9 @@ def move_score(game: Game, before: State, after: State, move: Move) -> float:
         # never below a move that changes nothing: a tap whose cards the rules put on empty
         # piles (a refill from the waste, a deal to every column) still brings cards into play,
         # where shuffling cards about while it waits only runs the game into STALL_MOVES
+        if any(r.tableau[d] and b and len(a) > len(b)
+               for d, (b, a) in enumerate(zip(before.piles, after.piles))):
+            return COVER_SCORE
         return max(score, 0.0) + TAP_SCORE
     if home == 0 and revealed == 0 and emptied <= 0:
         if r.feeds[move.src] and r.tableau[move.dst]:
