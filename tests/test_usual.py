@@ -192,3 +192,14 @@ def test_usual_deals_onto_the_columns_only_after_the_other_moves() -> None:
     assert tap(game, "stock") in moves and shuffle in moves
     choice = make_planner(game, "usual").choose(game, game.view(there), random.Random(3))
     assert choice == shuffle
+
+
+def test_usual_plays_a_columns_card_home_before_turning_the_stocks() -> None:
+    """In Golf a tap turns the stock's card onto the foundation: played first, it covers the
+    rank the column's card needed (it was credited with that card and went first when the
+    column's card led nowhere further: Relaxed Golf 0 of 100 deals, now 8)."""
+    game = _game("golf")
+    there = board(game, {"foundation": ["5H"], "column-1": ["9C", "6S"], "stock": ["~2D", "~KD"]})
+    home = mv(game, "column-1", 1, "foundation")
+    assert {home, tap(game, "stock")} <= set(game.legal_moves(there))
+    assert make_planner(game, "usual").choose(game, game.view(there), random.Random(3)) == home

@@ -12,7 +12,8 @@ gets no credit for what the cards it brings may allow, since they are a guess, a
 the empty piles the rules fill with them (otherwise, in Fortune's Favor, it would move cards
 between columns rather than let the waste refill an empty one, until it gave up). A tap that
 deals onto occupied tableau piles (Spider, Scorpion, Easthaven) buries their cards for good, so
-it comes after a shuffle to a board not seen before too.
+it comes after a shuffle to a board not seen before too; a tap that turns the stock's card onto
+a foundation (Golf, TriPeaks) is not credited with that card, so a column's card goes first.
 
 The planner never plays the move that takes the board straight back to where it was before its
 last move while another move is left, and never moves a whole pile to an empty interchangeable
@@ -113,11 +114,13 @@ def move_score(game: Game, before: State, after: State, move: Move) -> float:
     if move.index < 0:  # a tap
         # never below a move that changes nothing: a tap whose cards the rules put on empty
         # piles (a refill from the waste, a deal to every column) still brings cards into play,
-        # where shuffling cards about while it waits only runs the game into STALL_MOVES
+        # where shuffling cards about while it waits only runs the game into STALL_MOVES; and
+        # no credit for the stock's card it turns onto a foundation (Golf): played before a
+        # column's card it would cover the rank that card needed
         if any(r.tableau[d] and b and len(a) > len(b)
                for d, (b, a) in enumerate(zip(before.piles, after.piles))):
             return COVER_SCORE
-        return max(score, 0.0) + TAP_SCORE
+        return max(score - HOME_WEIGHT * home, 0.0) + TAP_SCORE
     if home == 0 and revealed == 0 and emptied <= 0:
         if r.feeds[move.src] and r.tableau[move.dst]:
             score += FEED_SCORE  # a card out of the stock's way into play
