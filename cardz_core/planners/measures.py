@@ -8,10 +8,11 @@ so a plugin depot type with a builtin role is measured like the builtin one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Hashable
 
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import LOST, WON, State
+from cardz_core.solver.analysis import analysis_of
 from cardz_core.solver.programs import RuleReads
 
 if TYPE_CHECKING:
@@ -41,18 +42,21 @@ class Roles:
         self.cells = tuple(r == "cell" for r in self.role)
         # depots a card leaves to come into play: the stock's draw target, waste, reserves
         self.feeds = tuple(r in ("stock", "waste", "reserve") for r in self.role)
-        # copies of a repeated tableau or cell depot are interchangeable (moving a whole pile
+        # Copies of a repeated tableau or cell depot are interchangeable (moving a whole pile
         # from one to an empty other changes nothing) in a game written in fixed fields, and,
         # as a planner's guess (not the solver's proof), in one whose expressions neither name
-        # the copy nor belong to it (Penguin's cells, beside its foundations' expression)
-        group_of: dict[int, str] = {d: g for g, ds in game.groups.items() for d in ds}
+        # the copy nor belong to it (Penguin's cells, beside its foundations' expression).
+        # Other depots are where the solver's analysis proves them so (its symmetry classes:
+        # Four Seasons' cross, Indian's columns with their own expression).
+        group_of: dict[int, Hashable] = {d: k for k, cl in enumerate(analysis_of(game).classes)
+                                         for d in cl}
         told_apart: set[int] = set()
         if game.uses_expressions:
             reads = RuleReads(game.compiled)
             told_apart = reads.named | {ref.self_depot for ref in reads.refs}
-        self.swap_group = tuple(
-            group_of.get(d) if r in ("tableau", "cell") and d not in told_apart else None
-            for d, r in enumerate(self.role))
+        group_of.update({d: g for g, ds in game.groups.items() for d in ds if d not in told_apart})
+        self.swap_group: tuple[Hashable, ...] = tuple(
+            group_of.get(d) if r in ("tableau", "cell") else None for d, r in enumerate(self.role))
 
     def pointless(self, state: State, move: Move) -> bool:
         """A whole pile moved to an empty interchangeable depot: the same board, relabelled."""
