@@ -18,14 +18,16 @@ def _game(ranks: list[str], *, loss: bool = False, columns: str = "none", repeat
           ) -> dict[str, Any]:
     """Hearts of ``ranks`` dealt face up, one a column; an Ace-up foundation. ``columns``: what a
     column accepts. ``repeat``: the columns are copies of one depot (interchangeable), else two
-    depots of their own (a card may go back and forth between them)."""
+    depots with rules of their own, the second taking any single card (a card may go back and
+    forth between them; with one rule the solver's analysis proves them interchangeable, and
+    the planners take a move between them for no move)."""
     if repeat:
         tableau = [{"name": "column", "type": "Tableau", "repeat": 2,
                     "acceptRule": columns, "ejectRule": "faceUp"}]
         deal = [{"kind": "dealGroup", "to": "column", "faceUp": 1}]
     else:
-        tableau = [{"name": n, "type": "Tableau", "acceptRule": columns, "ejectRule": "faceUp"}
-                   for n in ("left", "right")]
+        tableau = [{"name": n, "type": "Tableau", "acceptRule": rule, "ejectRule": "faceUp"}
+                   for n, rule in (("left", columns), ("right", {"single": True}))]
         deal = [{"kind": "dealGroup", "to": "left", "faceUp": 1}]
     spec: dict[str, Any] = {
         "name": "Ends", "depotOnly": True,
