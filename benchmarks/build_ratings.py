@@ -60,15 +60,16 @@ from cardz_core.ratings import (PLAYOUT_MOVES, PLAYOUT_PLANNER, PLAYOUTS,  # noq
 from cardz_core.rulesets import game_file  # noqa: E402
 from cardz_core.problems import CardzError  # noqa: E402
 from cardz_core.solver.beam import Beam, beam_of  # noqa: E402
-from cardz_core.solver.problem import Weights  # noqa: E402
+from cardz_core.solver.problem import ORDERINGS_VERSION, Weights  # noqa: E402
 
 SETTINGS = Path(__file__).resolve().parent / "ratings_settings.json"
 # the table is rewritten at most this often (and at the end): a table of tens of thousands of
 # deals rewritten after each one would cost more than rating them
 SAVE_SECONDS = 5.0
-# the settings a row depends on: a table made with others is not resumed
+# the settings a row depends on: a table made with others is not resumed (``default_orders``:
+# the version of the solver's own orders, absent from tables made before it was kept)
 RESULT_SETTINGS = ("max_states", "playouts", "slip", "planner", "playout_moves", "orders",
-                   "beam")
+                   "beam", "default_orders")
 # each per-game setting: its default and how the file's or the command line's text reads
 DEFAULTS: dict[str, Any] = {"seeds": "0-199", "max_states": 100_000, "timeout": 120.0,
                             "playouts": PLAYOUTS, "time_box": None, "note": None,
@@ -207,7 +208,7 @@ def build(name: str, s: Settings, *, jobs: int, fresh: bool, out_dir: Path) -> N
     made: dict[str, Any] = {"max_states": s.max_states, "timeout": s.timeout,
                             "playouts": s.playouts, "slip": SLIP, "planner": PLAYOUT_PLANNER,
                             "playout_moves": PLAYOUT_MOVES, "engine": engine_of(game)[0],
-                            "cardz": __version__}
+                            "cardz": __version__, "default_orders": ORDERINGS_VERSION}
     if s.note:
         made["note"] = s.note
     if s.orders:

@@ -19,7 +19,7 @@ from cardz_core.native import NativeEngineGame
 from cardz_core.planners.solver import (NATIVE_NOTE, PROBE_MIN_STATES, PYTHON_NOTE, _native_solver,
                                         prepare, replay, solve)
 from cardz_core.solver.analysis import analysis_of
-from cardz_core.solver.problem import ORDERINGS, Weights
+from cardz_core.solver.problem import FACE_DOWN_ORDERINGS, ORDERINGS, Weights
 
 BUNDLED = sorted(Path(__file__).resolve().parent.parent.joinpath("rulesets").glob("*.cardz"))
 SMALL = 200  # positions: one try, no noise (below PROBE_MIN_STATES)
@@ -188,3 +188,15 @@ def test_a_solve_with_orders_of_its_own_builds_only_that_native_search(monkeypat
     assert solve(native, deal_ms(native, 2), max_states=20_000, timeout=60,
                  analysis=an).result == "won"
     assert len(plans) == 2 and an.native is not None
+
+
+def test_both_searches_streamline_with_the_first_of_the_orders_given():
+    """Klondike draw 3, deal 167, with orders of its own: the first round and the streamlined try
+    after it (lazy stock, with the first of the orders given) are the same in both searches, and
+    the streamlined try wins the deal there, within 20,000 positions."""
+    native, python = engines("rulesets/klondike_draw3.cardz")
+    orders = (ORDERINGS[0]._replace(depth=10), *ORDERINGS[1:], *FACE_DOWN_ORDERINGS)
+    got = solve(native, native.deal(167), max_states=20_000, timeout=60, orders=orders)
+    want = solve(python, python.deal(167), max_states=20_000, timeout=600, orders=orders)
+    assert got.result == "won" and (got.states, got.line) == (want.states, want.line)
+    assert replays_on_python(python, native.deal(167), got.line)

@@ -21,7 +21,7 @@ from cardz_core.ratings import (LEVELS, assign_levels, file_hash, game_table, me
                                 shipped_tables, table_document)
 from cardz_core.rulesets import RULESETS_DIR
 from cardz_core.winnable import SPOT_RATED, winnable_deal
-from cardz_core.solver.problem import Weights
+from cardz_core.solver.problem import ORDERINGS_VERSION, Weights
 from conftest import LONG, benchmark, run_cli
 from test_solver_games import game_doc
 
@@ -111,6 +111,23 @@ def test_the_builder_keeps_what_is_done(tiny: Path, tiny_table: ratings.Table,
     _builder().main([str(tiny), "--seeds", "0-3", "--max-states", "999",
                      "--out-dir", str(tiny_table.path.parent)])
     assert "other settings; starting over" in capsys.readouterr().err
+
+
+def test_a_table_made_with_older_default_orders_is_not_resumed(
+        tiny: Path, tiny_table: ratings.Table, capsys: pytest.CaptureFixture[str]) -> None:
+    """The solver's efforts depend on its sibling orders, so a table made before the default
+    orders changed (``made.default_orders`` older, or absent) is rated again, not carried on."""
+    doc = json.loads(tiny_table.path.read_text(encoding="utf-8"))
+    assert doc["made"]["default_orders"] == ORDERINGS_VERSION
+    args = [str(tiny), "--seeds", TINY_SEEDS, "--max-states", str(TINY_STATES),
+            "--out-dir", str(tiny_table.path.parent)]
+    _builder().main(args)
+    assert f"{len(doc['deals'])} deal(s) kept, 0 to rate" in capsys.readouterr().err
+    for older in (ORDERINGS_VERSION - 1, None):
+        doc["made"]["default_orders"] = older
+        tiny_table.path.write_text(json.dumps(doc), encoding="utf-8")
+        _builder().main(args)
+        assert "other settings; starting over" in capsys.readouterr().err
 
 
 def test_regrading_plays_only_the_playouts_again(tiny: Path, tiny_table: ratings.Table,

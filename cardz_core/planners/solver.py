@@ -207,10 +207,11 @@ def _solve_native(native: Any, an: Analysis, state: Any, max_states: int,
 
 def _tries(orders: tuple[Any, ...], streamlined: bool) -> Iterator[tuple[Any, bool, int]]:
     """(weights, streamlined, noise seed) for each try in turn: the orders without noise, the
-    streamlined try if there is one, then the orders again and again with new noise."""
+    streamlined try (with the first order, as in ``src/solver/search.rs``) if there is one,
+    then the orders again and again with new noise."""
     for i in itertools.count():
         if i == len(orders) and streamlined:
-            yield ORDERINGS[0], True, 0
+            yield orders[0], True, 0
         yield orders[i % len(orders)], False, i // len(orders)
 
 
