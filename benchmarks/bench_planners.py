@@ -16,14 +16,18 @@ results do not depend on the number of workers.
 
 ``--winnable STATES`` also asks the solver, with every card known and STATES positions, which
 true deals are winnable, and adds the share of those each planner won (deals the solver left
-unknown count in neither part). ``--set PLANNER.OPTION=VALUE`` passes any option to a planner.
+unknown count in neither part); ``--verdicts ROWS`` takes them instead from the rows of a
+``bench_winnability.py --out`` run over seeds of the same game file. ``--set
+PLANNER.OPTION=VALUE`` passes any option to a planner.
 
 ``--pair A B`` plays A and B on the same deals of one game (``--file``) or of every bundled game
 a planner may play (``--all``; ``--games-list`` names some), and prints per game: the wins of
 each, the deals both won, only A won and only B won, and McNemar's exact two-sided p on the
-"only" counts. ``--rows`` appends every deal's result as it finishes, so a cut-short run keeps
-what it played. Published reference points for Klondike draw 3 with hidden cards: a greedy
-player wins about 13%, the best search-based players 37-48%.
+"only" counts. ``--rows`` appends every deal's result (with the planner's options and the move
+cap) as it finishes, so a cut-short run keeps what it played: the same command run again takes
+the deals already in the file from it and plays only the others. Published reference points
+for Klondike draw 3 with hidden cards: a greedy player wins about 13%, the best search-based
+players 37-48%.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from typing import Any, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from cardz_core.engine.logs import game_hash  # noqa: E402
 from cardz_core.planners import make_planner, planner_allowed  # noqa: E402
 from cardz_core.planners.solver import solve  # noqa: E402
 from cardz_core.rulesets import bundled, open_game  # noqa: E402
@@ -71,14 +76,53 @@ def play_one(path: str, planner: str, seed: int, max_moves: int, options: dict[s
     row = play_deal(game, Seat, chooser, rng, game.deal(seed), max_moves,
                     foundation_flags(game))
     return {"game": Path(path).stem, "planner": planner, "seed": seed, "end": row["end"],
-            "moves": row["moves"], "seconds": time.process_time() - started}
+            "moves": row["moves"], "seconds": time.process_time() - started,
+            "options": options.get(planner, {}), "max_moves": max_moves}
 
 
 def winnable(path: str, seed: int, states: int) -> Row:
     """The true deal solved with every card known: won, lost or unknown."""
     game = _game(path)
-    return {"game": Path(path).stem, "planner": "solver", "seed": seed,
+    return {"game": Path(path).stem, "planner": "solver", "seed": seed, "states": states,
             "result": solve(game, game.deal(seed), max_states=states, timeout=3600.0).result}
+
+
+def row_key(path: str, planner: str, seed: int, cap: int, options: dict[str, Any]) -> str:
+    """What makes two rows the same game played the same way: a row with this key in ``--rows``
+    is not played again."""
+    mine = {} if planner == "solver" else options.get(planner, {})
+    return json.dumps([Path(path).stem, planner, seed, cap, mine], sort_keys=True)
+
+
+def kept_rows(rows_file: str | None) -> dict[str, Row]:
+    """The rows already in ``rows_file`` by key (none when it does not exist). A row written
+    before rows named their options, or cut short by a stopped run, is played again."""
+    if not rows_file or not Path(rows_file).exists():
+        return {}
+    kept = {}
+    for line in Path(rows_file).read_text(encoding="utf-8").splitlines():
+        try:
+            r = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if r.get("planner") == "solver" and "states" in r:
+            kept[row_key(r["game"], "solver", r["seed"], r["states"], {})] = r
+        elif "options" in r and "max_moves" in r:
+            kept[row_key(r["game"], r["planner"], r["seed"], r["max_moves"],
+                         {r["planner"]: r["options"]})] = r
+    return kept
+
+
+def read_verdicts(rows_file: str, path: str) -> dict[int, str]:
+    """Each seed's verdict from ``bench_winnability.py --out`` rows made for this game file
+    (the same hash) over seeds, so a planner run can reuse a winnability run's solves."""
+    lines = Path(rows_file).read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0]) if lines else {}
+    want = game_hash(_game(path).spec)
+    if head.get("hash") != want or head.get("deals") != "seeds":
+        raise SystemExit(f"--verdicts {rows_file}: its rows were not made over seeds of this "
+                         f"game file ({head.get('game')}, {head.get('hash')}; want {want})")
+    return {r["deal"]: r["result"] for r in map(json.loads, lines[1:])}
 
 
 def _batch(args: tuple) -> list[Row]:
@@ -89,21 +133,34 @@ def _batch(args: tuple) -> list[Row]:
 
 
 def _run(jobs: list[tuple], workers: int, rows_file: str | None) -> Iterator[list[Row]]:
-    """Each job's rows as it finishes (in job order), appended to ``rows_file`` too."""
-    def keep(part: list[Row]) -> list[Row]:
+    """Each job's rows as it finishes (in job order), appended to ``rows_file`` too; the deals
+    whose rows ``rows_file`` already holds are taken from it, not played again."""
+    kept = kept_rows(rows_file)
+
+    def known(job: tuple) -> list[Row]:
+        path, planner, seeds, cap, options = job
+        keys = (row_key(path, planner, s, cap, options) for s in seeds)
+        return [kept[k] for k in keys if k in kept]
+
+    def keep(job: tuple, part: list[Row]) -> list[Row]:
         if rows_file:
             with open(rows_file, "a", encoding="utf-8") as out:
                 for r in part:
                     out.write(json.dumps(r) + "\n")
-        return part
+        old = known(job)
+        return sorted(old + part, key=lambda r: r["seed"])
 
+    todo = []
+    for job in jobs:
+        done = {r["seed"] for r in known(job)}
+        todo.append(job[:2] + ([s for s in job[2] if s not in done],) + job[3:])
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
-            for part in pool.map(_batch, jobs):
-                yield keep(part)
+            for job, part in zip(jobs, pool.map(_batch, todo)):
+                yield keep(job, part)
     else:
-        for job in jobs:
-            yield keep(_batch(job))
+        for job, rest in zip(jobs, todo):
+            yield keep(job, _batch(rest))
 
 
 def planner_line(name: str, mine: list[Row]) -> Row:
@@ -239,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--winnable", type=int, metavar="STATES", default=None,
                    help="also solve each true deal with STATES positions and report the share "
                         "of the winnable deals each planner won")
+    p.add_argument("--verdicts", metavar="ROWS",
+                   help="instead of --winnable, take which deals are winnable from the rows of "
+                        "a bench_winnability.py run over seeds of the same game file")
     p.add_argument("--max-moves", type=int, default=1000, help="move cap per game")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--json", metavar="OUT", help="also write the summary as JSON to OUT")
@@ -247,6 +307,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.pair:
         return run_pair(args)
+    if args.verdicts and args.winnable is not None:
+        raise SystemExit("--verdicts and --winnable both say which deals are winnable: give one")
     seeds = list(range(1, args.games + 1))
     options = _options(args)
     names = args.planners.split(",")
@@ -258,10 +320,14 @@ def main(argv: list[str] | None = None) -> int:
             for i in range(0, len(seeds), CHUNK) for name, cap in budgets]
     rows = [r for part in _run(jobs, args.workers, args.rows) for r in part]
     verdicts = {r["seed"]: r["result"] for r in rows if r["planner"] == "solver"}
+    if args.verdicts:
+        every = read_verdicts(args.verdicts, args.file)
+        verdicts = {s: every[s] for s in seeds if s in every}
     if verdicts:
         told = {k: sum(1 for v in verdicts.values() if v == k) for k in ("won", "lost", "unknown")}
+        source = args.verdicts or f"{args.winnable} positions each"
         print(f"solver      {told['won']} winnable, {told['lost']} not, {told['unknown']} unknown "
-              f"({args.winnable} positions each)", flush=True)
+              f"({source})", flush=True)
     summary = []
     for name in names:
         mine = [r for r in rows if r["planner"] == name]
@@ -284,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.json).write_text(json.dumps({"file": args.file, "deals": len(seeds),
                                                "max_moves": args.max_moves,
                                                "winnable_states": args.winnable,
+                                               "verdicts_from": args.verdicts,
                                                "solver": verdicts, "planners": summary},
                                               indent=2))
     return 0

@@ -1,7 +1,9 @@
-"""benchmarks/bench_planners.py: the games a paired run plays are the ones named, or it stops."""
+"""benchmarks/bench_planners.py: the games a paired run plays are the ones named, or it stops;
+a run resumes from its rows; winnable deals can come from a winnability run."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -10,7 +12,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import bench_planners  # noqa: E402
 from bench_planners import playable_games  # noqa: E402
+from cardz_core.engine.logs import game_hash  # noqa: E402
+from cardz_core.rulesets import open_game  # noqa: E402
 
 
 def test_named_games_come_in_the_order_named() -> None:
@@ -28,3 +33,61 @@ def test_a_game_no_planner_may_play_is_refused_by_name() -> None:
     # Under Twenty-One is written with expressions and does not say planners may play it
     with pytest.raises(SystemExit, match="planners may not play 'under_twenty_one'"):
         playable_games(["canfield", "under_twenty_one"])
+
+
+KLONDIKE = str(ROOT / "rulesets" / "klondike.cardz")
+
+
+def _rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_a_run_again_with_the_same_rows_file_plays_only_the_deals_not_in_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = tmp_path / "rows.jsonl"
+    argv = ["--file", KLONDIKE, "--planner", "random", "--max-moves", "30", "--rows", str(rows)]
+    assert bench_planners.main(argv + ["--deals", "3", "--json", str(tmp_path / "a.json")]) == 0
+    first = _rows(rows)
+    assert [(r["seed"], r["options"], r["max_moves"]) for r in first] == \
+        [(1, {}, 30), (2, {}, 30), (3, {}, 30)]
+    played: list[int] = []
+    real = bench_planners.play_one
+
+    def counting(path: str, planner: str, seed: int, *rest: object) -> dict:
+        played.append(seed)
+        return real(path, planner, seed, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bench_planners, "play_one", counting)
+    assert bench_planners.main(argv + ["--deals", "5", "--json", str(tmp_path / "b.json")]) == 0
+    assert played == [4, 5]
+    assert [r["seed"] for r in _rows(rows)] == [1, 2, 3, 4, 5]
+    again = json.loads((tmp_path / "b.json").read_text())["planners"][0]
+    assert again["games"] == 5
+    # another move cap is another game: every deal is played again
+    played.clear()
+    assert bench_planners.main(argv[:-4] + ["--max-moves", "31", "--rows", str(rows),
+                                            "--deals", "2"]) == 0
+    assert played == [1, 2]
+
+
+def test_verdicts_come_from_winnability_rows_of_the_same_game_file(tmp_path: Path) -> None:
+    game = open_game(KLONDIKE)
+    head = {"format": "cardz-winnability-rows/1", "game": game.spec.name,
+            "hash": game_hash(game.spec), "deals": "seeds", "budget": {"states": 10}}
+    made = tmp_path / "winn.jsonl"
+    made.write_text("\n".join(json.dumps(r) for r in [
+        head, {"deal": 1, "result": "won"}, {"deal": 2, "result": "lost"},
+        {"deal": 3, "result": "unknown"}]) + "\n")
+    out = tmp_path / "s.json"
+    argv = ["--file", KLONDIKE, "--planner", "random", "--max-moves", "30", "--deals", "3",
+            "--json", str(out)]
+    assert bench_planners.main(argv + ["--verdicts", str(made)]) == 0
+    summary = json.loads(out.read_text())
+    assert summary["solver"] == {"1": "won", "2": "lost", "3": "unknown"}
+    assert summary["planners"][0]["winnable"] == 1
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps({**head, "hash": "sha256:0"}) + "\n")
+    with pytest.raises(SystemExit, match="were not made over seeds of this game file"):
+        bench_planners.main(argv + ["--verdicts", str(other)])
+    with pytest.raises(SystemExit, match="give one"):
+        bench_planners.main(argv + ["--verdicts", str(made), "--winnable", "10"])
