@@ -357,12 +357,25 @@ def _plan(out: Path, per_family: int, calibrate: int, cap: int,
     games per family, the move cap, the first seed, the family order, the commit and the
     extension checked."""
     path = out / "plan.json"
-    try:
-        fd = os.open(path.with_suffix(".tmp"), os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-    except FileExistsError:
-        while not path.exists():  # another worker is calibrating
+    tmp = path.with_suffix(".tmp")
+    fd = None
+    if not path.exists():
+        try:
+            fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            pass  # another worker is calibrating
+    if fd is not None and path.exists():  # the plan was put in place since it was looked for
+        os.close(fd)
+        tmp.unlink()
+        fd = None
+    if fd is None:
+        while not path.exists():
             time.sleep(1)
         plan: dict[str, Any] = json.loads(path.read_text())
+        asked = {"per_family": per_family, "cap": cap, "first_seed": first_seed}
+        if any(plan.get(k) != v for k, v in asked.items()):
+            print(f"{out} has its plan: {plan['per_family']} games a family, cap {plan['cap']}, "
+                  f"seeds from {plan.get('first_seed', 0)}; those options apply", flush=True)
         return plan
     cost = calibrated(calibrate)
     plan = {"per_family": per_family, "cap": cap, "first_seed": first_seed, "block": BLOCK,

@@ -131,6 +131,30 @@ def test_a_deeper_pass_plays_other_seeds():
     assert [(b.first - 5000, b.games) for b in later] == [(b.first, b.games) for b in first]
 
 
+def test_a_later_worker_or_a_restart_follows_the_plan_in_place(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    """Only the first worker calibrates and writes the plan; one started after it finished, or a
+    restart, reads it whatever options it was given (it once calibrated again and put a plan
+    of its own in place, with other seeds)."""
+    timed: list[int] = []
+
+    def calibrated(games: int) -> dict[str, float]:
+        timed.append(games)
+        return {"Golf": 1.0, "Gaps": 2.0}
+
+    monkeypatch.setattr(differential, "calibrated", calibrated)
+    monkeypatch.setattr(differential, "_identity", lambda: {"commit": "c0ffee"})
+    first = differential._plan(tmp_path, 100, 2, 60, 20_000)
+    assert (timed, first["first_seed"], first["order"]) == ([2], 20_000, ["Gaps", "Golf"])
+    assert not (tmp_path / "plan.tmp").exists()
+    assert differential._plan(tmp_path, 100, 2, 60, 20_000) == first
+    assert capsys.readouterr().out == ""
+    assert differential._plan(tmp_path, 10_000, 2, 60, 0) == first
+    assert timed == [2]
+    assert "has its plan: 100 games a family, cap 60, seeds from 20000" in capsys.readouterr().out
+    assert json.loads((tmp_path / "plan.json").read_text()) == first
+
+
 def test_digests_are_the_same_in_another_process():
     """Stored digests are checked by later runs: nothing in them may vary by process."""
     py, nat = pair(FAMILIES["Klondike"][0])
