@@ -21,6 +21,7 @@ from cardz_core.ratings import (LEVELS, assign_levels, file_hash, game_table, me
                                 shipped_tables, table_document)
 from cardz_core.rulesets import RULESETS_DIR
 from cardz_core.winnable import SPOT_RATED, winnable_deal
+from cardz_core.winnability import measured_for
 from cardz_core.solver.problem import ORDERINGS_VERSION, Weights
 from conftest import LONG, benchmark, run_cli
 from test_solver_games import game_doc
@@ -390,9 +391,17 @@ def test_games_shows_the_figures_without_compiling(capsys: pytest.CaptureFixture
                                                    tmp_path: Path) -> None:
     code, out, _ = run_cli(capsys, "games")
     assert code == 0
-    line = next(x for x in out.splitlines() if x.startswith("FreeCell "))
+    lines = {x.split("  ")[0]: x for x in out.splitlines()}
+    # FreeCell's winnability run (thousands of deals) is shown rather than its rated deals
+    run = measured_for("freecell", file_hash(RULESETS_DIR / "freecell.cardz"))
     w = next(t for t in SHIPPED if t.path.stem == "freecell").doc["winnability"]
-    assert f"of {w['deals']}" in line and line.rstrip().endswith("all")
+    assert run is not None and run["deals"] > w["deals"]
+    assert f"of {run['deals']} " in lines["FreeCell"] and lines["FreeCell"].rstrip().endswith("all")
+    # a game with no such run shows its rated deals
+    rated = next(t for t in SHIPPED if t.path.stem == "accordion").doc["winnability"]
+    assert measured_for("accordion", file_hash(RULESETS_DIR / "accordion.cardz")) is None
+    assert f"{100 * rated['rate']:.1f}% ({100 * rated['low'][0]:.1f}-" in lines["Accordion"]
+    assert f"of {rated['deals']} " in lines["Accordion"]
     monkeypatch.setenv("CARDZ_ENGINE", "python")
     monkeypatch.setattr("cardz_core.rulesets.open_game", _no_compiling)
     code, out, _ = run_cli(capsys, "games", "--json")

@@ -1,6 +1,6 @@
 """`cardz games`: list the bundled rule sets (name, family, file) with their winnability and
-whether difficulty levels are offered, both read from the shipped tables of rated deals
-(``cardz_core.ratings``), and with ``--json`` the larger measured runs where a game has one
+whether difficulty levels are offered, read from the shipped tables of rated deals
+(``cardz_core.ratings``) and the larger measured runs where a game has one
 (``cardz_core.winnability``), each by the file's hash, without compiling the games."""
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "games", help=COMMANDS["games"],
         description="List the bundled rule sets, sorted by name: name, family, file, and the "
                     "share of deals the solver wins (with its 95%% interval, counting the "
-                    "deals it left undecided as lost and then as won, over the deals rated) "
+                    "deals it left undecided as lost and then as won, over the shipped "
+                    "winnability run where the game has one, else over the deals rated) "
                     "and whether deal --winnable --difficulty has rated deals of every level. "
                     "A game without a table of rated deals says so.")
     parser.add_argument("--family", metavar="F", help="only games of this family (its exact spelling, else in any case)")
@@ -46,15 +47,16 @@ def run(args: argparse.Namespace) -> int:
         games = [g for g in games if g.family == want] or \
             [g for g in games if (g.family or "").lower() == want.lower()]
     hashes = [_hash(g) for g in games]
+    runs = shipped()  # read once for every game
+    measured = [None if h is None else measured_for(g.path.stem, h, runs)
+                for g, h in zip(games, hashes)]
     if args.json:
-        runs = shipped()  # read once for every game
-        print_json([{**g.as_dict(), **_engine(g.path), **_figures(_table(g, h)),
-                     "measured": None if h is None else measured_for(g.path.stem, h, runs)}
-                    for g, h in zip(games, hashes)])
+        print_json([{**g.as_dict(), **_engine(g.path), **_figures(_table(g, h)), "measured": m}
+                    for g, h, m in zip(games, hashes, measured)])
         return 0
     head = ("name", "family", "file", "winnable (95% interval)", "levels")
-    rows = [(g.name, g.family or "-", _shown(g.path), *_figures_text(_table(g, h)))
-            for g, h in zip(games, hashes)]
+    rows = [(g.name, g.family or "-", _shown(g.path), *_figures_text(_table(g, h), m))
+            for g, h, m in zip(games, hashes, measured)]
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(head)]
     for row in [head] + rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
@@ -87,13 +89,15 @@ def _figures(found: Found) -> dict[str, Any]:
                             "note": doc["made"].get("note")}, "levels": doc["levels"]}
 
 
-def _figures_text(found: Found) -> tuple[str, str]:
+def _figures_text(found: Found, measured: dict[str, Any] | None) -> tuple[str, str]:
     """The two text columns: ``92.0% (88.1-94.9) of 200``, the interval running from the low end
-    with the undecided deals lost to the high end with them won; and ``all`` when every level
-    has rated deals."""
+    with the undecided deals lost to the high end with them won, over the ``measured`` run
+    where there is one (thousands of deals), else over the table's rated deals; and ``all``
+    when every level has rated deals."""
     if found.table is None:  # one made for another version of the file is not used
         return "table out of date" if found.note else "no table", "-"
-    w, levels = found.table.doc["winnability"], found.table.doc["levels"]
+    levels = found.table.doc["levels"]
+    w = measured if measured is not None else found.table.doc["winnability"]
     if not w["deals"]:
         return "no deals rated", "-"
     return (f"{100 * w['rate']:.1f}% ({100 * w['low'][0]:.1f}-{100 * w['high'][1]:.1f}) "
