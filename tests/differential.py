@@ -364,10 +364,11 @@ def _plan(out: Path, per_family: int, calibrate: int, cap: int,
             fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
         except FileExistsError:
             pass  # another worker is calibrating
-    if fd is not None and path.exists():  # the plan was put in place since it was looked for
-        os.close(fd)
-        tmp.unlink()
-        fd = None
+        else:
+            if path.exists():  # put in place since it was looked for
+                os.close(fd)
+                tmp.unlink()
+                fd = None
     if fd is None:
         while not path.exists():
             time.sleep(1)
