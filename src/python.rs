@@ -847,5 +847,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Position>()?;
     m.add_class::<crate::solver::python::Solver>()?;
     m.add_class::<crate::solver::python::OneWaySearch>()?;
+    m.add_class::<crate::solver::python::KlondikeSearch>()?;
     m.add_class::<crate::expr_probe::ExprProbe>()
 }

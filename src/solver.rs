@@ -4,6 +4,7 @@
 //! here decides a pruning or knows a vocabulary word.
 
 pub mod key;
+pub mod klondike;
 pub mod oneway;
 pub mod plan;
 pub mod problem;

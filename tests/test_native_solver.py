@@ -109,7 +109,7 @@ def test_verdicts_agree_with_many_tries(path, deals, budget):
     native, python = engines(path)
     for n in deals:
         start = deal_ms(native, n) if "freecell" in path else native.deal(n)
-        got = solve(native, start, max_states=budget, timeout=60)
+        got = solve(native, start, max_states=budget, timeout=60, klondike_model=False)
         assert NATIVE_NOTE in got.notes and got.states <= budget
         want = solve(python, deal_ms(python, n) if "freecell" in path else python.deal(n),
                      max_states=budget, timeout=120)
@@ -122,21 +122,21 @@ def test_verdicts_agree_with_many_tries(path, deals, budget):
 def test_the_native_search_is_deterministic():
     native, _ = engines("rulesets/klondike.cardz")
     s = native.deal(26)  # won by a try with noise (the sixth) with tries of 1,000 positions
-    first = solve(native, s, max_states=20_000, timeout=60)
+    first = solve(native, s, max_states=20_000, timeout=60, klondike_model=False)
     assert first.result == "won" and native.status(replay(native, s, first.line)) == WON
-    again = solve(native, s, max_states=20_000, timeout=60)
+    again = solve(native, s, max_states=20_000, timeout=60, klondike_model=False)
     assert (again.line, again.states) == (first.line, first.states)
 
 
 def test_the_state_budget_at_and_past_what_a_proof_needs():
     native, _ = engines("rulesets/klondike.cardz")
     s = native.deal(7)  # lost: proved in 235 positions by one try
-    proof = solve(native, s, max_states=PROBE_MIN_STATES - 1, timeout=60)
+    proof = solve(native, s, max_states=PROBE_MIN_STATES - 1, timeout=60, klondike_model=False)
     assert (proof.result, proof.states) == ("lost", 235)
-    assert solve(native, s, max_states=235, timeout=60).result == "lost"
-    short = solve(native, s, max_states=234, timeout=60)
+    assert solve(native, s, max_states=235, timeout=60, klondike_model=False).result == "lost"
+    short = solve(native, s, max_states=234, timeout=60, klondike_model=False)
     assert (short.result, short.states, short.stopped_by) == ("unknown", 234, "states")
-    one = solve(native, s, max_states=1, timeout=60)
+    one = solve(native, s, max_states=1, timeout=60, klondike_model=False)
     assert (one.result, one.states, one.stopped_by) == ("unknown", 1, "states")
 
 
@@ -196,7 +196,8 @@ def test_both_searches_streamline_with_the_first_of_the_orders_given():
     the streamlined try wins the deal there, within 20,000 positions."""
     native, python = engines("rulesets/klondike_draw3.cardz")
     orders = (ORDERINGS[0]._replace(depth=10), *ORDERINGS[1:], *FACE_DOWN_ORDERINGS)
-    got = solve(native, native.deal(167), max_states=20_000, timeout=60, orders=orders)
+    got = solve(native, native.deal(167), max_states=20_000, timeout=60, orders=orders,
+                klondike_model=False)
     want = solve(python, python.deal(167), max_states=20_000, timeout=600, orders=orders)
     assert got.result == "won" and (got.states, got.line) == (want.states, want.line)
     assert replays_on_python(python, native.deal(167), got.line)

@@ -319,7 +319,7 @@ def test_deals_with_face_down_cards_also_try_the_orders_that_turn_cards_up():
     for face-down cards win it in about 15,000 (a count of positions, the same on every machine)."""
     g = open_game("rulesets/klondike.cardz")
     s = g.deal(23)
-    r = solve(g, s, max_states=25_000, timeout=600)
+    r = solve(g, s, max_states=25_000, timeout=600, klondike_model=False)
     assert r.result == "won" and g.status(replay(g, s, r.line)) == WON
 
 
@@ -328,7 +328,7 @@ def test_lazy_stock_proves_a_klondike_deal_lost_in_few_positions():
     (docs/solver.md, section 5) proves it in a few hundred positions; without, it took 9,478 with
     the stock ring in the key, 26,019 before (positions are the same count on every machine)."""
     g = open_game("rulesets/klondike.cardz")
-    r = solve(g, g.deal(7), max_states=2_000, timeout=600)
+    r = solve(g, g.deal(7), max_states=2_000, timeout=600, klondike_model=False)
     assert r.result == "lost"
 
 
@@ -338,7 +338,7 @@ def test_short_tries_leave_their_proofs_to_the_next():
     positions the earlier ones proved lost; tries starting afresh would need 11,866 in the
     last one alone (positions are the same count on every machine)."""
     g = open_game("rulesets/klondike.cardz")
-    r = solve(g, g.deal(188), max_states=13_000, timeout=600)
+    r = solve(g, g.deal(188), max_states=13_000, timeout=600, klondike_model=False)
     assert r.result == "lost" and r.states <= 13_000
 
 

@@ -104,7 +104,7 @@ def test_solve_takes_the_one_way_search_and_says_so():
     assert r.result == "won" and g.status(replay(g, s, r.line)) == WON
     assert len(r.notes) == 1 and r.notes[0].startswith("one-way game")
     r = solve(open_game("rulesets/klondike.cardz"), open_game("rulesets/klondike.cardz").deal(0),
-              max_states=200, timeout=60)
+              max_states=200, timeout=60, klondike_model=False)
     assert any(n.startswith("not a one-way game") for n in r.notes)
 
 

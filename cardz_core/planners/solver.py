@@ -23,6 +23,8 @@ from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import Analysis, analysis_of
 from cardz_core.solver.beam import Beam, search_beam
 from cardz_core.solver.native_plan import solver_plan
+from cardz_core.solver.klondike import NOTE as KLONDIKE_NOTE
+from cardz_core.solver.klondike import KlondikeShape, search_klondike
 from cardz_core.solver.oneway import OneWay, search_oneway
 from cardz_core.solver.problem import FACE_DOWN_ORDERINGS, ORDERINGS, GameProblem, Weights
 from cardz_core.solver.search import RESULT_UNKNOWN, RESULT_WON, search
@@ -53,7 +55,8 @@ def check_budget(max_states: int, timeout: float) -> None:
 
 def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
           timeout: float = SOLVE_DEFAULT_SECONDS, analysis: Analysis | None = None,
-          orders: tuple[Weights, ...] | None = None, beam: Beam | None = None) -> SolveResult:
+          orders: tuple[Weights, ...] | None = None, beam: Beam | None = None,
+          klondike_model: bool = True) -> SolveResult:
     """Search ``state`` of ``game`` (a compiled ``Game``) for a win. The per-game tables are
     the game's (``analysis_of``) unless ``analysis`` is given.
 
@@ -80,6 +83,10 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     adds none, and counts only if it wins; once one has searched its whole graph without a win,
     the greedy orders' later tries search exactly (their weights without ``greedy``).
 
+    On the native engine, a position of a Klondike-shaped game goes to the Klondike model
+    (``cardz_core.solver.klondike``) unless ``klondike_model`` is False, which keeps it to the
+    general search the model is checked against; ``orders`` and ``beam`` do not apply to it.
+
     ``beam`` puts a beam try (``cardz_core.solver.beam``) before the tries, ranked by the first
     order: it counts only if it wins; when it ends without a win, the tries go on with the
     budgets it left, and ``states`` counts its positions too."""
@@ -89,6 +96,9 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     assert an.oneway is not None
     if an.oneway.reason is None and an.oneway.fits(state) is None:
         return _solve_oneway(an, game, state, max_states, timeout)
+    if (klondike_model and native is not None and an.klondike.reason is None
+            and an.klondike.fits(state) is None):
+        return _solve_klondike(an, game, state, max_states, timeout)
     start = time.perf_counter()
     spent = 0
     if beam is not None:
@@ -157,6 +167,8 @@ def prepare(game: Any, an: Analysis, orders: tuple[Weights, ...] | None = None) 
     take ``orders`` (``solve``'s; None: the default orders), or None."""
     if an.oneway is None:
         an.oneway = OneWay(an)
+    if an.klondike is None:
+        an.klondike = KlondikeShape(an)
     return _native_solver(game, an, orders)
 
 
@@ -223,6 +235,14 @@ def _solve_oneway(an: Analysis, game: Any, state: Any, max_states: int, timeout:
     # the general search's reductions are not used here: only the model's note applies
     return SolveResult(found.result, found.line, found.states, found.seconds, found.stopped_by,
                        [an.oneway.note])
+
+
+def _solve_klondike(an: Analysis, game: Any, state: Any, max_states: int, timeout: float) -> SolveResult:
+    found = search_klondike(an.klondike, game, state, max_states=max_states, timeout=timeout)
+    if found.result == RESULT_WON and game.status(replay(game, state, found.line)) != WON:
+        raise AssertionError("the Klondike model's line does not win in the engine")
+    return SolveResult(found.result, found.line, found.states, found.seconds, found.stopped_by,
+                       [KLONDIKE_NOTE])
 
 
 def replay(game: Any, state: Any, line: list[Any]) -> Any:

@@ -162,6 +162,7 @@ class Analysis:
         self._class_getters = tuple(_getter(list(cl)) for cl in self.classes)
         self._undeclared = (-1,) * self.n
         self.oneway: Any = None  # a solver.oneway.OneWay, made by the solver on first use
+        self.klondike: Any = None  # a solver.klondike.KlondikeShape, likewise
         self.native: Any = None  # the native search (``cardz_core._native.Solver``), likewise
         # GameProblem's tables by compiled accept rule (and eject rule, for the pairs it would
         # not lift together): they depend on the game alone, so every try of every solve

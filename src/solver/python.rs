@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 
 use crate::engine::Move;
 use crate::python::{guarded, state_of, Engine, StateIn};
+use crate::solver::klondike::{self, Position, Step, To};
 use crate::solver::oneway::{self, Deal, Rules, Tries, Unsearchable};
 use crate::solver::plan::Plan;
 use crate::solver::problem::Buffers;
@@ -137,6 +138,70 @@ impl OneWaySearch {
                 Err(Unsearchable::Ties) => Err(bad("a try has no tie-breaks for every pile")),
                 Ok(found) => Ok(Some((answer_name(found.answer), found.steps, found.states, found.stopped_by.map(stop_name)))),
             }
+        })
+    }
+}
+
+/// The Klondike model's search (`src/solver/klondike.rs`) for one game:
+/// `cardz_core/solver/klondike.py` reads its tables from the game's rules and hands it each
+/// position.
+#[pyclass(frozen, module = "cardz_core._native")]
+pub struct KlondikeSearch {
+    rules: klondike::Rules,
+}
+
+/// What `KlondikeSearch.search` answers: (result, steps as (from, at, to), positions, stopped by).
+type Played = (&'static str, Vec<(i32, i32, i32)>, u64, Option<&'static str>);
+
+fn mask(cards: &[u8]) -> PyResult<u64> {
+    cards.iter().try_fold(0u64, |m, &c| match 1u64.checked_shl(u32::from(c)) {
+        Some(bit) => Ok(m | bit),
+        None => Err(PyValueError::new_err(format!("Klondike model: card {c} is out of range"))),
+    })
+}
+
+#[pymethods]
+impl KlondikeSearch {
+    /// `suit[c]`, `rank[c]`: card `c`'s foundation chain and place in it (1 first); `on[b]`: the
+    /// cards a column lets lie on card `b`; `empty`: those an empty column takes; `draw`: the
+    /// cards a tap deals. ValueError when the model cannot hold them.
+    #[new]
+    fn new(suit: Vec<u8>, rank: Vec<u8>, on: Vec<Vec<u8>>, empty: Vec<u8>, draw: usize) -> PyResult<KlondikeSearch> {
+        let on = on.iter().map(|row| mask(row)).collect::<PyResult<Vec<u64>>>()?;
+        klondike::Rules::new(suit, rank, on, mask(&empty)?, draw)
+            .map(|rules| KlondikeSearch { rules })
+            .map_err(|why| PyValueError::new_err(format!("Klondike model: {}", why.0)))
+    }
+
+    /// Search a position: `columns` as (face-down count, cards bottom first), the `talon` (the
+    /// waste bottom first, then the stock in the order it deals) with the `waste`'s size, and
+    /// the cards home in each chain. A step is (column or -1 for the talon, the card's place
+    /// there, column or -1 for home). ValueError when the position does not fit the model.
+    #[allow(clippy::too_many_arguments)]
+    fn search(&self, py: Python<'_>, columns: Vec<(usize, Vec<u8>)>, talon: Vec<u8>, waste: usize, home: Vec<u8>,
+              max_states: u64, timeout: f64) -> PyResult<Played> {
+        guarded(|| {
+            if max_states == 0 {
+                return Err(PyValueError::new_err("Klondike model: a budget below one position"));
+            }
+            let p = Position { columns, talon, waste, home };
+            let timeout = Duration::try_from_secs_f64(timeout).unwrap_or(FOREVER).min(FOREVER);
+            let found = py
+                .detach(|| klondike::search(&self.rules, &p, max_states, timeout))
+                .map_err(|why| PyValueError::new_err(format!("Klondike model: {}", why.0)))?;
+            let place = |to: To| match to {
+                To::Home => -1,
+                To::Column(t) => i32::from(t),
+            };
+            let steps = found
+                .steps
+                .iter()
+                .map(|s| match *s {
+                    Step::Column { from, at, to } => (i32::from(from), i32::from(at), place(to)),
+                    Step::Talon { at, to } => (-1, i32::from(at), place(to)),
+                })
+                .collect();
+            Ok((answer_name(found.answer), steps, found.states, found.stopped_by.map(stop_name)))
         })
     }
 }

@@ -1,0 +1,717 @@
+//! The Klondike model's search (docs/solver.md, "Klondike-shaped games"), natively: columns that
+//! build by a fixed relation and turn their top card up, foundations that each take one chain of
+//! cards in order and give nothing back, and a stock dealt `draw` cards at a time to a waste and
+//! turned over without limit. `cardz_core/solver/klondike.py` checks a rule set for that shape,
+//! reads the relations from the game's own accept rules and turns the won steps into engine moves.
+//!
+//! A position is fixed-size (no allocation to copy it). The stock and waste are one sequence, the
+//! talon: the waste bottom first, then the stock in the order it deals, and the waste's size. A
+//! child that plays a talon card stands for the taps that bring it to the waste's top and the
+//! play, so the positions between taps are never stored. Columns are interchangeable, so the key
+//! sums a hash of each. A card goes home without branching once every card that could lie on it
+//! in a column is home. The search is one depth-first pass over every position reachable, so
+//! when it ends without a win the deal is lost.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::{Duration, Instant};
+
+use crate::solver::search::{Answer, Stop};
+
+/// The most cards the model holds: a card set is one 64-bit mask.
+pub const MAX_CARDS: usize = 64;
+/// The most columns a position may have.
+pub const MAX_COLUMNS: usize = 10;
+/// The most cards a column may ever hold (its face-down cards and the longest run on them).
+pub const COLUMN_CAP: usize = 32;
+/// The most foundation chains (suits).
+pub const MAX_SUITS: usize = 8;
+/// How often the clock is read: before every this many positions recorded.
+const CLOCK_EVERY: u64 = 256;
+
+/// Why the model cannot take a game or a position.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Unfit(pub String);
+
+fn unfit<T>(why: impl Into<String>) -> Result<T, Unfit> {
+    Err(Unfit(why.into()))
+}
+
+/// What the rules say of the cards, once per game. `suit[c]` is the foundation chain card `c`
+/// belongs to and `rank[c]` its place in it (1 first); `on[b]` the cards a column lets lie on `b`,
+/// `empty` those an empty column takes; `draw` the cards a tap deals.
+pub struct Rules {
+    suit: Vec<u8>,
+    rank: Vec<u8>,
+    on: Vec<u64>,
+    empty: u64,
+    /// the cards that, while not home, keep `c` from going home without branching
+    blocks: Vec<u64>,
+    /// the longest run a column can build
+    run_max: usize,
+    draw: usize,
+    zobrist: Zobrist,
+}
+
+impl Rules {
+    pub fn new(suit: Vec<u8>, rank: Vec<u8>, on: Vec<u64>, empty: u64, draw: usize) -> Result<Rules, Unfit> {
+        let n = suit.len();
+        if n == 0 || n > MAX_CARDS || rank.len() != n || on.len() != n {
+            return unfit(format!("the model holds 1 to {MAX_CARDS} cards, with a suit, rank and run row each"));
+        }
+        let outside = if n == MAX_CARDS { 0 } else { !0u64 << n };
+        if on.iter().chain([&empty]).any(|m| m & outside != 0) {
+            return unfit("a run row names a card out of range");
+        }
+        if suit.iter().any(|&s| usize::from(s) >= MAX_SUITS) || rank.contains(&0) || draw == 0 {
+            return unfit(format!("suits are 0 to {}, ranks from 1, and a tap deals at least one card", MAX_SUITS - 1));
+        }
+        let run_max = longest_run(&on).ok_or_else(|| Unfit("a column could build round in a circle".into()))?;
+        // A first card of its chain that nothing lies on is no use in a column: it may as well
+        // go home as soon as it can be reached (docs/solver.md says why).
+        let useless: u64 = (0..n).filter(|&x| rank[x] == 1 && on[x] == 0).fold(0, |m, x| m | 1 << x);
+        let blocks = on.iter().map(|&m| m & !useless).collect();
+        Ok(Rules { suit, rank, on, empty, blocks, run_max, draw, zobrist: Zobrist::new() })
+    }
+
+    fn n(&self) -> usize {
+        self.suit.len()
+    }
+}
+
+/// The number of cards in the longest chain of `on`, None when it has a circle.
+fn longest_run(on: &[u64]) -> Option<usize> {
+    // 0 unknown, 1 on the path, 2 + length once known
+    fn visit(c: usize, on: &[u64], memo: &mut [usize]) -> Option<usize> {
+        match memo[c] {
+            1 => return None,
+            0 => {}
+            known => return Some(known - 2),
+        }
+        memo[c] = 1;
+        let mut best = 0;
+        let mut rest = on[c];
+        while rest != 0 {
+            let x = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            best = best.max(visit(x, on, memo)?);
+        }
+        memo[c] = best + 3;
+        Some(best + 1)
+    }
+    let mut memo = vec![0; on.len()];
+    (0..on.len()).try_fold(0, |m, c| Some(m.max(visit(c, on, &mut memo)?)))
+}
+
+/// Random words for the key: one per (place in a column, card), face-down count, (place in the
+/// talon, card) and waste size, each 128 bits as two halves.
+struct Zobrist {
+    column: Vec<[u64; 2]>,
+    down: Vec<[u64; 2]>,
+    talon: Vec<[u64; 2]>,
+    waste: Vec<[u64; 2]>,
+}
+
+impl Zobrist {
+    fn new() -> Zobrist {
+        let mut seed = 0x6b6c_6f6e_6469_6b65u64; // fixed: keys are the same on every run
+        let mut words = |n: usize| -> Vec<[u64; 2]> { (0..n).map(|_| [splitmix(&mut seed), splitmix(&mut seed)]).collect() };
+        Zobrist {
+            column: words(COLUMN_CAP * MAX_CARDS),
+            down: words(COLUMN_CAP + 1),
+            talon: words(MAX_CARDS * MAX_CARDS),
+            waste: words(MAX_CARDS + 1),
+        }
+    }
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    mix(*state)
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A position: each column's cards (bottom first) and how many of them are face down, the
+/// talon and the waste's size, and the cards home (by chain, and as a set).
+#[derive(Clone)]
+struct Board {
+    cols: [[u8; COLUMN_CAP]; MAX_COLUMNS],
+    len: [u8; MAX_COLUMNS],
+    down: [u8; MAX_COLUMNS],
+    n_cols: u8,
+    talon: [u8; MAX_CARDS],
+    talon_len: u8,
+    waste: u8,
+    home: [u8; MAX_SUITS],
+    home_set: u64,
+    out: u8,
+    /// each column's share of the key, and the talon's (kept as the board changes)
+    col_key: [[u64; 2]; MAX_COLUMNS],
+    talon_key: [u64; 2],
+}
+
+/// Where a step puts its cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum To {
+    Home,
+    Column(u8),
+}
+
+/// A step of the model: the cards of a column from `at` up, or the talon's card at `at` (after
+/// the taps that bring it to the waste's top), to a foundation or a column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Column { from: u8, at: u8, to: To },
+    Talon { at: u8, to: To },
+}
+
+/// A deal or a later position of the model: the columns (face-down count, cards bottom first),
+/// the talon and the waste's size, and the cards home in each chain.
+pub struct Position {
+    pub columns: Vec<(usize, Vec<u8>)>,
+    pub talon: Vec<u8>,
+    pub waste: usize,
+    pub home: Vec<u8>,
+}
+
+/// The answer: a won line's steps, the positions recorded (the start counts one), and what
+/// stopped an unknown answer.
+pub struct Found {
+    pub answer: Answer,
+    pub steps: Vec<Step>,
+    pub states: u64,
+    pub stopped_by: Option<Stop>,
+}
+
+#[derive(Default)]
+struct KeyHash(u64);
+
+impl Hasher for KeyHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u128(&mut self, k: u128) {
+        self.0 = (k as u64) ^ (k >> 64) as u64; // keys are random words already
+    }
+}
+
+type Seen = HashSet<u128, BuildHasherDefault<KeyHash>>;
+
+impl Rules {
+    fn board(&self, p: &Position) -> Result<Board, Unfit> {
+        let n = self.n();
+        if p.columns.len() > MAX_COLUMNS || p.talon.len() > MAX_CARDS || p.waste > p.talon.len() {
+            return unfit(format!("at most {MAX_COLUMNS} columns, and a waste within the talon"));
+        }
+        if p.home.len() > MAX_SUITS {
+            return unfit("more chains home than the model holds");
+        }
+        let mut b = Board {
+            cols: [[0; COLUMN_CAP]; MAX_COLUMNS],
+            len: [0; MAX_COLUMNS],
+            down: [0; MAX_COLUMNS],
+            n_cols: p.columns.len() as u8,
+            talon: [0; MAX_CARDS],
+            talon_len: p.talon.len() as u8,
+            waste: p.waste as u8,
+            home: [0; MAX_SUITS],
+            home_set: 0,
+            out: 0,
+            col_key: [[0; 2]; MAX_COLUMNS],
+            talon_key: [0; 2],
+        };
+        let mut met = 0u64;
+        let mut meet = |c: u8| -> Result<(), Unfit> {
+            if usize::from(c) >= n || met & 1 << c != 0 {
+                return unfit(format!("card {c} is out of range or met twice"));
+            }
+            met |= 1 << c;
+            Ok(())
+        };
+        for (i, (down, cards)) in p.columns.iter().enumerate() {
+            if *down > cards.len() || (*down == cards.len() && *down > 0) || down + self.run_max > COLUMN_CAP {
+                return unfit(format!("column {i} has its top face down, or could outgrow {COLUMN_CAP} cards"));
+            }
+            for (j, &c) in cards.iter().enumerate() {
+                meet(c)?;
+                if j > *down && self.on[usize::from(cards[j - 1])] & 1 << c == 0 {
+                    return unfit(format!("column {i}'s face-up cards are not a run"));
+                }
+                b.cols[i][j] = c;
+            }
+            b.len[i] = cards.len() as u8;
+            b.down[i] = *down as u8;
+        }
+        for (j, &c) in p.talon.iter().enumerate() {
+            meet(c)?;
+            b.talon[j] = c;
+        }
+        for (s, &h) in p.home.iter().enumerate() {
+            b.home[s] = h;
+        }
+        for c in 0..n {
+            if self.rank[c] <= b.home[usize::from(self.suit[c])] {
+                meet(c as u8)?;
+                b.home_set |= 1 << c;
+            }
+        }
+        if met.count_ones() as usize != n {
+            return unfit("some cards are neither in the columns, the talon nor home");
+        }
+        b.out = (n - b.home_set.count_ones() as usize) as u8;
+        for i in 0..p.columns.len() {
+            b.col_key[i] = self.column_key(&b, i);
+        }
+        b.talon_key = self.talon_key(&b);
+        Ok(b)
+    }
+
+    /// Column `i`'s share of the key: its cards by place and its face-down count, mixed, so
+    /// that the shares can be summed whatever the columns' order.
+    fn column_key(&self, b: &Board, i: usize) -> [u64; 2] {
+        let z = &self.zobrist;
+        let mut h = z.down[usize::from(b.down[i])];
+        for (j, &c) in b.cols[i][..usize::from(b.len[i])].iter().enumerate() {
+            let w = z.column[j * MAX_CARDS + usize::from(c)];
+            h = [h[0] ^ w[0], h[1] ^ w[1]];
+        }
+        [mix(h[0]), mix(h[1] ^ 0x5bd1_e995)]
+    }
+
+    fn talon_key(&self, b: &Board) -> [u64; 2] {
+        let z = &self.zobrist;
+        let mut t = z.waste[usize::from(b.waste)];
+        for (j, &c) in b.talon[..usize::from(b.talon_len)].iter().enumerate() {
+            let w = z.talon[j * MAX_CARDS + usize::from(c)];
+            t = [t[0] ^ w[0], t[1] ^ w[1]];
+        }
+        t
+    }
+
+    fn key(&self, b: &Board) -> u128 {
+        let mut sum = b.talon_key;
+        for k in &b.col_key[..usize::from(b.n_cols)] {
+            sum = [sum[0].wrapping_add(k[0]), sum[1].wrapping_add(k[1])];
+        }
+        u128::from(sum[0]) | u128::from(sum[1]) << 64
+    }
+
+    fn goes_home(&self, b: &Board, c: u8) -> bool {
+        let c = usize::from(c);
+        self.rank[c] == b.home[usize::from(self.suit[c])] + 1
+    }
+
+    fn fits(&self, b: &Board, t: usize, c: u8) -> bool {
+        let l = usize::from(b.len[t]);
+        let may = if l == 0 { self.empty } else { self.on[usize::from(b.cols[t][l - 1])] };
+        may & 1 << c != 0
+    }
+
+    fn send_home(&self, b: &mut Board, c: u8) {
+        b.home[usize::from(self.suit[usize::from(c)])] += 1;
+        b.home_set |= 1 << c;
+        b.out -= 1;
+    }
+
+    fn apply(&self, b: &mut Board, s: Step) {
+        match s {
+            Step::Column { from, at, to } => {
+                let (i, at) = (usize::from(from), usize::from(at));
+                let l = usize::from(b.len[i]);
+                match to {
+                    To::Home => self.send_home(b, b.cols[i][at]),
+                    To::Column(t) => {
+                        let t = usize::from(t);
+                        let tl = usize::from(b.len[t]);
+                        let moved = l - at;
+                        let group = b.cols[i];
+                        b.cols[t][tl..tl + moved].copy_from_slice(&group[at..l]);
+                        b.len[t] = (tl + moved) as u8;
+                        b.col_key[t] = self.column_key(b, t);
+                    }
+                }
+                b.len[i] = at as u8;
+                if at > 0 && b.down[i] as usize == at {
+                    b.down[i] -= 1; // the new top turns up
+                }
+                b.col_key[i] = self.column_key(b, i);
+            }
+            Step::Talon { at, to } => {
+                let at = usize::from(at);
+                let c = b.talon[at];
+                match to {
+                    To::Home => self.send_home(b, c),
+                    To::Column(t) => {
+                        let t = usize::from(t);
+                        b.cols[t][usize::from(b.len[t])] = c;
+                        b.len[t] += 1;
+                        b.col_key[t] = self.column_key(b, t);
+                    }
+                }
+                let tl = usize::from(b.talon_len);
+                b.talon.copy_within(at + 1..tl, at);
+                b.talon_len -= 1;
+                b.waste = at as u8;
+                b.talon_key = self.talon_key(b);
+            }
+        }
+    }
+
+    /// Send home every column top that may go without branching, until none may; each is a step.
+    fn settle(&self, b: &mut Board, steps: &mut Vec<Step>) {
+        'again: loop {
+            for i in 0..usize::from(b.n_cols) {
+                let l = usize::from(b.len[i]);
+                if l == 0 {
+                    continue;
+                }
+                let c = b.cols[i][l - 1];
+                if self.goes_home(b, c) && self.blocks[usize::from(c)] & !b.home_set == 0 {
+                    let s = Step::Column { from: i as u8, at: (l - 1) as u8, to: To::Home };
+                    self.apply(b, s);
+                    steps.push(s);
+                    continue 'again;
+                }
+            }
+            return;
+        }
+    }
+
+    /// The talon places whose card taps can bring to the waste's top, fewest taps first: the
+    /// waste's top itself, then each tap's, turning the waste over when the stock is out.
+    fn reachable(&self, b: &Board, out: &mut Vec<u8>) {
+        let (tl, k) = (usize::from(b.talon_len), self.draw);
+        if tl == 0 {
+            return;
+        }
+        let mut met = 0u128;
+        let mut p = usize::from(b.waste);
+        while met & 1 << p == 0 {
+            met |= 1 << p;
+            if p > 0 {
+                out.push((p - 1) as u8);
+            }
+            p = if p == tl { 0 } else { (p + k).min(tl) };
+        }
+    }
+
+    /// The children of `b`, each with its rank (higher is searched first).
+    fn children(&self, b: &Board, out: &mut Vec<(i32, Step)>, places: &mut Vec<u8>, noise: u64) {
+        let nc = usize::from(b.n_cols);
+        // the cards some column would take: most cards are in none, and are passed over at once
+        let mut wanted = 0u64;
+        // empty columns are interchangeable: only the first is a target
+        let first_empty = (0..nc).find(|&t| b.len[t] == 0);
+        for t in 0..nc {
+            let l = usize::from(b.len[t]);
+            wanted |= if l == 0 { self.empty } else { self.on[usize::from(b.cols[t][l - 1])] };
+        }
+        places.clear();
+        self.reachable(b, places);
+        for (taps, &at) in places.iter().enumerate() {
+            let c = b.talon[usize::from(at)];
+            let later = -(taps as i32);
+            if self.goes_home(b, c) {
+                out.push((900 + later, Step::Talon { at, to: To::Home }));
+            }
+            if wanted & 1 << c == 0 {
+                continue;
+            }
+            for t in 0..nc {
+                if self.fits(b, t, c) && (b.len[t] > 0 || Some(t) == first_empty) {
+                    out.push((600 + later, Step::Talon { at, to: To::Column(t as u8) }));
+                }
+            }
+        }
+        // the cards that could be played next: the talon's reachable ones and every face-up one
+        let mut ready = places.iter().fold(0u64, |m, &at| m | 1 << b.talon[usize::from(at)]);
+        for i in 0..nc {
+            ready |= b.cols[i][usize::from(b.down[i])..usize::from(b.len[i])].iter().fold(0, |m, &c| m | 1u64 << c);
+        }
+        for i in 0..nc {
+            let (l, d) = (usize::from(b.len[i]), usize::from(b.down[i]));
+            let mut run = 0u64; // the cards from `at` up
+            for at in (d..l).rev() {
+                let c = b.cols[i][at];
+                run |= 1 << c;
+                let reveals = at == d && d > 0;
+                if at == l - 1 && self.goes_home(b, c) {
+                    out.push((if reveals { 1000 + d as i32 } else { 950 }, Step::Column { from: i as u8, at: at as u8, to: To::Home }));
+                }
+                if wanted & 1 << c == 0 {
+                    continue;
+                }
+                // A move that turns no card up is made only when what it uncovers can be used at
+                // once: the card under the run goes home or takes a card ready to play, or the
+                // emptied column takes one (docs/solver.md: any later use can be made then).
+                let frees_home = at > d && self.goes_home(b, b.cols[i][at - 1]);
+                let uses = ready & !run;
+                let rank = if reveals {
+                    800 + d as i32
+                } else if frees_home {
+                    700
+                } else if at == 0 && self.empty & uses != 0 {
+                    300
+                } else if at > 0 && self.on[usize::from(b.cols[i][at - 1])] & uses != 0 {
+                    100
+                } else {
+                    continue;
+                };
+                for t in 0..nc {
+                    if t != i && self.fits(b, t, c) && !(b.len[t] == 0 && (at == 0 || Some(t) != first_empty)) {
+                        out.push((rank, Step::Column { from: i as u8, at: at as u8, to: To::Column(t as u8) }));
+                    }
+                }
+            }
+        }
+        if noise != 0 {
+            // a later try's order: each child's rank moved by up to NOISE, from the position's key
+            for (j, (rank, _)) in out.iter_mut().enumerate() {
+                *rank += (mix(noise.wrapping_add(j as u64)) % NOISE) as i32;
+            }
+        }
+        out.sort_by_key(|&(rank, _)| std::cmp::Reverse(rank)); // stable: ties keep their order
+    }
+}
+
+/// The first try's positions. A try that proves less than half of its positions lost hands the
+/// next twice its budget (as the general search's tries do).
+const FIRST_TRY: u64 = 20_000;
+/// The most a try's sibling order is shaken (ranks of one kind of move lie further apart).
+const NOISE: u64 = 64;
+
+/// An expanded position on the path: its board and key, its children (best first) and the next
+/// to try, the steps from its parent (the child's own, then those played without branching),
+/// and Tarjan's order and lowest order reached.
+struct Frame {
+    board: Board,
+    key: u128,
+    children: Vec<(i32, Step)>,
+    next: usize,
+    steps: Vec<Step>,
+    order: u32,
+    low: u32,
+}
+
+/// How a try ended: won (the steps), every position reachable lost, or out of budget.
+enum Ended {
+    Won(Vec<Step>),
+    Lost,
+    Out(Stop),
+}
+
+/// A finished frame's lists, kept for the next frame: its children and its steps.
+type Spare = (Vec<(i32, Step)>, Vec<Step>);
+
+/// One try's tables and counts, and the positions proved lost, which every try shares.
+struct Tries<'r> {
+    rules: &'r Rules,
+    lost: Seen,
+    /// the positions whose component is still open, with their order, and those in order
+    open: std::collections::HashMap<u128, u32, BuildHasherDefault<KeyHash>>,
+    open_keys: Vec<u128>,
+    spare: Vec<Spare>,
+    places: Vec<u8>,
+    /// positions recorded over all tries (the start counts one)
+    states: u64,
+    start: Instant,
+    timeout: Duration,
+}
+
+impl Tries<'_> {
+    fn frame(&mut self, board: Board, key: u128, steps: Vec<Step>, mut kids: Vec<(i32, Step)>, noise: u64) -> Frame {
+        let order = self.open_keys.len() as u32;
+        self.open.insert(key, order);
+        self.open_keys.push(key);
+        let shaken = if noise == 0 { 0 } else { noise ^ key as u64 };
+        self.rules.children(&board, &mut kids, &mut self.places, shaken);
+        Frame { board, key, children: kids, next: 0, steps, order, low: order }
+    }
+
+    /// A depth-first search with Tarjan's components from `root` within `budget` more
+    /// positions: a component finished without a win is lost, and goes into `lost`.
+    fn run(&mut self, root: &Board, root_steps: &[Step], budget: u64, noise: u64) -> Ended {
+        let rules = self.rules;
+        let until = self.states + budget;
+        self.open.clear();
+        self.open_keys.clear();
+        let root_key = rules.key(root);
+        let first = self.frame(root.clone(), root_key, root_steps.to_vec(), Vec::new(), noise);
+        let mut path = vec![first];
+        while let Some(top) = path.last_mut() {
+            let Some(&(_, step)) = top.children.get(top.next) else {
+                let done = path.pop().expect("a frame");
+                if done.low == done.order {
+                    while let Some(k) = self.open_keys.pop() {
+                        self.open.remove(&k);
+                        self.lost.insert(k);
+                        if k == done.key {
+                            break;
+                        }
+                    }
+                } else if let Some(parent) = path.last_mut() {
+                    parent.low = parent.low.min(done.low);
+                }
+                self.spare.push((done.children, done.steps));
+                continue;
+            };
+            top.next += 1;
+            let mut board = top.board.clone();
+            let (mut kids, mut line) = self.spare.pop().unwrap_or_default();
+            kids.clear();
+            line.clear();
+            rules.apply(&mut board, step);
+            line.push(step);
+            rules.settle(&mut board, &mut line);
+            if board.out == 0 {
+                return Ended::Won(path.iter().flat_map(|f| f.steps.iter().copied()).chain(line).collect());
+            }
+            let key = rules.key(&board);
+            let reached = if self.lost.contains(&key) { Some(u32::MAX) } else { self.open.get(&key).copied() };
+            if let Some(order) = reached {
+                top.low = top.low.min(order);
+                self.spare.push((kids, line));
+                continue;
+            }
+            self.states += 1;
+            if self.states >= until {
+                return Ended::Out(Stop::States);
+            }
+            if self.states.is_multiple_of(CLOCK_EVERY) && self.start.elapsed() >= self.timeout {
+                return Ended::Out(Stop::Seconds);
+            }
+            let frame = self.frame(board, key, line, kids, noise);
+            path.push(frame);
+        }
+        Ended::Lost
+    }
+}
+
+/// Search `p` for a win within `max_states` positions and `timeout`: tries with growing budgets
+/// and shaken sibling orders, which share the positions proved lost, so that a search cut off
+/// in a long subtree goes on elsewhere; a try that runs out of positions proves `lost`.
+pub fn search(rules: &Rules, p: &Position, max_states: u64, timeout: Duration) -> Result<Found, Unfit> {
+    let mut root = rules.board(p)?;
+    let mut steps = Vec::new();
+    rules.settle(&mut root, &mut steps);
+    let found = |answer, steps, states, stopped_by| Ok(Found { answer, steps, states, stopped_by });
+    if root.out == 0 {
+        return found(Answer::Won, steps, 1, None);
+    }
+    let mut tries = Tries {
+        rules,
+        lost: Seen::default(),
+        open: Default::default(),
+        open_keys: Vec::new(),
+        spare: Vec::new(),
+        places: Vec::new(),
+        states: 1,
+        start: Instant::now(),
+        timeout,
+    };
+    let mut budget = FIRST_TRY;
+    for noise in 0u64.. {
+        let before = (tries.lost.len() as u64, tries.states);
+        let left = max_states.saturating_sub(tries.states);
+        let ended = tries.run(&root, &steps, budget.min(left), noise.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        match ended {
+            Ended::Won(line) => return found(Answer::Won, line, tries.states, None),
+            Ended::Lost => return found(Answer::Lost, vec![], tries.states, None),
+            Ended::Out(stop) if stop == Stop::Seconds || budget >= left => {
+                return found(Answer::Unknown, vec![], tries.states, Some(stop));
+            }
+            Ended::Out(_) => {
+                if 2 * (tries.lost.len() as u64 - before.0) < tries.states - before.1 {
+                    budget = budget.saturating_mul(2);
+                }
+            }
+        }
+    }
+    unreachable!("the tries end by answer or budget")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small Klondike: `suits` suits of `ranks` cards (card `s * ranks + r - 1`), alternate
+    /// colours by suit parity, Kings (the top rank) on empty columns.
+    fn rules(suits: usize, ranks: usize, draw: usize) -> Rules {
+        let n = suits * ranks;
+        let (suit, rank): (Vec<u8>, Vec<u8>) = (0..n).map(|c| ((c / ranks) as u8, (c % ranks + 1) as u8)).unzip();
+        let on = (0..n)
+            .map(|b| {
+                (0..n)
+                    .filter(|&x| suit[x] % 2 != suit[b] % 2 && rank[x] + 1 == rank[b])
+                    .fold(0u64, |m, x| m | 1 << x)
+            })
+            .collect();
+        let empty = (0..n).filter(|&x| usize::from(rank[x]) == ranks).fold(0u64, |m, x| m | 1 << x);
+        Rules::new(suit, rank, on, empty, draw).expect("rules")
+    }
+
+    #[test]
+    fn a_talon_alone_is_won_when_taps_reach_each_card_in_turn() {
+        let talon = |order: &[u8]| Position { columns: vec![], talon: order.to_vec(), waste: 0, home: vec![0, 0] };
+        let answer = |draw, order: &[u8]| search(&rules(2, 3, draw), &talon(order), 1000, Duration::from_secs(10)).expect("fits");
+        let won = answer(3, &[2, 1, 0, 5, 4, 3]);
+        assert_eq!((won.answer, won.steps.len()), (Answer::Won, 6));
+        // three at a time the second card is never on top once the ace has gone: only one at
+        // a time reaches it
+        assert_eq!(answer(3, &[1, 2, 0, 4, 5, 3]).answer, Answer::Lost);
+        assert_eq!(answer(1, &[1, 2, 0, 4, 5, 3]).answer, Answer::Won);
+    }
+
+    #[test]
+    fn a_card_under_its_own_lower_card_with_no_column_to_move_to_is_lost() {
+        let r = rules(2, 2, 1);
+        // one column: ace of suit 0 buried under the two of suit 0, face down; nothing else
+        let p = Position { columns: vec![(1, vec![0, 1])], talon: vec![2, 3], waste: 0, home: vec![0, 0] };
+        let f = search(&r, &p, 1000, Duration::from_secs(10)).expect("fits");
+        assert_eq!(f.answer, Answer::Lost);
+    }
+
+    #[test]
+    fn a_budget_of_one_position_stops_on_positions() {
+        let r = rules(2, 3, 1);
+        let p = Position { columns: vec![(0, vec![2]), (0, vec![5])], talon: vec![1, 4, 0, 3], waste: 0, home: vec![0, 0] };
+        let f = search(&r, &p, 1, Duration::from_secs(10)).expect("fits");
+        assert_eq!((f.answer, f.stopped_by), (Answer::Unknown, Some(Stop::States)));
+    }
+
+    #[test]
+    fn positions_that_break_the_model_are_refused() {
+        let r = rules(2, 3, 1);
+        let twice = Position { columns: vec![(0, vec![2])], talon: vec![2, 0, 1, 3, 4, 5], waste: 0, home: vec![0, 0] };
+        assert!(search(&r, &twice, 10, Duration::from_secs(1)).is_err());
+        let missing = Position { columns: vec![], talon: vec![0, 1], waste: 0, home: vec![0, 0] };
+        assert!(search(&r, &missing, 10, Duration::from_secs(1)).is_err());
+        let not_a_run = Position { columns: vec![(0, vec![2, 0])], talon: vec![1, 3, 4, 5], waste: 0, home: vec![0, 0] };
+        assert!(search(&r, &not_a_run, 10, Duration::from_secs(1)).is_err());
+        let circle = Rules::new(vec![0, 1], vec![1, 1], vec![0b10, 0b01], 0, 1);
+        assert!(circle.is_err());
+    }
+
+    #[test]
+    fn the_key_does_not_see_the_columns_order() {
+        let r = rules(2, 3, 1);
+        let a = r.board(&Position { columns: vec![(0, vec![2]), (0, vec![5])], talon: vec![1, 4, 0, 3], waste: 1, home: vec![0, 0] });
+        let b = r.board(&Position { columns: vec![(0, vec![5]), (0, vec![2])], talon: vec![1, 4, 0, 3], waste: 1, home: vec![0, 0] });
+        let c = r.board(&Position { columns: vec![(0, vec![5]), (0, vec![2])], talon: vec![1, 4, 0, 3], waste: 2, home: vec![0, 0] });
+        let (a, b, c) = (a.expect("a"), b.expect("b"), c.expect("c"));
+        assert_eq!(r.key(&a), r.key(&b));
+        assert_ne!(r.key(&a), r.key(&c));
+    }
+}
