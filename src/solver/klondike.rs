@@ -12,7 +12,7 @@
 //! in a column is home. The search is one depth-first pass over every position reachable, so
 //! when it ends without a win the deal is lost.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
@@ -207,7 +207,10 @@ impl Hasher for KeyHash {
     }
 }
 
-type Seen = HashSet<u128, BuildHasherDefault<KeyHash>>;
+type Met = HashMap<u128, u32, BuildHasherDefault<KeyHash>>;
+
+/// A position's mark in `Met` once proved lost (orders stay far below it).
+const LOST: u32 = u32::MAX;
 
 impl Rules {
     fn board(&self, p: &Position) -> Result<Board, Unfit> {
@@ -518,10 +521,12 @@ type Spare = (Vec<(i32, Step)>, Vec<Step>);
 /// One try's tables and counts, and the positions proved lost, which every try shares.
 struct Tries<'r> {
     rules: &'r Rules,
-    lost: Seen,
-    /// the positions whose component is still open, with their order, and those in order
-    open: std::collections::HashMap<u128, u32, BuildHasherDefault<KeyHash>>,
+    /// every position met: `LOST` when proved lost, else its order in this try, its component
+    /// still open (one table, so that a child costs one look-up)
+    met: Met,
+    /// the positions of open components, in order, and how many positions are proved lost
     open_keys: Vec<u128>,
+    lost: u64,
     spare: Vec<Spare>,
     places: Vec<u8>,
     /// positions recorded over all tries (the start counts one)
@@ -533,7 +538,7 @@ struct Tries<'r> {
 impl Tries<'_> {
     fn frame(&mut self, board: Board, key: u128, steps: Vec<Step>, mut kids: Vec<(i32, Step)>, noise: u64) -> Frame {
         let order = self.open_keys.len() as u32;
-        self.open.insert(key, order);
+        self.met.insert(key, order);
         self.open_keys.push(key);
         let shaken = if noise == 0 { 0 } else { noise ^ key as u64 };
         self.rules.children(&board, &mut kids, &mut self.places, shaken);
@@ -545,8 +550,9 @@ impl Tries<'_> {
     fn run(&mut self, root: &Board, root_steps: &[Step], budget: u64, noise: u64) -> Ended {
         let rules = self.rules;
         let until = self.states + budget;
-        self.open.clear();
-        self.open_keys.clear();
+        for k in self.open_keys.drain(..) {
+            self.met.remove(&k); // open when the last try stopped: not proved anything
+        }
         let root_key = rules.key(root);
         let first = self.frame(root.clone(), root_key, root_steps.to_vec(), Vec::new(), noise);
         let mut path = vec![first];
@@ -555,8 +561,8 @@ impl Tries<'_> {
                 let done = path.pop().expect("a frame");
                 if done.low == done.order {
                     while let Some(k) = self.open_keys.pop() {
-                        self.open.remove(&k);
-                        self.lost.insert(k);
+                        self.met.insert(k, LOST);
+                        self.lost += 1;
                         if k == done.key {
                             break;
                         }
@@ -579,8 +585,7 @@ impl Tries<'_> {
                 return Ended::Won(path.iter().flat_map(|f| f.steps.iter().copied()).chain(line).collect());
             }
             let key = rules.key(&board);
-            let reached = if self.lost.contains(&key) { Some(u32::MAX) } else { self.open.get(&key).copied() };
-            if let Some(order) = reached {
+            if let Some(&order) = self.met.get(&key) {
                 top.low = top.low.min(order);
                 self.spare.push((kids, line));
                 continue;
@@ -612,9 +617,9 @@ pub fn search(rules: &Rules, p: &Position, max_states: u64, timeout: Duration) -
     }
     let mut tries = Tries {
         rules,
-        lost: Seen::default(),
-        open: Default::default(),
+        met: Met::default(),
         open_keys: Vec::new(),
+        lost: 0,
         spare: Vec::new(),
         places: Vec::new(),
         states: 1,
@@ -623,7 +628,7 @@ pub fn search(rules: &Rules, p: &Position, max_states: u64, timeout: Duration) -
     };
     let mut budget = FIRST_TRY;
     for noise in 0u64.. {
-        let before = (tries.lost.len() as u64, tries.states);
+        let before = (tries.lost, tries.states);
         let left = max_states.saturating_sub(tries.states);
         let ended = tries.run(&root, &steps, budget.min(left), noise.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         match ended {
@@ -633,7 +638,7 @@ pub fn search(rules: &Rules, p: &Position, max_states: u64, timeout: Duration) -
                 return found(Answer::Unknown, vec![], tries.states, Some(stop));
             }
             Ended::Out(_) => {
-                if 2 * (tries.lost.len() as u64 - before.0) < tries.states - before.1 {
+                if 2 * (tries.lost - before.0) < tries.states - before.1 {
                     budget = budget.saturating_mul(2);
                 }
             }
