@@ -130,6 +130,15 @@ fn splitmix(state: &mut u64) -> u64 {
     mix(*state)
 }
 
+fn xor(a: [u64; 2], b: [u64; 2]) -> [u64; 2] {
+    [a[0] ^ b[0], a[1] ^ b[1]]
+}
+
+/// A column's share of the key, mixed from its words (the second half with another seed).
+fn mixed(h: [u64; 2]) -> [u64; 2] {
+    [mix(h[0]), mix(h[1] ^ 0x5bd1_e995)]
+}
+
 fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -153,6 +162,8 @@ struct Board {
     /// each column's share of the key, and the talon's (kept as the board changes)
     col_key: [[u64; 2]; MAX_COLUMNS],
     talon_key: [u64; 2],
+    /// each column's share before mixing, which a move changes word by word
+    col_raw: [[u64; 2]; MAX_COLUMNS],
 }
 
 /// Where a step puts its cards.
@@ -234,6 +245,7 @@ impl Rules {
             out: 0,
             col_key: [[0; 2]; MAX_COLUMNS],
             talon_key: [0; 2],
+            col_raw: [[0; 2]; MAX_COLUMNS],
         };
         let mut met = 0u64;
         let mut meet = |c: u8| -> Result<(), Unfit> {
@@ -275,22 +287,22 @@ impl Rules {
         }
         b.out = (n - b.home_set.count_ones() as usize) as u8;
         for i in 0..p.columns.len() {
-            b.col_key[i] = self.column_key(&b, i);
+            self.set_column_key(&mut b, i);
         }
         b.talon_key = self.talon_key(&b);
         Ok(b)
     }
 
-    /// Column `i`'s share of the key: its cards by place and its face-down count, mixed, so
-    /// that the shares can be summed whatever the columns' order.
-    fn column_key(&self, b: &Board, i: usize) -> [u64; 2] {
+    /// Column `i`'s share of the key: its cards by place and its face-down count, and that
+    /// mixed, so that the shares can be summed whatever the columns' order.
+    fn set_column_key(&self, b: &mut Board, i: usize) {
         let z = &self.zobrist;
         let mut h = z.down[usize::from(b.down[i])];
         for (j, &c) in b.cols[i][..usize::from(b.len[i])].iter().enumerate() {
-            let w = z.column[j * MAX_CARDS + usize::from(c)];
-            h = [h[0] ^ w[0], h[1] ^ w[1]];
+            h = xor(h, z.column[j * MAX_CARDS + usize::from(c)]);
         }
-        [mix(h[0]), mix(h[1] ^ 0x5bd1_e995)]
+        b.col_raw[i] = h;
+        b.col_key[i] = mixed(h);
     }
 
     fn talon_key(&self, b: &Board) -> [u64; 2] {
@@ -311,15 +323,59 @@ impl Rules {
         u128::from(sum[0]) | u128::from(sum[1]) << 64
     }
 
+    /// The key of the child `s` makes of `b` (whose key is `key`), worked out from the words the
+    /// move changes without making the child; None when the child would send a card home (then
+    /// more may follow without branching, and only making it tells which). `b` is settled, as
+    /// every position the search keeps is: no column top could go home without branching.
+    fn child_key(&self, b: &Board, key: u128, s: Step) -> Option<u128> {
+        let z = &self.zobrist;
+        let safe = |c: u8| self.goes_home(b, c) && self.blocks[usize::from(c)] & !b.home_set == 0;
+        let mut sum = [key as u64, (key >> 64) as u64];
+        let mut swap = |old: [u64; 2], new: [u64; 2]| {
+            sum = [sum[0].wrapping_sub(old[0]).wrapping_add(new[0]), sum[1].wrapping_sub(old[1]).wrapping_add(new[1])];
+        };
+        match s {
+            Step::Column { to: To::Home, .. } | Step::Talon { to: To::Home, .. } => return None,
+            Step::Column { from, at, to: To::Column(t) } => {
+                let (i, at, t) = (usize::from(from), usize::from(at), usize::from(t));
+                let (l, tl, d) = (usize::from(b.len[i]), usize::from(b.len[t]), usize::from(b.down[i]));
+                if at > 0 && safe(b.cols[i][at - 1]) {
+                    return None;
+                }
+                let (mut from_raw, mut to_raw) = (b.col_raw[i], b.col_raw[t]);
+                for (k, &c) in b.cols[i][at..l].iter().enumerate() {
+                    from_raw = xor(from_raw, z.column[(at + k) * MAX_CARDS + usize::from(c)]);
+                    to_raw = xor(to_raw, z.column[(tl + k) * MAX_CARDS + usize::from(c)]);
+                }
+                if at > 0 && d == at {
+                    from_raw = xor(from_raw, xor(z.down[d], z.down[d - 1]));
+                }
+                swap(b.col_key[i], mixed(from_raw));
+                swap(b.col_key[t], mixed(to_raw));
+            }
+            Step::Talon { at, to: To::Column(t) } => {
+                let (at, t) = (usize::from(at), usize::from(t));
+                let c = b.talon[at];
+                if safe(c) {
+                    return None;
+                }
+                let to_raw = xor(b.col_raw[t], z.column[usize::from(b.len[t]) * MAX_CARDS + usize::from(c)]);
+                swap(b.col_key[t], mixed(to_raw));
+                let mut talon = xor(b.talon_key, xor(z.waste[usize::from(b.waste)], z.waste[at]));
+                talon = xor(talon, z.talon[at * MAX_CARDS + usize::from(c)]);
+                for j in at + 1..usize::from(b.talon_len) {
+                    let card = usize::from(b.talon[j]);
+                    talon = xor(talon, xor(z.talon[j * MAX_CARDS + card], z.talon[(j - 1) * MAX_CARDS + card]));
+                }
+                swap(b.talon_key, talon);
+            }
+        }
+        Some(u128::from(sum[0]) | u128::from(sum[1]) << 64)
+    }
+
     fn goes_home(&self, b: &Board, c: u8) -> bool {
         let c = usize::from(c);
         self.rank[c] == b.home[usize::from(self.suit[c])] + 1
-    }
-
-    fn fits(&self, b: &Board, t: usize, c: u8) -> bool {
-        let l = usize::from(b.len[t]);
-        let may = if l == 0 { self.empty } else { self.on[usize::from(b.cols[t][l - 1])] };
-        may & 1 << c != 0
     }
 
     fn send_home(&self, b: &mut Board, c: u8) {
@@ -342,14 +398,14 @@ impl Rules {
                         let group = b.cols[i];
                         b.cols[t][tl..tl + moved].copy_from_slice(&group[at..l]);
                         b.len[t] = (tl + moved) as u8;
-                        b.col_key[t] = self.column_key(b, t);
+                        self.set_column_key(b, t);
                     }
                 }
                 b.len[i] = at as u8;
                 if at > 0 && b.down[i] as usize == at {
                     b.down[i] -= 1; // the new top turns up
                 }
-                b.col_key[i] = self.column_key(b, i);
+                self.set_column_key(b, i);
             }
             Step::Talon { at, to } => {
                 let at = usize::from(at);
@@ -360,7 +416,7 @@ impl Rules {
                         let t = usize::from(t);
                         b.cols[t][usize::from(b.len[t])] = c;
                         b.len[t] += 1;
-                        b.col_key[t] = self.column_key(b, t);
+                        self.set_column_key(b, t);
                     }
                 }
                 let tl = usize::from(b.talon_len);
@@ -413,13 +469,28 @@ impl Rules {
     /// The children of `b`, each with its rank (higher is searched first).
     fn children(&self, b: &Board, out: &mut Vec<(i32, Step)>, places: &mut Vec<u8>, noise: u64) {
         let nc = usize::from(b.n_cols);
-        // the cards some column would take: most cards are in none, and are passed over at once
+        // the columns each card may go to, and the cards some column would take (most cards
+        // are in none, and are passed over at once); empty columns are interchangeable, so
+        // only the first is a target
+        let mut targets = [0u16; MAX_CARDS];
         let mut wanted = 0u64;
-        // empty columns are interchangeable: only the first is a target
-        let first_empty = (0..nc).find(|&t| b.len[t] == 0);
+        let mut empty_seen = false;
         for t in 0..nc {
             let l = usize::from(b.len[t]);
-            wanted |= if l == 0 { self.empty } else { self.on[usize::from(b.cols[t][l - 1])] };
+            let takes = match l {
+                0 if empty_seen => 0,
+                0 => {
+                    empty_seen = true;
+                    self.empty
+                }
+                _ => self.on[usize::from(b.cols[t][l - 1])],
+            };
+            wanted |= takes;
+            let mut rest = takes;
+            while rest != 0 {
+                targets[rest.trailing_zeros() as usize] |= 1 << t;
+                rest &= rest - 1;
+            }
         }
         places.clear();
         self.reachable(b, places);
@@ -432,10 +503,10 @@ impl Rules {
             if wanted & 1 << c == 0 {
                 continue;
             }
-            for t in 0..nc {
-                if self.fits(b, t, c) && (b.len[t] > 0 || Some(t) == first_empty) {
-                    out.push((600 + later, Step::Talon { at, to: To::Column(t as u8) }));
-                }
+            let mut to = targets[usize::from(c)];
+            while to != 0 {
+                out.push((600 + later, Step::Talon { at, to: To::Column(to.trailing_zeros() as u8) }));
+                to &= to - 1;
             }
         }
         // the cards that could be played next: the talon's reachable ones and every face-up one
@@ -472,8 +543,12 @@ impl Rules {
                 } else {
                     continue;
                 };
-                for t in 0..nc {
-                    if t != i && self.fits(b, t, c) && !(b.len[t] == 0 && (at == 0 || Some(t) != first_empty)) {
+                let mut to = targets[usize::from(c)] & !(1 << i);
+                while to != 0 {
+                    let t = to.trailing_zeros() as usize;
+                    to &= to - 1;
+                    // a whole column into an empty one would be the same position
+                    if !(at == 0 && b.len[t] == 0) {
                         out.push((rank, Step::Column { from: i as u8, at: at as u8, to: To::Column(t as u8) }));
                     }
                 }
@@ -574,6 +649,11 @@ impl Tries<'_> {
                 continue;
             };
             top.next += 1;
+            let known = rules.child_key(&top.board, top.key, step);
+            if let Some(&order) = known.and_then(|k| self.met.get(&k)) {
+                top.low = top.low.min(order); // met before: the child is not made at all
+                continue;
+            }
             let mut board = top.board.clone();
             let (mut kids, mut line) = self.spare.pop().unwrap_or_default();
             kids.clear();
@@ -581,11 +661,12 @@ impl Tries<'_> {
             rules.apply(&mut board, step);
             line.push(step);
             rules.settle(&mut board, &mut line);
+            debug_assert!(known.is_none_or(|k| k == rules.key(&board)), "a child's key worked out wrong");
             if board.out == 0 {
                 return Ended::Won(path.iter().flat_map(|f| f.steps.iter().copied()).chain(line).collect());
             }
-            let key = rules.key(&board);
-            if let Some(&order) = self.met.get(&key) {
+            let key = known.unwrap_or_else(|| rules.key(&board));
+            if let Some(&order) = self.met.get(&key).filter(|_| known.is_none()) {
                 top.low = top.low.min(order);
                 self.spare.push((kids, line));
                 continue;
@@ -707,6 +788,51 @@ mod tests {
         assert!(search(&r, &not_a_run, 10, Duration::from_secs(1)).is_err());
         let circle = Rules::new(vec![0, 1], vec![1, 1], vec![0b10, 0b01], 0, 1);
         assert!(circle.is_err());
+    }
+
+    #[test]
+    fn a_childs_key_worked_out_from_its_parent_is_the_key_of_the_child_made() {
+        let r = rules(4, 13, 3);
+        let mut seed = 7u64;
+        let mut checked = 0;
+        for _ in 0..20 {
+            let mut cards: Vec<u8> = (0..52).collect();
+            for j in (1..52).rev() {
+                cards.swap(j, (splitmix(&mut seed) % (j as u64 + 1)) as usize);
+            }
+            let mut rest = cards.as_slice();
+            let columns = (1..=7)
+                .map(|n| {
+                    let (col, after) = rest.split_at(n);
+                    rest = after;
+                    (n - 1, col.to_vec())
+                })
+                .collect();
+            let mut b = r.board(&Position { columns, talon: rest.to_vec(), waste: 0, home: vec![0; 4] }).expect("a deal");
+            r.settle(&mut b, &mut Vec::new()); // as the search's positions are
+            let (mut kids, mut places) = (Vec::new(), Vec::new());
+            for _ in 0..200 {
+                kids.clear();
+                r.children(&b, &mut kids, &mut places, 0);
+                if kids.is_empty() || b.out == 0 {
+                    break;
+                }
+                let key = r.key(&b);
+                for &(_, s) in &kids {
+                    let mut child = b.clone();
+                    r.apply(&mut child, s);
+                    r.settle(&mut child, &mut Vec::new());
+                    if let Some(k) = r.child_key(&b, key, s) {
+                        assert_eq!(k, r.key(&child));
+                        checked += 1;
+                    }
+                }
+                let (_, s) = kids[(splitmix(&mut seed) % kids.len() as u64) as usize];
+                r.apply(&mut b, s);
+                r.settle(&mut b, &mut Vec::new());
+            }
+        }
+        assert!(checked > 1000, "only {checked} children checked");
     }
 
     #[test]
