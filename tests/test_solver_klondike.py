@@ -144,6 +144,12 @@ def test_positions_outside_the_model_go_to_the_general_search():
     game = native(ruleset("klondike_draw3"))
     view = game.view(game.deal(2))  # the hidden cards are unknown: the model needs them all
     assert KlondikeShape(Analysis(game.spec)).fits(view) is not None
+    doc = game.board_document(game.deal(2))
+    doc["depots"]["column-2"].append(doc["depots"]["stock"].pop()[1:])  # face up, on no run
+    odd = game.load_board(doc)
+    assert KlondikeShape(Analysis(game.spec)).fits(odd) is None  # left to the model's own checks
+    found = solve(game, odd, max_states=20_000)
+    assert found.notes[-1] != klondike.NOTE  # the general search, not an error
     python_game = compile_for(load_game(ruleset("klondike_draw3")), engine="python")
     found = solve(python_game, python_game.deal(2), max_states=20_000)
     assert found.notes[-1] != klondike.NOTE

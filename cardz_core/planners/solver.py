@@ -98,7 +98,9 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
         return _solve_oneway(an, game, state, max_states, timeout)
     if (klondike_model and native is not None and an.klondike.reason is None
             and an.klondike.fits(state) is None):
-        return _solve_klondike(an, game, state, max_states, timeout)
+        modelled = _solve_klondike(an, game, state, max_states, timeout)
+        if modelled is not None:
+            return modelled
     start = time.perf_counter()
     spent = 0
     if beam is not None:
@@ -237,8 +239,11 @@ def _solve_oneway(an: Analysis, game: Any, state: Any, max_states: int, timeout:
                        [an.oneway.note])
 
 
-def _solve_klondike(an: Analysis, game: Any, state: Any, max_states: int, timeout: float) -> SolveResult:
+def _solve_klondike(an: Analysis, game: Any, state: Any, max_states: int,
+                    timeout: float) -> SolveResult | None:
     found = search_klondike(an.klondike, game, state, max_states=max_states, timeout=timeout)
+    if found is None:
+        return None
     if found.result == RESULT_WON and game.status(replay(game, state, found.line)) != WON:
         raise AssertionError("the Klondike model's line does not win in the engine")
     return SolveResult(found.result, found.line, found.states, found.seconds, found.stopped_by,

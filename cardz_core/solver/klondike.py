@@ -153,9 +153,11 @@ class KlondikeShape:
 
 
 def search_klondike(shape: KlondikeShape, game: Any, state: Any, *, max_states: int,
-                    timeout: float) -> SearchResult[Any]:
+                    timeout: float) -> SearchResult[Any] | None:
     """Search ``state`` (which ``shape.fits``, on the native engine) for a win; ``line`` holds
-    engine moves (not yet replayed: ``solve`` does that)."""
+    engine moves (not yet replayed: ``solve`` does that). None when the model refuses the
+    position on a closer look (a board missing cards, a column whose face-up cards are not a
+    run, one that could outgrow the model's columns): the general search takes it."""
     start = time.perf_counter()
     if shape.native is None:
         ext = extension()
@@ -169,8 +171,11 @@ def search_klondike(shape: KlondikeShape, game: Any, state: Any, *, max_states: 
         if piles[i]:
             top = piles[i][-1] >> 1
             home[shape.suit[top]] = shape.rank[top]
-    result, steps, states, stopped = shape.native.search(
-        columns, talon, len(piles[shape.waste]), home, max_states, timeout)
+    try:
+        result, steps, states, stopped = shape.native.search(
+            columns, talon, len(piles[shape.waste]), home, max_states, timeout)
+    except ValueError:
+        return None
     line = _line(shape, game, state, talon, steps) if result == RESULT_WON else []
     return SearchResult(result, line, states, time.perf_counter() - start, stopped)
 
