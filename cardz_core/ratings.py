@@ -179,7 +179,8 @@ def rate_deal(game: Game, seed: int, *, max_states: int, timeout: float,
     from cardz_core.planners.solver import solve
 
     state = game.deal(seed)
-    found = solve(game, state, max_states=max_states, timeout=timeout, orders=orders, beam=beam)
+    found = solve(game, state, max_states=max_states, timeout=timeout, orders=orders, beam=beam,
+                  klondike_model=False)
     row: dict[str, Any] = {"seed": seed, "result": found.result, "states": found.states}
     if found.stopped_by == "seconds":
         row["stoppedBy"] = "seconds"  # the one answer a faster machine might change

@@ -89,7 +89,8 @@ def winnable_deal(game: Any, seed: int = 0, *, tries: int = WINNABLE_TRIES,
     for i in range(tries):
         deal_seed = derived_seed(seed, i)
         state = game.deal(deal_seed)
-        result = solve(game, state, max_states=max_states, timeout=timeout)
+        result = solve(game, state, max_states=max_states, timeout=timeout,
+                       klondike_model=False)
         tried.append((deal_seed, result.result))
         timed_out = timed_out or result.stopped_by == "seconds"
         if result.result == "won":
@@ -123,7 +124,7 @@ def _from_table(game: Any, table: Table, level: str, seed: int, timeout: float) 
     if line is None:  # an older row: the table's budget, orders and beam find the same first win
         result = solve(game, state, max_states=made["max_states"],
                        timeout=max(timeout, float(made["timeout"])), orders=orders_of(made),
-                       beam=beam_made(made))
+                       beam=beam_made(made), klondike_model=False)
         line = list(result.line) if result.result == "won" else None
         timed_out = result.stopped_by == "seconds"
     if line is None or not line_wins(game, state, line):

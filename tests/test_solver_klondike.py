@@ -153,3 +153,15 @@ def test_positions_outside_the_model_go_to_the_general_search():
     python_game = compile_for(load_game(ruleset("klondike_draw3")), engine="python")
     found = solve(python_game, python_game.deal(2), max_states=20_000)
     assert found.notes[-1] != klondike.NOTE
+
+
+def test_winnable_deals_are_the_same_on_both_engines():
+    """`deal --winnable` keeps to the general search, which plays alike on both engines: the
+    same seed gives the same deal and the same winning line on each (the model, on the native
+    engine only, would find other wins within the same budget)."""
+    from cardz_core.winnable import winnable_deal
+    doc = ruleset("klondike_draw3")
+    made = [winnable_deal(compile_for(load_game(copy.deepcopy(doc)), engine=engine), 3, max_states=3_000)
+            for engine in ("native", "python")]
+    native, python = made
+    assert (native.seed, native.line) == (python.seed, python.line)

@@ -53,7 +53,8 @@ def play_problems(game: Game, deals: int, file: str) -> list[Problem]:
             stuck.append(seed)
             results.append("lost")
             continue
-        results.append(solve(game, state, max_states=PLAY_STATES, timeout=PLAY_SECONDS).result)
+        results.append(solve(game, state, max_states=PLAY_STATES, timeout=PLAY_SECONDS,
+                             klondike_model=False).result)
     if stuck:
         listed = _seeds(deals) if len(stuck) == deals else \
             "seed " + ", ".join(map(str, stuck[:10])) + (" ..." if len(stuck) > 10 else "")

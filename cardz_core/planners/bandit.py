@@ -285,7 +285,7 @@ class BanditPlanner:
             result = "lost"
         else:
             found = solve(game, child, max_states=states, timeout=seconds,
-                          analysis=self.analysis)
+                          analysis=self.analysis, klondike_model=False)
             result, line = found.result, found.line
         if result == "won":
             arm.won += 1

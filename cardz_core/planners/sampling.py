@@ -72,7 +72,8 @@ class SamplingPlanner:
         lines: dict[Move, list[Move]] = {}
         for i in range(n):
             deal: State = sample_deal(view, rng) if hidden else view
-            found = solve(game, deal, analysis=self.analysis, **self._share(n))
+            found = solve(game, deal, analysis=self.analysis, klondike_model=False,
+                          **self._share(n))
             if not hidden and found.result == "lost":
                 return None  # every card is known and no line wins
             if found.result == "won" and found.line and found.line[0] in moves:
