@@ -13,10 +13,10 @@
 //! when it ends without a win the deal is lost.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::time::{Duration, Instant};
 
-use crate::solver::search::{Answer, Stop};
+use crate::solver::search::{Answer, KeyHash, Stop};
 
 /// The most cards the model holds: a card set is one 64-bit mask.
 pub const MAX_CARDS: usize = 64;
@@ -199,25 +199,7 @@ pub struct Found {
     pub stopped_by: Option<Stop>,
 }
 
-#[derive(Default)]
-struct KeyHash(u64);
-
-impl Hasher for KeyHash {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u128(&mut self, k: u128) {
-        self.0 = (k as u64) ^ (k >> 64) as u64; // keys are random words already
-    }
-}
-
+/// Keys are random words already: the search's hasher folds their halves together.
 type Met = HashMap<u128, u32, BuildHasherDefault<KeyHash>>;
 
 /// A position's mark in `Met` once proved lost (orders stay far below it).
@@ -621,7 +603,7 @@ impl Tries<'_> {
     }
 
     /// A depth-first search with Tarjan's components from `root` within `budget` more
-    /// positions: a component finished without a win is lost, and goes into `lost`.
+    /// positions: a component finished without a win is lost, and is marked `LOST` in `met`.
     fn run(&mut self, root: &Board, root_steps: &[Step], budget: u64, noise: u64) -> Ended {
         let rules = self.rules;
         let until = self.states + budget;
