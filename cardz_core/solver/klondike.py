@@ -43,7 +43,7 @@ class KlondikeShape:
     general search)."""
 
     def __init__(self, an: Analysis) -> None:
-        self.native: Any = None  # the native model, made on first use
+        self.native: Any = None  # the native model, made on first use (``native_model``)
         self.reason = self._why_not(an)
         if self.reason is None:
             self.reason = self._tables(an)
@@ -152,6 +152,36 @@ class KlondikeShape:
         return None
 
 
+UNSEEN = 255  # src/solver/klondike/sampled.rs: a face-down card the player has not seen
+
+
+def native_model(shape: KlondikeShape) -> Any:
+    """The native model of ``shape``'s game, made on first use (games on the native engine only)."""
+    if shape.native is None:
+        ext = extension()
+        assert ext is not None  # only games on the native engine come here
+        shape.native = ext.KlondikeSearch(shape.suit, shape.rank, shape.on, shape.empty, shape.draw)
+    return shape.native
+
+
+def model_position(shape: KlondikeShape, state: Any) -> tuple[list[tuple[int, list[int]]], list[int], int,
+                                                              list[int]]:
+    """``state`` as the model takes it: the columns as (face-down count, cards bottom first),
+    the talon (the waste bottom first, then the stock in the order it deals), the waste's size,
+    the cards home in each chain. A card a view does not know is ``UNSEEN``."""
+    piles = state.piles
+    columns = [(sum(1 for c in piles[i] if not c & 1), [c >> 1 if c >= 0 else UNSEEN for c in piles[i]])
+               for i in shape.columns]
+    talon = [c >> 1 if c >= 0 else UNSEEN for c in piles[shape.waste]] + \
+        [c >> 1 if c >= 0 else UNSEEN for c in reversed(piles[shape.stock])]
+    home = [0] * shape.chains
+    for i in shape.homes:
+        if piles[i]:
+            top = piles[i][-1] >> 1
+            home[shape.suit[top]] = shape.rank[top]
+    return columns, talon, len(piles[shape.waste]), home
+
+
 def search_klondike(shape: KlondikeShape, game: Any, state: Any, *, max_states: int,
                     timeout: float) -> SearchResult[Any] | None:
     """Search ``state`` (which ``shape.fits``, on the native engine) for a win; ``line`` holds
@@ -159,53 +189,47 @@ def search_klondike(shape: KlondikeShape, game: Any, state: Any, *, max_states: 
     position on a closer look (a board missing cards, a column whose face-up cards are not a
     run, one that could outgrow the model's columns): the general search takes it."""
     start = time.perf_counter()
-    if shape.native is None:
-        ext = extension()
-        assert ext is not None  # only games on the native engine come here
-        shape.native = ext.KlondikeSearch(shape.suit, shape.rank, shape.on, shape.empty, shape.draw)
-    piles = state.piles
-    columns = [(sum(1 for c in piles[i] if not c & 1), [c >> 1 for c in piles[i]]) for i in shape.columns]
-    talon = [c >> 1 for c in piles[shape.waste]] + [c >> 1 for c in reversed(piles[shape.stock])]
-    home = [0] * shape.chains
-    for i in shape.homes:
-        if piles[i]:
-            top = piles[i][-1] >> 1
-            home[shape.suit[top]] = shape.rank[top]
+    columns, talon, waste, home = model_position(shape, state)
     try:
-        result, steps, states, stopped = shape.native.search(
-            columns, talon, len(piles[shape.waste]), home, max_states, timeout)
+        result, steps, states, stopped = native_model(shape).search(
+            columns, talon, waste, home, max_states, timeout)
     except ValueError:
         return None
-    line = _line(shape, game, state, talon, steps) if result == RESULT_WON else []
+    line: list[Any] = []
+    if result == RESULT_WON:
+        for step in steps:
+            taps_and_play = step_moves(shape, game, state, talon, step)
+            for move in taps_and_play:
+                state = game.apply(state, move)
+            line += taps_and_play
     return SearchResult(result, line, states, time.perf_counter() - start, stopped)
 
 
-def _line(shape: KlondikeShape, game: Any, state: Any, talon: list[int],
-          steps: list[tuple[int, int, int]]) -> list[Any]:
-    """The engine moves of the model's ``steps`` from ``state``: a talon card's taps, then each
-    play, onto the foundation its chain is on (or an empty one)."""
-    line: list[Any] = []
+def step_moves(shape: KlondikeShape, game: Any, state: Any, talon: list[int],
+               step: tuple[int, int, int]) -> list[Any]:
+    """The engine moves of the model's ``step`` from ``state``: a talon card's taps, then the
+    play, onto the foundation its chain is on (or an empty one). ``talon`` is the model's talon
+    at ``state``; a talon card played is taken out of it. Only the taps are played (on a copy):
+    the play may turn up a card a view does not know."""
+    src, at, to = step
+    moves: list[Any] = []
     tap = Move(shape.stock, -1, -1)
-    for src, at, to in steps:
-        piles = state.piles
-        if src < 0:
-            card = talon.pop(at)
-            for _ in range(len(talon) + 2):  # a full turn of the talon and its turning over
-                if piles[shape.waste] and piles[shape.waste][-1] >> 1 == card:
-                    break
-                line.append(tap)
-                state = game.apply(state, tap)
-                piles = state.piles
-            move = Move(shape.waste, len(piles[shape.waste]) - 1, -1)
-        else:
-            move = Move(shape.columns[src], at, -1)
-        card = piles[move.src][move.index] >> 1
-        if to >= 0:
-            dst = shape.columns[to]
-        else:
-            below = shape.before.get(card)
-            dst = next(i for i in shape.homes if (piles[i][-1] >> 1 if piles[i] else None) == below)
-        move = move._replace(dst=dst)
-        line.append(move)
-        state = game.apply(state, move)
-    return line
+    piles = state.piles
+    if src < 0:
+        card = talon.pop(at)
+        for _ in range(len(talon) + 2):  # a full turn of the talon and its turning over
+            if piles[shape.waste] and piles[shape.waste][-1] >> 1 == card:
+                break
+            moves.append(tap)
+            state = game.apply(state, tap)
+            piles = state.piles
+        move = Move(shape.waste, len(piles[shape.waste]) - 1, -1)
+    else:
+        move = Move(shape.columns[src], at, -1)
+    card = piles[move.src][move.index] >> 1
+    if to >= 0:
+        dst = shape.columns[to]
+    else:
+        below = shape.before.get(card)
+        dst = next(i for i in shape.homes if (piles[i][-1] >> 1 if piles[i] else None) == below)
+    return [*moves, move._replace(dst=dst)]

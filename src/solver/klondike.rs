@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 
 use crate::solver::search::{Answer, KeyHash, Stop};
 
+pub mod sampled;
+
 /// The most cards the model holds: a card set is one 64-bit mask.
 pub const MAX_CARDS: usize = 64;
 /// The most columns a position may have.
@@ -667,47 +669,65 @@ impl Tries<'_> {
     }
 }
 
-/// Search `p` for a win within `max_states` positions and `timeout`: tries with growing budgets
-/// and shaken sibling orders, which share the positions proved lost, so that a search cut off
-/// in a long subtree goes on elsewhere; a try that runs out of positions proves `lost`.
+impl<'r> Tries<'r> {
+    fn new(rules: &'r Rules, timeout: Duration) -> Tries<'r> {
+        Tries {
+            rules,
+            met: Met::default(),
+            open_keys: Vec::new(),
+            lost: 0,
+            spare: Vec::new(),
+            places: Vec::new(),
+            states: 1,
+            start: Instant::now(),
+            timeout,
+        }
+    }
+
+    /// Search the settled `root` (reached by `steps`) for a win within `max_states` positions:
+    /// tries with growing budgets and shaken sibling orders, which share the positions proved
+    /// lost, so that a search cut off in a long subtree goes on elsewhere; a try that runs out of
+    /// positions proves `lost`. An earlier call's positions are forgotten unless `keep_lost`,
+    /// which keeps those it proved lost: a caller searching positions of one deal in turn has
+    /// them proved already (a deal's lost position is lost whatever leads to it).
+    fn solve(&mut self, root: &Board, steps: Vec<Step>, max_states: u64, keep_lost: bool) -> Found {
+        let found = |answer, steps, states, stopped_by| Found { answer, steps, states, stopped_by };
+        if root.out == 0 {
+            return found(Answer::Won, steps, 1, None);
+        }
+        if !keep_lost {
+            self.met.clear();
+        }
+        self.lost = 0;
+        self.states = 1;
+        let mut budget = FIRST_TRY;
+        for noise in 0u64.. {
+            let before = (self.lost, self.states);
+            let left = max_states.saturating_sub(self.states);
+            let ended = self.run(root, &steps, budget.min(left), noise.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            match ended {
+                Ended::Won(line) => return found(Answer::Won, line, self.states, None),
+                Ended::Lost => return found(Answer::Lost, vec![], self.states, None),
+                Ended::Out(stop) if stop == Stop::Seconds || budget >= left => {
+                    return found(Answer::Unknown, vec![], self.states, Some(stop));
+                }
+                Ended::Out(_) => {
+                    if 2 * (self.lost - before.0) < self.states - before.1 {
+                        budget = budget.saturating_mul(2);
+                    }
+                }
+            }
+        }
+        unreachable!("the tries end by answer or budget")
+    }
+}
+
+/// Search `p` for a win within `max_states` positions and `timeout` (`Tries::solve`).
 pub fn search(rules: &Rules, p: &Position, max_states: u64, timeout: Duration) -> Result<Found, Unfit> {
     let mut root = rules.board(p)?;
     let mut steps = Vec::new();
     rules.settle(&mut root, &mut steps);
-    let found = |answer, steps, states, stopped_by| Ok(Found { answer, steps, states, stopped_by });
-    if root.out == 0 {
-        return found(Answer::Won, steps, 1, None);
-    }
-    let mut tries = Tries {
-        rules,
-        met: Met::default(),
-        open_keys: Vec::new(),
-        lost: 0,
-        spare: Vec::new(),
-        places: Vec::new(),
-        states: 1,
-        start: Instant::now(),
-        timeout,
-    };
-    let mut budget = FIRST_TRY;
-    for noise in 0u64.. {
-        let before = (tries.lost, tries.states);
-        let left = max_states.saturating_sub(tries.states);
-        let ended = tries.run(&root, &steps, budget.min(left), noise.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        match ended {
-            Ended::Won(line) => return found(Answer::Won, line, tries.states, None),
-            Ended::Lost => return found(Answer::Lost, vec![], tries.states, None),
-            Ended::Out(stop) if stop == Stop::Seconds || budget >= left => {
-                return found(Answer::Unknown, vec![], tries.states, Some(stop));
-            }
-            Ended::Out(_) => {
-                if 2 * (tries.lost - before.0) < tries.states - before.1 {
-                    budget = budget.saturating_mul(2);
-                }
-            }
-        }
-    }
-    unreachable!("the tries end by answer or budget")
+    Ok(Tries::new(rules, timeout).solve(&root, steps, max_states, false))
 }
 
 #[cfg(test)]
@@ -716,7 +736,7 @@ mod tests {
 
     /// A small Klondike: `suits` suits of `ranks` cards (card `s * ranks + r - 1`), alternate
     /// colours by suit parity, Kings (the top rank) on empty columns.
-    fn rules(suits: usize, ranks: usize, draw: usize) -> Rules {
+    pub(super) fn rules(suits: usize, ranks: usize, draw: usize) -> Rules {
         let n = suits * ranks;
         let (suit, rank): (Vec<u8>, Vec<u8>) = (0..n).map(|c| ((c / ranks) as u8, (c % ranks + 1) as u8)).unzip();
         let on = (0..n)

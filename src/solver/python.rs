@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 
 use crate::engine::Move;
 use crate::python::{guarded, state_of, Engine, StateIn};
-use crate::solver::klondike::{self, Position, Step, To};
+use crate::solver::klondike::{self, sampled, Position, Step, To};
 use crate::solver::oneway::{self, Deal, Rules, Tries, Unsearchable};
 use crate::solver::plan::Plan;
 use crate::solver::problem::Buffers;
@@ -189,20 +189,50 @@ impl KlondikeSearch {
             let found = py
                 .detach(|| klondike::search(&self.rules, &p, max_states, timeout))
                 .map_err(|why| PyValueError::new_err(format!("Klondike model: {}", why.0)))?;
-            let place = |to: To| match to {
-                To::Home => -1,
-                To::Column(t) => i32::from(t),
-            };
-            let steps = found
-                .steps
-                .iter()
-                .map(|s| match *s {
-                    Step::Column { from, at, to } => (i32::from(from), i32::from(at), place(to)),
-                    Step::Talon { at, to } => (-1, i32::from(at), place(to)),
-                })
-                .collect();
+            let steps = found.steps.iter().map(|&s| step_tuple(s)).collect();
             Ok((answer_name(found.answer), steps, found.states, found.stopped_by.map(stop_name)))
         })
+    }
+
+    /// Decide a view's position (`src/solver/klondike/sampled.rs`): `columns`, `talon`, `waste`
+    /// and `home` as `search` takes them, with `UNSEEN` (255) for a face-down card not seen and
+    /// `unseen` the cards those places hold; `samples` child solves of `limit` positions each,
+    /// an unknown answer worth `unknown` of a win, deals drawn from `seed`. Answers ("settle",
+    /// [step]) for a card that goes home without branching, or ("children", [(step, won, lost,
+    /// unknown)]) best first. ValueError when the position or the budget does not fit.
+    #[allow(clippy::too_many_arguments)]
+    fn decide(&self, py: Python<'_>, columns: Vec<(usize, Vec<u8>)>, talon: Vec<u8>, waste: usize, home: Vec<u8>,
+              unseen: Vec<u8>, samples: u32, limit: u64, unknown: f64, seed: u64, timeout: f64)
+              -> PyResult<(&'static str, Vec<Tallied>)> {
+        guarded(|| {
+            let p = Position { columns, talon, waste, home };
+            let timeout = Duration::try_from_secs_f64(timeout).unwrap_or(FOREVER).min(FOREVER);
+            let budget = sampled::Budget { samples, limit, unknown, seed };
+            let decided = py
+                .detach(|| sampled::decide(&self.rules, &p, &unseen, &budget, timeout))
+                .map_err(|why| PyValueError::new_err(format!("Klondike model: {}", why.0)))?;
+            Ok(match decided {
+                sampled::Decided::Settle(s) => ("settle", vec![(step_tuple(s), 0, 0, 0)]),
+                sampled::Decided::Children(t) => {
+                    ("children", t.iter().map(|t| (step_tuple(t.step), t.won, t.lost, t.unknown)).collect())
+                }
+            })
+        })
+    }
+}
+
+/// A decision's child as Python sees it: (step, won, lost, unknown).
+type Tallied = ((i32, i32, i32), u32, u32, u32);
+
+/// A step as (column or -1 for the talon, the card's place there, column or -1 for home).
+fn step_tuple(s: Step) -> (i32, i32, i32) {
+    let place = |to: To| match to {
+        To::Home => -1,
+        To::Column(t) => i32::from(t),
+    };
+    match s {
+        Step::Column { from, at, to } => (i32::from(from), i32::from(at), place(to)),
+        Step::Talon { at, to } => (-1, i32::from(at), place(to)),
     }
 }
 

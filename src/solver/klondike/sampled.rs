@@ -1,0 +1,303 @@
+//! The children of a position whose face-down cards are unseen, each solved on sampled deals
+//! (docs/planners.md, `klondike`): the `klondike` planner's decisions, made natively so that a
+//! decision can afford hundreds of small solves.
+//!
+//! The position is a view: a face-down column card may be `UNSEEN`, and the cards it may be are
+//! given. Every sample deals those cards to the unseen places in a random order (each order
+//! equally likely), and a child is worth the share of its samples the model wins within a few
+//! positions. The samples are shared out by successive halving (a fixed-budget best-arm rule):
+//! each round the children still in the running are solved on the same new deals (a paired
+//! comparison), and the better half goes on. The children depend only on cards the view shows
+//! (a column's top, its face-up cards, the talon, which must be seen), so they are the same on
+//! every sample.
+
+use super::{Answer, Board, Position, Rules, Step, Tries, Unfit, splitmix, unfit};
+use std::time::Duration;
+
+/// A face-down column card the player has not seen.
+pub const UNSEEN: u8 = u8::MAX;
+/// The most child solves one decision may make.
+pub const MAX_SAMPLES: u32 = 1_000_000;
+
+/// How one child did on its samples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tally {
+    pub step: Step,
+    pub won: u32,
+    pub lost: u32,
+    pub unknown: u32,
+}
+
+impl Tally {
+    /// The estimated share of deals won, an unknown answer counting `unknown` of a win.
+    fn worth(&self, unknown: f64) -> f64 {
+        let played = self.won + self.lost + self.unknown;
+        if played == 0 {
+            return 0.0;
+        }
+        (f64::from(self.won) + unknown * f64::from(self.unknown)) / f64::from(played)
+    }
+}
+
+/// What a decision comes to.
+#[derive(Debug, PartialEq)]
+pub enum Decided {
+    /// A column top goes home without branching (the same on every sample): play it.
+    Settle(Step),
+    /// The children, best first (the one successive halving kept first, then those it dropped,
+    /// later rounds first).
+    Children(Vec<Tally>),
+}
+
+/// How much a decision may spend: `samples` child solves in all, each within `limit` positions;
+/// an unknown answer counts `unknown` of a win; `seed` drives the deals.
+pub struct Budget {
+    pub samples: u32,
+    pub limit: u64,
+    pub unknown: f64,
+    pub seed: u64,
+}
+
+/// Where the unseen cards go: the (column, place) of each `UNSEEN`.
+fn unseen_places(p: &Position, unseen: &[u8]) -> Result<Vec<(usize, usize)>, Unfit> {
+    if p.talon.contains(&UNSEEN) {
+        return unfit("the talon holds an unseen card");
+    }
+    let mut places = Vec::new();
+    for (i, (down, cards)) in p.columns.iter().enumerate() {
+        for (j, &c) in cards.iter().enumerate() {
+            if c == UNSEEN {
+                if j >= *down {
+                    return unfit(format!("column {i} shows an unseen card face up"));
+                }
+                places.push((i, j));
+            }
+        }
+    }
+    if places.len() != unseen.len() {
+        return unfit(format!("{} unseen places for {} unseen cards", places.len(), unseen.len()));
+    }
+    Ok(places)
+}
+
+/// `p` with the unseen cards dealt to the unseen places in a random order.
+fn deal(p: &Position, places: &[(usize, usize)], unseen: &mut [u8], rng: &mut u64) -> Position {
+    for i in (1..unseen.len()).rev() {
+        let j = (splitmix(rng) % (i as u64 + 1)) as usize;
+        unseen.swap(i, j);
+    }
+    let mut columns = p.columns.clone();
+    for (&(i, j), &c) in places.iter().zip(unseen.iter()) {
+        columns[i].1[j] = c;
+    }
+    Position { columns, talon: p.talon.clone(), waste: p.waste, home: p.home.clone() }
+}
+
+/// Decide `p` (see the module's comment), `unseen` being the cards its `UNSEEN` places hold.
+pub fn decide(rules: &Rules, p: &Position, unseen: &[u8], budget: &Budget, timeout: Duration) -> Result<Decided, Unfit> {
+    if budget.samples == 0 || budget.samples > MAX_SAMPLES || budget.limit == 0 {
+        return unfit(format!("a decision makes 1 to {MAX_SAMPLES} solves of at least one position"));
+    }
+    let places = unseen_places(p, unseen)?;
+    let mut pool = unseen.to_vec();
+    let mut rng = budget.seed;
+    let root: Board = rules.board(&deal(p, &places, &mut pool, &mut rng))?;
+    let mut settled = root.clone();
+    let mut first = Vec::new();
+    rules.settle(&mut settled, &mut first);
+    if let Some(&step) = first.first() {
+        return Ok(Decided::Settle(step));
+    }
+    let mut kids = Vec::new();
+    rules.children(&root, &mut kids, &mut Vec::new(), 0);
+    let mut tallies: Vec<Tally> = kids.iter().map(|&(_, step)| Tally { step, won: 0, lost: 0, unknown: 0 }).collect();
+    let mut alive: Vec<usize> = (0..tallies.len()).collect();
+    let mut dropped: Vec<usize> = Vec::new();
+    let rounds = usize::BITS - (alive.len().max(2) - 1).leading_zeros(); // ceil(log2), at least 1
+    let per_round = (budget.samples / rounds).max(1);
+    let mut tries = Tries::new(rules, timeout);
+    while alive.len() > 1 {
+        let deals = (per_round / alive.len() as u32).max(1);
+        for _ in 0..deals {
+            let board = rules.board(&deal(p, &places, &mut pool, &mut rng))?;
+            for (n, &k) in alive.iter().enumerate() {
+                let mut child = board.clone();
+                let mut steps = Vec::new();
+                rules.apply(&mut child, tallies[k].step);
+                rules.settle(&mut child, &mut steps);
+                // the children of one deal share the positions proved lost
+                let found = tries.solve(&child, steps, budget.limit, n > 0);
+                let t = &mut tallies[k];
+                match found.answer {
+                    Answer::Won => t.won += 1,
+                    Answer::Lost => t.lost += 1,
+                    Answer::Unknown => t.unknown += 1,
+                }
+            }
+        }
+        // stable: of equal worth, the child the model ranks first stays first
+        alive.sort_by(|&a, &b| tallies[b].worth(budget.unknown).total_cmp(&tallies[a].worth(budget.unknown)));
+        let keep = alive.len().div_ceil(2);
+        dropped.extend(alive.drain(keep..).rev());
+    }
+    let order = alive.into_iter().chain(dropped.into_iter().rev());
+    Ok(Decided::Children(order.map(|k| tallies[k]).collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::rules;
+    use super::*;
+
+    const LONG: Duration = Duration::from_secs(60);
+
+    /// Small deals of 3 suits of 4 cards: three columns of one or two unseen cards under one
+    /// face-up card, the rest in the talon.
+    fn views(n: usize) -> Vec<(Position, Vec<u8>)> {
+        let mut seed = 11u64;
+        (0..n)
+            .map(|_| {
+                let mut cards: Vec<u8> = (0..12).collect();
+                for j in (1..12).rev() {
+                    cards.swap(j, (splitmix(&mut seed) % (j as u64 + 1)) as usize);
+                }
+                let mut unseen = Vec::new();
+                let mut rest = cards.as_slice();
+                let columns = (0..3)
+                    .map(|i| {
+                        let down = 1 + (i + (seed as usize & 1)) % 2;
+                        let (col, after) = rest.split_at(down + 1);
+                        rest = after;
+                        unseen.extend_from_slice(&col[..down]);
+                        let mut shown = vec![UNSEEN; down];
+                        shown.push(col[down]);
+                        (down, shown)
+                    })
+                    .collect();
+                (Position { columns, talon: rest.to_vec(), waste: 0, home: vec![0; 3] }, unseen)
+            })
+            .collect()
+    }
+
+    /// Every way of dealing `unseen` to the unseen places of `p`.
+    fn every_deal(p: &Position, unseen: &[u8]) -> Vec<Position> {
+        fn orders(cards: &[u8]) -> Vec<Vec<u8>> {
+            if cards.len() <= 1 {
+                return vec![cards.to_vec()];
+            }
+            (0..cards.len())
+                .flat_map(|i| {
+                    let mut rest = cards.to_vec();
+                    let c = rest.remove(i);
+                    orders(&rest).into_iter().map(move |mut o| {
+                        o.insert(0, c);
+                        o
+                    })
+                })
+                .collect()
+        }
+        let places = unseen_places(p, unseen).expect("places");
+        orders(unseen)
+            .into_iter()
+            .map(|order| {
+                let mut columns = p.columns.clone();
+                for (&(i, j), c) in places.iter().zip(order) {
+                    columns[i].1[j] = c;
+                }
+                Position { columns, talon: p.talon.clone(), waste: p.waste, home: p.home.clone() }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_child_is_won_on_a_sample_only_if_some_deal_wins_it_and_lost_only_if_some_deal_loses_it() {
+        let r = rules(3, 4, 1);
+        let budget = Budget { samples: 400, limit: 100_000, unknown: 0.0, seed: 5 };
+        let mut compared = 0;
+        for (p, unseen) in views(40) {
+            let Decided::Children(tallies) = decide(&r, &p, &unseen, &budget, LONG).expect("fits") else {
+                continue;
+            };
+            for t in &tallies {
+                let (mut wins, mut losses) = (false, false);
+                for deal in every_deal(&p, &unseen) {
+                    let mut child = r.board(&deal).expect("a deal");
+                    let mut steps = Vec::new();
+                    r.apply(&mut child, t.step);
+                    r.settle(&mut child, &mut steps);
+                    match Tries::new(&r, LONG).solve(&child, steps, 100_000, false).answer {
+                        Answer::Won => wins = true,
+                        Answer::Lost => losses = true,
+                        Answer::Unknown => panic!("a small deal left undecided"),
+                    }
+                }
+                assert_eq!(t.unknown, 0);
+                assert!(wins || t.won == 0, "won on a sample though no deal wins it");
+                assert!(losses || t.lost == 0, "lost on a sample though every deal wins it");
+                compared += 1;
+            }
+        }
+        assert!(compared >= 40, "only {compared} children compared");
+    }
+
+    #[test]
+    fn the_best_child_is_first_and_a_seed_gives_the_same_decision() {
+        let r = rules(3, 4, 1);
+        let budget = |seed| Budget { samples: 300, limit: 1000, unknown: 0.5, seed };
+        let mut decided = 0;
+        for (p, unseen) in views(20) {
+            let a = decide(&r, &p, &unseen, &budget(1), LONG).expect("fits");
+            assert_eq!(a, decide(&r, &p, &unseen, &budget(1), LONG).expect("fits"));
+            if let Decided::Children(t) = &a {
+                let solves: u32 = t.iter().map(|t| t.won + t.lost + t.unknown).sum();
+                assert!(solves <= 300 + t.len() as u32, "{solves} solves for a budget of 300");
+                if t.len() > 1 {
+                    // the first was kept through the last round, where it was worth the most
+                    assert!(t[0].worth(0.5) >= t[1].worth(0.5));
+                    decided += 1;
+                }
+            }
+        }
+        assert!(decided > 0);
+    }
+
+    #[test]
+    fn a_card_that_goes_home_without_branching_is_played_before_any_sampling() {
+        let r = rules(2, 3, 1);
+        // the ace of suit 0 on top of a column, over an unseen card
+        let p = Position { columns: vec![(1, vec![UNSEEN, 0]), (0, vec![5])], talon: vec![3, 4, 2], waste: 0, home: vec![0, 0] };
+        let d = decide(&r, &p, &[1], &Budget { samples: 10, limit: 10, unknown: 0.0, seed: 1 }, LONG);
+        assert_eq!(d, Ok(Decided::Settle(Step::Column { from: 0, at: 1, to: super::super::To::Home })));
+    }
+
+    #[test]
+    fn views_and_budgets_outside_the_model_are_refused() {
+        let r = rules(2, 3, 1);
+        let p = |columns: Vec<(usize, Vec<u8>)>, talon: Vec<u8>| Position { columns, talon, waste: 0, home: vec![0, 0] };
+        let ok = Budget { samples: MAX_SAMPLES, limit: 1, unknown: 0.0, seed: 1 };
+        let fine = p(vec![(1, vec![UNSEEN, 2])], vec![0, 3, 4, 5]);
+        assert!(decide(&r, &fine, &[1], &ok, LONG).is_ok());
+        for bad in [Budget { samples: 0, ..ok }, Budget { samples: MAX_SAMPLES + 1, ..ok }, Budget { limit: 0, ..ok }] {
+            assert!(decide(&r, &fine, &[1], &bad, LONG).is_err());
+        }
+        assert!(decide(&r, &fine, &[1, 0], &ok, LONG).is_err(), "two cards for one place");
+        let talon = p(vec![(0, vec![2])], vec![UNSEEN, 0, 3, 4, 5]);
+        assert!(decide(&r, &talon, &[1], &ok, LONG).is_err(), "an unseen talon card");
+        let face_up = p(vec![(0, vec![UNSEEN])], vec![0, 2, 3, 4, 5]);
+        assert!(decide(&r, &face_up, &[1], &ok, LONG).is_err(), "an unseen face-up card");
+    }
+
+    #[test]
+    fn every_order_of_the_unseen_cards_is_dealt_about_equally_often() {
+        let p = Position { columns: vec![(3, vec![UNSEEN, UNSEEN, UNSEEN, 9])], talon: vec![], waste: 0, home: vec![] };
+        let places = unseen_places(&p, &[1, 2, 3]).expect("places");
+        let mut pool = vec![1, 2, 3];
+        let mut rng = 3u64;
+        let mut seen = std::collections::HashMap::new();
+        for _ in 0..6000 {
+            *seen.entry(deal(&p, &places, &mut pool, &mut rng).columns[0].1.clone()).or_insert(0) += 1;
+        }
+        assert_eq!(seen.len(), 6);
+        assert!(seen.values().all(|&n| (850..1150).contains(&n)), "{seen:?}");
+    }
+}
