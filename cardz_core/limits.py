@@ -37,6 +37,8 @@ PLANNER_DEFAULT_NODES = 2_000  # positions `expectimax` expands per move unless 
 PLANNER_MAX_NODES = 10_000_000  # the most positions a planner may be asked to expand per move
 PLANNER_MAX_DEALS = 1_000  # the most deals the sampling planner may solve per decision
 BANDIT_MAX_SAMPLES = 100_000  # the most child solves the bandit planner may make per decision
+KLONDIKE_MAX_SAMPLES = 1_000_000  # the most child solves the klondike planner may make per decision
+# (src/solver/klondike/sampled.rs: MAX_SAMPLES)
 PLAY_MAX_MOVES = 2_000  # moves `cardz play` makes with a planner before calling the game unfinished
 SERVE_MAX_SESSIONS = 64  # games `cardz serve` keeps open at once (browser tabs); past it the one used longest ago closes
 SERVE_MAX_GAMES = 16  # compiled games `cardz serve` keeps for reuse; past it the one used longest ago is dropped

@@ -33,6 +33,7 @@ BUILTIN_PLANNERS: dict[str, Callable[..., Planner]] = {
     "expectimax": _on_demand("expectimax", "ExpectimaxPlanner"),
     "sampling": _on_demand("sampling", "SamplingPlanner"),
     "bandit": _on_demand("bandit", "BanditPlanner"),
+    "klondike": _on_demand("klondike", "KlondikePlanner"),
 }
 UNGATED = frozenset({"random"})  # knows nothing of the game, so `planner: false` does not stop it
 DEFAULT_PLANNER = "usual"

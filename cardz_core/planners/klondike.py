@@ -1,0 +1,170 @@
+"""``klondike``: Klondike-shaped games (docs/solver.md, section 8) on the native model, each
+decision made by hundreds of small solves of sampled deals (docs/planners.md).
+
+*The stock first.* A stock turned over without limit is the player's to read: dealing it through
+once and turning it over brings back the same board, with every stock card seen. So at a board
+whose stock holds unseen cards the planner does that first (from an empty waste; with cards on
+the waste it deals on, since it cannot come back to the same board). After it the only unseen
+cards are face-down column cards, and the model's children of the view depend only on cards the
+view shows.
+
+*A decision.* The native model (``src/solver/klondike/sampled.rs``) takes the view with its
+unseen places; a column top that goes home without branching is played at once. Otherwise each
+child is solved on deals that put the unseen cards in the unseen places in random order, within
+``limit`` positions each; ``samples`` such solves are shared among the children by successive
+halving (each round the same deals for every child still in the running, the better half going
+on), and the child with the best share of won deals (an unknown answer counting ``unknown`` of a
+win) is played: the taps that bring its talon card up, then the play. Every decision is made
+anew, so each card turned up is chosen for without knowing it.
+
+*Turning cards up first.* The solves value a position as if every card were seen, so they never
+count what turning a card up tells the player; the best child that turns a card up is played
+instead of the best child when its share of won deals is within ``reveal`` of the best's.
+
+*Not circling.* A child whose moves turn nothing up and lead back to a board a decision was made
+on is passed over for the next best.
+
+*Giving up.* When the model has no child (nothing that could help), when every deal the best
+child was tried on is lost, or when every child leads back. A lone child is played without
+sampling.
+
+It needs the native engine and a Klondike-shaped game, and refuses others with a CardzError.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from cardz_core.engine.moves import Move
+from cardz_core.engine.state import PLAYING
+from cardz_core.limits import KLONDIKE_MAX_SAMPLES, PLANNER_MAX_NODES
+from cardz_core.planners.base import Unknown, refuse_reveal
+from cardz_core.planners.solver import prepare
+from cardz_core.problems import CardzError
+from cardz_core.solver.analysis import analysis_of
+from cardz_core.solver.klondike import KlondikeShape, model_position, native_model, step_moves
+from cardz_core.view import View
+
+if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
+
+SAMPLES = 200  # child solves a decision
+LIMIT = 1_000  # positions a child solve
+UNKNOWN_SHARE = 0.0  # what an unknown answer counts of a win
+REVEAL_MARGIN = 0.2  # how far below the best share a child turning a card up may be and go first
+NO_TIME_LIMIT = 3600.0  # seconds a decision may take when positions alone bound it
+
+
+def _whole(value: Any, low: int, high: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise CardzError(f"the klondike planner's {what} is {low} to {high}, not {value!r}")
+    return value
+
+
+def _share(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+        raise CardzError(f"the klondike planner's {what} is 0 to 1, not {value!r}")
+    return float(value)
+
+
+class KlondikePlanner:
+    name = "klondike"
+
+    def __init__(self, game: Game, samples: int = SAMPLES, limit: int = LIMIT,
+                 unknown: float = UNKNOWN_SHARE, reveal: float | None = REVEAL_MARGIN,
+                 nodes: int | None = None, seconds: float | None = None, **_options: Any) -> None:
+        self.limit = _whole(limit, 1, PLANNER_MAX_NODES, "limit (positions a solve)")
+        if nodes is not None:  # a budget in positions a decision: that many limit-sized solves
+            samples = max(1, _whole(nodes, 1, PLANNER_MAX_NODES, "node budget") // self.limit)
+        self.samples = _whole(samples, 1, KLONDIKE_MAX_SAMPLES, "samples (solves a decision)")
+        self.unknown = _share(unknown, "share of a win an unknown answer counts")
+        self.reveal = None if reveal is None else _share(reveal, "reveal margin")
+        if seconds is not None and not seconds > 0:
+            raise CardzError("a planner's time budget is more than 0 seconds")
+        self.timeout = NO_TIME_LIMIT if seconds is None else seconds
+        an = analysis_of(game)
+        if prepare(game, an) is None:
+            raise CardzError("the klondike planner needs the native engine")
+        shape: KlondikeShape | None = an.klondike
+        assert shape is not None
+        if shape.reason is not None:
+            raise CardzError("the klondike planner plays Klondike-shaped games only: "
+                             f"{shape.reason}")
+        self.shape = shape
+        self.plan: list[tuple[Any, Move]] = []  # (piles the move is played from, move)
+        self.reading = False  # dealing the stock through to see it
+        self.seen: set[Any] = set()  # the boards decisions were made on
+
+    def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
+        shape = self.shape
+        tap = Move(shape.stock, -1, -1)
+        stock, waste = view.piles[shape.stock], view.piles[shape.waste]
+        if self.reading and (stock or waste):
+            self.reading = bool(stock)  # the tap on an empty stock turns it over: done
+            return tap
+        self.reading = False
+        if self.plan and self.plan[0][0] == view.piles:
+            return self.plan.pop(0)[1]
+        self.plan = []
+        if view.status != PLAYING:
+            return None
+        if any(c < 0 for c in stock):
+            self.reading = not waste  # from an empty waste the board comes back: read it all
+            return tap
+        columns, talon, waste_size, home = model_position(shape, view)
+        unseen = [x for x in range(len(shape.suit)) if any(p[x] for p in view.pools or ())]
+        try:
+            kind, tallies = native_model(shape).decide(
+                columns, talon, waste_size, home, unseen, self.samples, self.limit,
+                self.unknown, rng.getrandbits(64), self.timeout)
+        except ValueError as why:
+            raise CardzError(f"the klondike planner cannot take this board: {why}") from None
+        self.seen.add(view.piles)
+        if kind == "children" and self.reveal is not None:
+            tallies = self._reveal_first(tallies, columns, self.reveal)
+        for n, (step, won, _lost, unknown) in enumerate(tallies):
+            if n == 0 and kind == "children" and len(tallies) > 1 and not (won or unknown):
+                return None  # every deal the best child was tried on is lost (one: no samples)
+            plan = self._played(game, view, list(talon), step)
+            if plan is not None:
+                self.plan = plan
+                return self.plan.pop(0)[1]
+        return None  # every child leads back to a board of this game
+
+    def _reveal_first(self, tallies: list[Any], columns: list[tuple[int, list[int]]], margin: float
+                      ) -> list[Any]:
+        """``tallies`` (best first) with the best child that turns a card up put first when its
+        share of won deals is within ``margin`` of the best's: the solves value a position as if
+        every card were seen, so they never count what turning a card up tells the player."""
+        def worth(t: Any) -> float:
+            played = t[1] + t[2] + t[3]
+            return (t[1] + self.unknown * t[3]) / played if played else 0.0
+
+        def reveals(step: tuple[int, int, int]) -> bool:
+            src, at, _ = step
+            return src >= 0 and 0 < columns[src][0] == at
+
+        if not tallies or reveals(tallies[0][0]):
+            return tallies
+        top = worth(tallies[0])
+        for n, t in enumerate(tallies):
+            if reveals(t[0]) and worth(t) >= top - margin:
+                return [t, *tallies[:n], *tallies[n + 1:]]
+        return tallies
+
+    def _played(self, game: Game, view: View, talon: list[int], step: tuple[int, int, int]
+                ) -> list[tuple[Any, Move]] | None:
+        """The engine moves of ``step`` from ``view``, each with the board it is played from;
+        None when they lead back to a board this game has been on (play must not circle). A
+        move that turns a card up leads somewhere new."""
+        moves = step_moves(self.shape, game, view, talon, step)
+        plan = []
+        v = view
+        for move in moves:
+            plan.append((v.piles, move))
+            try:
+                v = game.apply(v, move, reveal=refuse_reveal)
+            except Unknown:
+                return plan
+        return None if v.piles in self.seen else plan

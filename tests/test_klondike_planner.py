@@ -1,0 +1,196 @@
+"""The ``klondike`` planner: the stock read first, then each decision by the native model's
+sampled children (src/solver/klondike/sampled.rs; its own tests are in that file)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_planners import _hidden_twin
+from test_solver_klondike import native, ruleset, small
+
+from cardz_core.engine import WON
+from cardz_core.engines import compile as compile_for
+from cardz_core.limits import KLONDIKE_MAX_SAMPLES, PLANNER_MAX_NODES
+from cardz_core.planners import make_planner
+from cardz_core.planners.base import Unknown, refuse_reveal
+from cardz_core.planners.solver import solve
+from cardz_core.problems import CardzError
+from cardz_core.solver import klondike
+from cardz_core.spec import load_game
+from cardz_core.view import Seat
+
+pytestmark = pytest.mark.skipif(klondike.extension() is None,
+                                reason="the native extension is not built")
+
+
+def draw3():
+    return native(ruleset("klondike_draw3"))
+
+
+def play(game, seed, moves, **options):
+    """Play deal ``seed`` with the planner, every move checked legal on the true state; the
+    seat and the moves it chose."""
+    seat = Seat(game, game.deal(seed))
+    planner = make_planner(game, "klondike", **options)
+    rng = random.Random(seed)
+    chosen = []
+    while seat.state.status == 0 and seat.state.moves < moves:
+        move = planner.choose(game, seat.view, rng)
+        if move is None:
+            break
+        assert move in game.legal_moves(seat.state), game.move_text(move)
+        chosen.append(move)
+        seat.play(move)
+    return seat, chosen
+
+
+@pytest.mark.parametrize("option,value,ok", [
+    ("samples", 1, True), ("samples", KLONDIKE_MAX_SAMPLES, True),
+    ("samples", KLONDIKE_MAX_SAMPLES + 1, False), ("samples", 0, False), ("samples", True, False),
+    ("limit", 1, True), ("limit", PLANNER_MAX_NODES, True), ("limit", PLANNER_MAX_NODES + 1, False),
+    ("limit", 0, False), ("limit", 2.5, False), ("unknown", 0.0, True), ("unknown", 1, True),
+    ("unknown", 1.01, False), ("unknown", -0.5, False), ("nodes", PLANNER_MAX_NODES, True),
+    ("nodes", PLANNER_MAX_NODES + 1, False), ("nodes", 0, False), ("seconds", 0.5, True),
+    ("reveal", 0.0, True), ("reveal", 1, True), ("reveal", 1.5, False), ("reveal", True, False),
+    ("seconds", 0, False)])
+def test_options_are_bounded(option, value, ok):
+    game = draw3()
+    if ok:
+        make_planner(game, "klondike", **{option: value})
+    else:
+        with pytest.raises(CardzError, match="klondike planner|time budget"):
+            make_planner(game, "klondike", **{option: value})
+
+
+def test_a_node_budget_is_that_many_positions_in_solves_of_the_limit():
+    game = draw3()
+    assert make_planner(game, "klondike", nodes=50_000, limit=2_000).samples == 25
+    assert make_planner(game, "klondike", nodes=10, limit=2_000).samples == 1
+
+
+def test_it_needs_the_native_engine_and_a_klondike_shaped_game():
+    with pytest.raises(CardzError, match="native engine"):
+        make_planner(compile_for(load_game(ruleset("klondike_draw3")), engine="python"), "klondike")
+    with pytest.raises(CardzError, match="Klondike-shaped"):
+        make_planner(native(ruleset("freecell")), "klondike")
+
+
+@pytest.mark.parametrize("name, taps", [("klondike", 25), ("klondike_draw3", 9)])
+def test_it_reads_the_stock_first_and_comes_back_to_the_same_board(name, taps):
+    game = native(ruleset(name))
+    seat = Seat(game, game.deal(3))
+    planner = make_planner(game, "klondike", samples=20)
+    stock = planner.shape.stock
+    tap = None
+    for _ in range(taps):  # deal the stock out, then turn it over
+        tap = planner.choose(game, seat.view, random.Random(1))
+        assert tap is not None and tap.src == stock and tap.index == -1
+        seat.play(tap)
+    assert not planner.reading
+    assert seat.state.piles == game.deal(3).piles
+    assert seat.view.piles[stock] and all(c >= 0 for c in seat.view.piles[stock])
+
+
+def test_it_cannot_read_hidden_cards():
+    game = draw3()
+    for seed in (1, 2, 3):
+        state = game.deal(seed)
+        twin = _hidden_twin(game, state, seed)
+        v, w = game.view(state), game.view(twin)
+        assert v == w
+        a = make_planner(game, "klondike", samples=40).choose(game, v, random.Random(5))
+        b = make_planner(game, "klondike", samples=40).choose(game, w, random.Random(5))
+        assert a == b
+
+
+def test_a_seed_plays_the_same_game():
+    game = draw3()
+    first = play(game, 8, 60, samples=40)[1]
+    assert play(game, 8, 60, samples=40)[1] == first and len(first) == 60
+
+
+def test_it_wins_small_klondikes_whose_deals_are_won():
+    for name in ("klondike-draw-1", "klondike-draw-3"):
+        game = native(small(name))
+        won = [s for s in range(1, 40) if solve(game, game.deal(s)).result == "won"][:5]
+        assert len(won) == 5
+        for seed in won:
+            seat, _ = play(game, seed, 300, samples=64, limit=5_000)
+            assert seat.state.status == WON, (name, seed)
+
+
+def test_a_board_the_model_refuses_is_a_clear_error():
+    game = draw3()
+    planner = make_planner(game, "klondike", samples=4)
+    shape = planner.shape
+    piles = [list(p) for p in game.deal(1).piles]
+    # the stock dealt face up to the waste (nothing left to read), and a column whose two
+    # face-up cards are no run: the top card of the last column laid on the first
+    piles[shape.waste] = [c | 1 for c in reversed(piles[shape.stock])]
+    piles[shape.stock] = []
+    piles[shape.columns[0]].append(piles[shape.columns[-1]].pop())
+    piles[shape.columns[-1]][-1] |= 1
+    odd = game.deal(1).copy()
+    odd.piles = tuple(tuple(p) for p in piles)
+    with pytest.raises(CardzError, match="cannot take this board"):
+        planner.choose(game, game.view(odd), random.Random(1))
+
+
+def read(game, seed):
+    """The view of deal ``seed`` once the planner has read its stock (Klondike draw 3)."""
+    seat = Seat(game, game.deal(seed))
+    planner = make_planner(game, "klondike")
+    for _ in range(9):
+        seat.play(planner.choose(game, seat.view, random.Random(1)))
+    assert not planner.reading
+    return seat.view
+
+
+def test_a_child_that_leads_back_to_a_board_it_decided_on_is_passed_over(monkeypatch):
+    game = draw3()
+    planner = make_planner(game, "klondike", samples=40)
+    for seed in range(1, 30):  # a deal with a child that turns nothing up, and another child
+        view = read(game, seed)
+        position = klondike.model_position(planner.shape, view)
+        unseen = [x for x in range(52) if any(p[x] for p in view.pools)]
+        kind, tallies = klondike.native_model(planner.shape).decide(
+            *position, unseen, 40, 1000, 0.0, 1, 60.0)
+        quiet = []  # children whose moves turn nothing up, with the board they lead to
+        for t in tallies:
+            plan = planner._played(game, view, list(position[1]), t[0])
+            v = view
+            try:
+                for _, move in plan:
+                    v = game.apply(v, move, reveal=refuse_reveal)
+            except Unknown:
+                continue
+            quiet.append((t[0], plan, v.piles))
+        if kind == "children" and quiet and len(tallies) > 1:
+            break
+    step, plan, end = quiet[0]
+    fake = [(step, 9, 0, 0), *[(t[0], 1, 0, 0) for t in tallies if t[0] != step]]
+
+    class Model:
+        def decide(self, *args):
+            return "children", fake
+
+    monkeypatch.setattr("cardz_core.planners.klondike.native_model", lambda shape: Model())
+    first = make_planner(game, "klondike", samples=40)
+    first.choose(game, view, random.Random(1))
+    assert first.plan == plan[1:]  # the best is played
+    again = make_planner(game, "klondike", samples=40)
+    again.seen.add(end)
+    again.choose(game, view, random.Random(1))
+    assert again.plan != plan[1:]  # it leads back: the next best is played
+
+
+def test_a_child_that_turns_a_card_up_goes_first_within_the_reveal_margin():
+    planner = make_planner(draw3(), "klondike")
+    columns = [(0, [5]), (2, [1, 2, 40])]  # column 1 turns a card up when its card 40 leaves
+    talon_play, reveal, quiet = (-1, 3, 0), (1, 2, 0), (0, 0, 1)
+    tallies = [(talon_play, 50, 50, 0), (quiet, 49, 51, 0), (reveal, 47, 53, 0)]
+    assert planner._reveal_first(tallies, columns, 0.05)[0][0] == reveal
+    assert planner._reveal_first(tallies, columns, 0.01) == tallies
+    first = [(reveal, 40, 60, 0), *tallies[:2]]
+    assert planner._reveal_first(first, columns, 0.5) == first  # already first
