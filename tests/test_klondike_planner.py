@@ -194,3 +194,31 @@ def test_a_child_that_turns_a_card_up_goes_first_within_the_reveal_margin():
     assert planner._reveal_first(tallies, columns, 0.01) == tallies
     first = [(reveal, 40, 60, 0), *tallies[:2]]
     assert planner._reveal_first(first, columns, 0.5) == first  # already first
+    hopeless = [(talon_play, 5, 95, 0), (reveal, 0, 100, 0)]  # within 0.2, but never won
+    assert planner._reveal_first(hopeless, columns, 0.2) == hopeless
+    assert planner._reveal_first([hopeless[0], (reveal, 0, 99, 1)], columns, 0.2)[0][0] == reveal
+
+
+def test_it_gives_up_only_when_the_best_child_lost_every_deal(monkeypatch):
+    game = draw3()
+    planner = make_planner(game, "klondike")
+    for seed in range(1, 30):  # a deal with a child that turns a card up, and another child
+        view = read(game, seed)
+        position = klondike.model_position(planner.shape, view)
+        unseen = [x for x in range(52) if any(p[x] for p in view.pools)]
+        kind, tallies = klondike.native_model(planner.shape).decide(
+            *position, unseen, 40, 1000, 0.0, 1, 60.0)
+        columns = position[0]
+        reveals = [t[0] for t in tallies if t[0][0] >= 0 and 0 < columns[t[0][0]][0] == t[0][1]]
+        others = [t[0] for t in tallies if t[0] not in reveals]
+        if kind == "children" and reveals and others:
+            break
+    for best, then, gives_up in [((others[0], 3, 97, 0), (reveals[0], 0, 100, 0), False),
+                                 ((others[0], 0, 100, 0), (reveals[0], 0, 100, 0), True)]:
+        class Model:
+            def decide(self, *args, fake=[best, then]):
+                return "children", fake
+
+        monkeypatch.setattr("cardz_core.planners.klondike.native_model", lambda shape: Model())
+        move = make_planner(game, "klondike").choose(game, view, random.Random(1))
+        assert (move is None) == gives_up

@@ -19,7 +19,8 @@ anew, so each card turned up is chosen for without knowing it.
 
 *Turning cards up first.* The solves value a position as if every card were seen, so they never
 count what turning a card up tells the player; the best child that turns a card up is played
-instead of the best child when its share of won deals is within ``reveal`` of the best's.
+instead of the best child when its share of won deals is within ``reveal`` of the best's and
+not every deal it was tried on is lost.
 
 *Not circling.* A child whose moves turn nothing up and lead back to a board a decision was made
 on is passed over for the next best.
@@ -121,11 +122,11 @@ class KlondikePlanner:
         except ValueError as why:
             raise CardzError(f"the klondike planner cannot take this board: {why}") from None
         self.seen.add(view.piles)
+        if kind == "children" and len(tallies) > 1 and not (tallies[0][1] or tallies[0][3]):
+            return None  # every deal the best child was tried on is lost (one: no samples)
         if kind == "children" and self.reveal is not None:
             tallies = self._reveal_first(tallies, columns, self.reveal)
-        for n, (step, won, _lost, unknown) in enumerate(tallies):
-            if n == 0 and kind == "children" and len(tallies) > 1 and not (won or unknown):
-                return None  # every deal the best child was tried on is lost (one: no samples)
+        for step, _won, _lost, _unknown in tallies:
             plan = self._played(game, view, list(talon), step)
             if plan is not None:
                 self.plan = plan
@@ -135,8 +136,9 @@ class KlondikePlanner:
     def _reveal_first(self, tallies: list[Any], columns: list[tuple[int, list[int]]], margin: float
                       ) -> list[Any]:
         """``tallies`` (best first) with the best child that turns a card up put first when its
-        share of won deals is within ``margin`` of the best's: the solves value a position as if
-        every card were seen, so they never count what turning a card up tells the player."""
+        share of won deals is within ``margin`` of the best's and some deal it was tried on was
+        not lost: the solves value a position as if every card were seen, so they never count
+        what turning a card up tells the player."""
         def worth(t: Any) -> float:
             played = t[1] + t[2] + t[3]
             return (t[1] + self.unknown * t[3]) / played if played else 0.0
@@ -149,7 +151,7 @@ class KlondikePlanner:
             return tallies
         top = worth(tallies[0])
         for n, t in enumerate(tallies):
-            if reveals(t[0]) and worth(t) >= top - margin:
+            if reveals(t[0]) and (t[1] or t[3]) and worth(t) >= top - margin:
                 return [t, *tallies[:n], *tallies[n + 1:]]
         return tallies
 
