@@ -53,7 +53,7 @@ def play(game, seed, moves, **options):
     ("unknown", 1.01, False), ("unknown", -0.5, False), ("nodes", PLANNER_MAX_NODES, True),
     ("nodes", PLANNER_MAX_NODES + 1, False), ("nodes", 0, False), ("seconds", 0.5, True),
     ("reveal", 0.0, True), ("reveal", 1, True), ("reveal", 1.5, False), ("reveal", True, False),
-    ("seconds", 0, False)])
+    ("seconds", 0, False), ("commit", True, True), ("commit", 1, False)])
 def test_options_are_bounded(option, value, ok):
     game = draw3()
     if ok:
@@ -104,19 +104,21 @@ def test_it_cannot_read_hidden_cards():
         assert a == b
 
 
-def test_a_seed_plays_the_same_game():
+@pytest.mark.parametrize("commit", [False, True])
+def test_a_seed_plays_the_same_game(commit):
     game = draw3()
-    first = play(game, 8, 60, samples=40)[1]
-    assert play(game, 8, 60, samples=40)[1] == first and len(first) == 60
+    first = play(game, 8, 60, samples=40, commit=commit)[1]
+    assert play(game, 8, 60, samples=40, commit=commit)[1] == first and len(first) == 60
 
 
-def test_it_wins_small_klondikes_whose_deals_are_won():
+@pytest.mark.parametrize("commit", [False, True])
+def test_it_wins_small_klondikes_whose_deals_are_won(commit):
     for name in ("klondike-draw-1", "klondike-draw-3"):
         game = native(small(name))
         won = [s for s in range(1, 40) if solve(game, game.deal(s)).result == "won"][:5]
         assert len(won) == 5
         for seed in won:
-            seat, _ = play(game, seed, 300, samples=64, limit=5_000)
+            seat, _ = play(game, seed, 300, samples=64, limit=5_000, commit=commit)
             assert seat.state.status == WON, (name, seed)
 
 
@@ -188,7 +190,7 @@ def test_a_child_that_leads_back_to_a_board_it_decided_on_is_passed_over(monkeyp
 def test_a_child_that_turns_a_card_up_goes_first_within_the_reveal_margin():
     planner = make_planner(draw3(), "klondike")
     columns = [(0, [5]), (2, [1, 2, 40])]  # column 1 turns a card up when its card 40 leaves
-    talon_play, reveal, quiet = (-1, 3, 0), (1, 2, 0), (0, 0, 1)
+    talon_play, reveal, quiet = [(-1, 3, 0)], [(0, 0, 1), (1, 2, 0)], [(0, 0, 1)]
     tallies = [(talon_play, 50, 50, 0), (quiet, 49, 51, 0), (reveal, 47, 53, 0)]
     assert planner._reveal_first(tallies, columns, 0.05)[0][0] == reveal
     assert planner._reveal_first(tallies, columns, 0.01) == tallies
@@ -209,7 +211,8 @@ def test_it_gives_up_only_when_the_best_child_lost_every_deal(monkeypatch):
         kind, tallies = klondike.native_model(planner.shape).decide(
             *position, unseen, 40, 1000, 0.0, 1, 60.0)
         columns = position[0]
-        reveals = [t[0] for t in tallies if t[0][0] >= 0 and 0 < columns[t[0][0]][0] == t[0][1]]
+        reveals = [t[0] for t in tallies
+                   if t[0][-1][0] >= 0 and 0 < columns[t[0][-1][0]][0] == t[0][-1][1]]
         others = [t[0] for t in tallies if t[0] not in reveals]
         if kind == "children" and reveals and others:
             break

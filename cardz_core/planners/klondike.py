@@ -54,6 +54,7 @@ SAMPLES = 200  # child solves a decision
 LIMIT = 1_000  # positions a child solve
 UNKNOWN_SHARE = 0.0  # what an unknown answer counts of a win
 REVEAL_MARGIN = 0.2  # how far below the best share a child turning a card up may be and go first
+COMMIT = False  # the children are the commitments: quiet steps, then one that is not
 NO_TIME_LIMIT = 3600.0  # seconds a decision may take when positions alone bound it
 
 
@@ -74,13 +75,17 @@ class KlondikePlanner:
 
     def __init__(self, game: Game, samples: int = SAMPLES, limit: int = LIMIT,
                  unknown: float = UNKNOWN_SHARE, reveal: float | None = REVEAL_MARGIN,
-                 nodes: int | None = None, seconds: float | None = None, **_options: Any) -> None:
+                 nodes: int | None = None, seconds: float | None = None, commit: bool = COMMIT,
+                 **_options: Any) -> None:
         self.limit = _whole(limit, 1, PLANNER_MAX_NODES, "limit (positions a solve)")
         if nodes is not None:  # a budget in positions a decision: that many limit-sized solves
             samples = max(1, _whole(nodes, 1, PLANNER_MAX_NODES, "node budget") // self.limit)
         self.samples = _whole(samples, 1, KLONDIKE_MAX_SAMPLES, "samples (solves a decision)")
         self.unknown = _share(unknown, "share of a win an unknown answer counts")
         self.reveal = None if reveal is None else _share(reveal, "reveal margin")
+        if not isinstance(commit, bool):
+            raise CardzError(f"the klondike planner's commit is true or false, not {commit!r}")
+        self.commit = commit
         if seconds is not None and not seconds > 0:
             raise CardzError("a planner's time budget is more than 0 seconds")
         self.timeout = NO_TIME_LIMIT if seconds is None else seconds
@@ -118,7 +123,7 @@ class KlondikePlanner:
         try:
             kind, tallies = native_model(shape).decide(
                 columns, talon, waste_size, home, unseen, self.samples, self.limit,
-                self.unknown, rng.getrandbits(64), self.timeout)
+                self.unknown, rng.getrandbits(64), self.timeout, self.commit)
         except ValueError as why:
             raise CardzError(f"the klondike planner cannot take this board: {why}") from None
         self.seen.add(view.piles)
@@ -126,8 +131,8 @@ class KlondikePlanner:
             return None  # every deal the best child was tried on is lost (one: no samples)
         if kind == "children" and self.reveal is not None:
             tallies = self._reveal_first(tallies, columns, self.reveal)
-        for step, _won, _lost, _unknown in tallies:
-            plan = self._played(game, view, list(talon), step)
+        for steps, _won, _lost, _unknown in tallies:
+            plan = self._played(game, view, list(talon), steps)
             if plan is not None:
                 self.plan = plan
                 return self.plan.pop(0)[1]
@@ -143,8 +148,8 @@ class KlondikePlanner:
             played = t[1] + t[2] + t[3]
             return (t[1] + self.unknown * t[3]) / played if played else 0.0
 
-        def reveals(step: tuple[int, int, int]) -> bool:
-            src, at, _ = step
+        def reveals(steps: list[tuple[int, int, int]]) -> bool:
+            src, at, _ = steps[-1]  # the steps before it turn nothing up
             return src >= 0 and 0 < columns[src][0] == at
 
         if not tallies or reveals(tallies[0][0]):
@@ -155,18 +160,18 @@ class KlondikePlanner:
                 return [t, *tallies[:n], *tallies[n + 1:]]
         return tallies
 
-    def _played(self, game: Game, view: View, talon: list[int], step: tuple[int, int, int]
+    def _played(self, game: Game, view: View, talon: list[int], steps: list[tuple[int, int, int]]
                 ) -> list[tuple[Any, Move]] | None:
-        """The engine moves of ``step`` from ``view``, each with the board it is played from;
+        """The engine moves of ``steps`` from ``view``, each with the board it is played from;
         None when they lead back to a board this game has been on (play must not circle). A
-        move that turns a card up leads somewhere new."""
-        moves = step_moves(self.shape, game, view, talon, step)
+        move that turns a card up (only a last step's may) leads somewhere new."""
         plan = []
         v = view
-        for move in moves:
-            plan.append((v.piles, move))
-            try:
-                v = game.apply(v, move, reveal=refuse_reveal)
-            except Unknown:
-                return plan
+        for step in steps:
+            for move in step_moves(self.shape, game, v, talon, step):
+                plan.append((v.piles, move))
+                try:
+                    v = game.apply(v, move, reveal=refuse_reveal)
+                except Unknown:
+                    return plan
         return None if v.piles in self.seen else plan

@@ -197,32 +197,35 @@ impl KlondikeSearch {
     /// Decide a view's position (`src/solver/klondike/sampled.rs`): `columns`, `talon`, `waste`
     /// and `home` as `search` takes them, with `UNSEEN` (255) for a face-down card not seen and
     /// `unseen` the cards those places hold; `samples` child solves of `limit` positions each,
-    /// an unknown answer worth `unknown` of a win, deals drawn from `seed`. Answers ("settle",
-    /// [step]) for a card that goes home without branching, or ("children", [(step, won, lost,
-    /// unknown)]) best first. ValueError when the position or the budget does not fit.
+    /// an unknown answer worth `unknown` of a win, deals drawn from `seed`, the children the
+    /// commitments when `commit`. Answers ("settle", [([step], 0, 0, 0)]) for a card that goes
+    /// home without branching, or ("children", [(steps, won, lost, unknown)]) best first.
+    /// ValueError when the position or the budget does not fit.
     #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (columns, talon, waste, home, unseen, samples, limit, unknown, seed, timeout, commit=false))]
     fn decide(&self, py: Python<'_>, columns: Vec<(usize, Vec<u8>)>, talon: Vec<u8>, waste: usize, home: Vec<u8>,
-              unseen: Vec<u8>, samples: u32, limit: u64, unknown: f64, seed: u64, timeout: f64)
+              unseen: Vec<u8>, samples: u32, limit: u64, unknown: f64, seed: u64, timeout: f64, commit: bool)
               -> PyResult<(&'static str, Vec<Tallied>)> {
         guarded(|| {
             let p = Position { columns, talon, waste, home };
             let timeout = Duration::try_from_secs_f64(timeout).unwrap_or(FOREVER).min(FOREVER);
-            let budget = sampled::Budget { samples, limit, unknown, seed };
+            let budget = sampled::Budget { samples, limit, unknown, seed, commit };
             let decided = py
                 .detach(|| sampled::decide(&self.rules, &p, &unseen, &budget, timeout))
                 .map_err(|why| PyValueError::new_err(format!("Klondike model: {}", why.0)))?;
             Ok(match decided {
-                sampled::Decided::Settle(s) => ("settle", vec![(step_tuple(s), 0, 0, 0)]),
+                sampled::Decided::Settle(s) => ("settle", vec![(vec![step_tuple(s)], 0, 0, 0)]),
                 sampled::Decided::Children(t) => {
-                    ("children", t.iter().map(|t| (step_tuple(t.step), t.won, t.lost, t.unknown)).collect())
+                    let steps = |t: &sampled::Tally| t.steps.iter().map(|&s| step_tuple(s)).collect();
+                    ("children", t.iter().map(|t| (steps(t), t.won, t.lost, t.unknown)).collect())
                 }
             })
         })
     }
 }
 
-/// A decision's child as Python sees it: (step, won, lost, unknown).
-type Tallied = ((i32, i32, i32), u32, u32, u32);
+/// A decision's child as Python sees it: (steps, won, lost, unknown).
+type Tallied = (Vec<(i32, i32, i32)>, u32, u32, u32);
 
 /// A step as (column or -1 for the talon, the card's place there, column or -1 for home).
 fn step_tuple(s: Step) -> (i32, i32, i32) {

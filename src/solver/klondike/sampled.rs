@@ -11,18 +11,21 @@
 //! (a column's top, its face-up cards, the talon, which must be seen), so they are the same on
 //! every sample.
 
-use super::{Answer, Board, Position, Rules, Step, Tries, Unfit, splitmix, unfit};
+use super::{Answer, Board, Position, Rules, Step, To, Tries, Unfit, splitmix, unfit};
+use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
 
 /// A face-down column card the player has not seen.
 pub const UNSEEN: u8 = u8::MAX;
 /// The most child solves one decision may make.
 pub const MAX_SAMPLES: u32 = 1_000_000;
+/// The most positions a decision's quiet steps may reach (`commitments`).
+pub const MAX_QUIET: usize = 4_096;
 
-/// How one child did on its samples.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// How one child did on its samples: the child is its steps from the decision's position.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Tally {
-    pub step: Step,
+    pub steps: Vec<Step>,
     pub won: u32,
     pub lost: u32,
     pub unknown: u32,
@@ -50,12 +53,58 @@ pub enum Decided {
 }
 
 /// How much a decision may spend: `samples` child solves in all, each within `limit` positions;
-/// an unknown answer counts `unknown` of a win; `seed` drives the deals.
+/// an unknown answer counts `unknown` of a win; `seed` drives the deals. With `commit` the
+/// children are the commitments (`commitments`), else the position's own children.
 pub struct Budget {
     pub samples: u32,
     pub limit: u64,
     pub unknown: f64,
     pub seed: u64,
+    pub commit: bool,
+}
+
+/// A quiet step: a column's cards moved to another column, turning no card up and sending none
+/// home, which a player may make without learning or giving up anything.
+fn quiet(b: &Board, s: Step, settled: &[Step]) -> bool {
+    match s {
+        Step::Column { from, at, to: To::Column(_) } => {
+            settled.is_empty() && !(at > 0 && b.down[usize::from(from)] == at)
+        }
+        _ => false,
+    }
+}
+
+/// The commitments of the settled `root`: every step that is not quiet (it turns a card up,
+/// sends one home or plays a talon card), from `root` or from a position quiet steps reach from
+/// it (at most `cap` of those, nearest first), each with the quiet steps before it; two that
+/// lead to the same position count once. A child that turns a card up is chosen for before the
+/// card is known, so the solves' knowing every card favours no quiet step over another.
+fn commitments(rules: &Rules, root: &Board, cap: usize) -> Vec<Vec<Step>> {
+    let mut reached = HashSet::from([rules.key(root)]);
+    let mut made = HashSet::new();
+    let mut queue = VecDeque::from([(root.clone(), Vec::new())]);
+    let (mut kids, mut places, mut out) = (Vec::new(), Vec::new(), Vec::new());
+    while let Some((b, path)) = queue.pop_front() {
+        kids.clear();
+        rules.children(&b, &mut kids, &mut places, 0);
+        for &(_, step) in &kids {
+            let mut child = b.clone();
+            let mut settled = Vec::new();
+            rules.apply(&mut child, step);
+            rules.settle(&mut child, &mut settled);
+            let key = rules.key(&child);
+            let mut line = path.clone();
+            line.push(step);
+            if !quiet(&b, step, &settled) {
+                if made.insert(key) {
+                    out.push(line);
+                }
+            } else if reached.len() < cap && reached.insert(key) {
+                queue.push_back((child, line));
+            }
+        }
+    }
+    out
 }
 
 /// Where the unseen cards go: the (column, place) of each `UNSEEN`.
@@ -108,9 +157,14 @@ pub fn decide(rules: &Rules, p: &Position, unseen: &[u8], budget: &Budget, timeo
     if let Some(&step) = first.first() {
         return Ok(Decided::Settle(step));
     }
-    let mut kids = Vec::new();
-    rules.children(&root, &mut kids, &mut Vec::new(), 0);
-    let mut tallies: Vec<Tally> = kids.iter().map(|&(_, step)| Tally { step, won: 0, lost: 0, unknown: 0 }).collect();
+    let lines = if budget.commit {
+        commitments(rules, &root, MAX_QUIET)
+    } else {
+        let mut kids = Vec::new();
+        rules.children(&root, &mut kids, &mut Vec::new(), 0);
+        kids.iter().map(|&(_, step)| vec![step]).collect()
+    };
+    let mut tallies: Vec<Tally> = lines.into_iter().map(|steps| Tally { steps, won: 0, lost: 0, unknown: 0 }).collect();
     let mut alive: Vec<usize> = (0..tallies.len()).collect();
     let mut dropped: Vec<usize> = Vec::new();
     let rounds = usize::BITS - (alive.len().max(2) - 1).leading_zeros(); // ceil(log2), at least 1
@@ -123,8 +177,10 @@ pub fn decide(rules: &Rules, p: &Position, unseen: &[u8], budget: &Budget, timeo
             for (n, &k) in alive.iter().enumerate() {
                 let mut child = board.clone();
                 let mut steps = Vec::new();
-                rules.apply(&mut child, tallies[k].step);
-                rules.settle(&mut child, &mut steps);
+                for &step in &tallies[k].steps {
+                    rules.apply(&mut child, step);
+                    rules.settle(&mut child, &mut steps);
+                }
                 // the children of one deal share the positions proved lost
                 let found = tries.solve(&child, steps, budget.limit, n > 0);
                 let t = &mut tallies[k];
@@ -141,7 +197,7 @@ pub fn decide(rules: &Rules, p: &Position, unseen: &[u8], budget: &Budget, timeo
         dropped.extend(alive.drain(keep..).rev());
     }
     let order = alive.into_iter().chain(dropped.into_iter().rev());
-    Ok(Decided::Children(order.map(|k| tallies[k]).collect()))
+    Ok(Decided::Children(order.map(|k| tallies[k].clone()).collect()))
 }
 
 #[cfg(test)]
@@ -212,9 +268,9 @@ mod tests {
     #[test]
     fn a_child_is_won_on_a_sample_only_if_some_deal_wins_it_and_lost_only_if_some_deal_loses_it() {
         let r = rules(3, 4, 1);
-        let budget = Budget { samples: 400, limit: 100_000, unknown: 0.0, seed: 5 };
         let mut compared = 0;
-        for (p, unseen) in views(40) {
+        for ((p, unseen), commit) in views(40).into_iter().zip([false, true].into_iter().cycle()) {
+            let budget = Budget { samples: 400, limit: 100_000, unknown: 0.0, seed: 5, commit };
             let Decided::Children(tallies) = decide(&r, &p, &unseen, &budget, LONG).expect("fits") else {
                 continue;
             };
@@ -223,8 +279,10 @@ mod tests {
                 for deal in every_deal(&p, &unseen) {
                     let mut child = r.board(&deal).expect("a deal");
                     let mut steps = Vec::new();
-                    r.apply(&mut child, t.step);
-                    r.settle(&mut child, &mut steps);
+                    for &step in &t.steps {
+                        r.apply(&mut child, step);
+                        r.settle(&mut child, &mut steps);
+                    }
                     match Tries::new(&r, LONG).solve(&child, steps, 100_000, false).answer {
                         Answer::Won => wins = true,
                         Answer::Lost => losses = true,
@@ -243,11 +301,11 @@ mod tests {
     #[test]
     fn the_best_child_is_first_and_a_seed_gives_the_same_decision() {
         let r = rules(3, 4, 1);
-        let budget = |seed| Budget { samples: 300, limit: 1000, unknown: 0.5, seed };
+        let budget = |seed| Budget { samples: 300, limit: 1000, unknown: 0.5, seed, commit: seed % 2 == 0 };
         let mut decided = 0;
-        for (p, unseen) in views(20) {
-            let a = decide(&r, &p, &unseen, &budget(1), LONG).expect("fits");
-            assert_eq!(a, decide(&r, &p, &unseen, &budget(1), LONG).expect("fits"));
+        for ((p, unseen), seed) in views(20).into_iter().zip(1..) {
+            let a = decide(&r, &p, &unseen, &budget(seed), LONG).expect("fits");
+            assert_eq!(a, decide(&r, &p, &unseen, &budget(seed), LONG).expect("fits"));
             if let Decided::Children(t) = &a {
                 let solves: u32 = t.iter().map(|t| t.won + t.lost + t.unknown).sum();
                 assert!(solves <= 300 + t.len() as u32, "{solves} solves for a budget of 300");
@@ -266,7 +324,7 @@ mod tests {
         let r = rules(2, 3, 1);
         // the ace of suit 0 on top of a column, over an unseen card
         let p = Position { columns: vec![(1, vec![UNSEEN, 0]), (0, vec![5])], talon: vec![3, 4, 2], waste: 0, home: vec![0, 0] };
-        let d = decide(&r, &p, &[1], &Budget { samples: 10, limit: 10, unknown: 0.0, seed: 1 }, LONG);
+        let d = decide(&r, &p, &[1], &Budget { samples: 10, limit: 10, unknown: 0.0, seed: 1, commit: true }, LONG);
         assert_eq!(d, Ok(Decided::Settle(Step::Column { from: 0, at: 1, to: super::super::To::Home })));
     }
 
@@ -274,7 +332,7 @@ mod tests {
     fn views_and_budgets_outside_the_model_are_refused() {
         let r = rules(2, 3, 1);
         let p = |columns: Vec<(usize, Vec<u8>)>, talon: Vec<u8>| Position { columns, talon, waste: 0, home: vec![0, 0] };
-        let ok = Budget { samples: MAX_SAMPLES, limit: 1, unknown: 0.0, seed: 1 };
+        let ok = Budget { samples: MAX_SAMPLES, limit: 1, unknown: 0.0, seed: 1, commit: false };
         let fine = p(vec![(1, vec![UNSEEN, 2])], vec![0, 3, 4, 5]);
         assert!(decide(&r, &fine, &[1], &ok, LONG).is_ok());
         for bad in [Budget { samples: 0, ..ok }, Budget { samples: MAX_SAMPLES + 1, ..ok }, Budget { limit: 0, ..ok }] {
@@ -285,6 +343,116 @@ mod tests {
         assert!(decide(&r, &talon, &[1], &ok, LONG).is_err(), "an unseen talon card");
         let face_up = p(vec![(0, vec![UNSEEN])], vec![0, 2, 3, 4, 5]);
         assert!(decide(&r, &face_up, &[1], &ok, LONG).is_err(), "an unseen face-up card");
+    }
+
+    /// Positions of a Klondike of 4 suits of 7 cards drawn 3 at a time, in 5 columns: deals and
+    /// the positions a few random children lead to, settled.
+    fn positions(n: usize) -> (Rules, Vec<Board>) {
+        let r = rules(4, 7, 3);
+        let mut seed = 7u64;
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut cards: Vec<u8> = (0..28).collect();
+            for j in (1..28).rev() {
+                cards.swap(j, (splitmix(&mut seed) % (j as u64 + 1)) as usize);
+            }
+            let mut rest = cards.as_slice();
+            let columns = (0..5)
+                .map(|i| {
+                    let (col, after) = rest.split_at(i + 1);
+                    rest = after;
+                    (i, col.to_vec())
+                })
+                .collect();
+            let p = Position { columns, talon: rest.to_vec(), waste: 0, home: vec![0; 4] };
+            let mut b = r.board(&p).expect("a deal");
+            let mut kids = Vec::new();
+            for _ in 0..splitmix(&mut seed) % 12 {
+                r.settle(&mut b, &mut Vec::new());
+                kids.clear();
+                r.children(&b, &mut kids, &mut Vec::new(), 0);
+                if kids.is_empty() || b.out == 0 {
+                    break;
+                }
+                r.apply(&mut b, kids[(splitmix(&mut seed) % kids.len() as u64) as usize].1);
+            }
+            r.settle(&mut b, &mut Vec::new());
+            out.push(b);
+        }
+        (r, out)
+    }
+
+    /// How many positions quiet steps reach from `b` (itself included).
+    fn quiet_reach(r: &Rules, b: &Board) -> usize {
+        let mut reached = HashSet::from([r.key(b)]);
+        let mut todo = vec![b.clone()];
+        while let Some(b) = todo.pop() {
+            let mut kids = Vec::new();
+            r.children(&b, &mut kids, &mut Vec::new(), 0);
+            for (_, step) in kids {
+                let (mut child, mut settled) = (b.clone(), Vec::new());
+                r.apply(&mut child, step);
+                r.settle(&mut child, &mut settled);
+                if quiet(&b, step, &settled) && reached.insert(r.key(&child)) {
+                    todo.push(child);
+                }
+            }
+        }
+        reached.len()
+    }
+
+    #[test]
+    fn a_commitment_is_quiet_steps_then_one_that_is_not_and_each_leads_somewhere_else() {
+        let (r, boards) = positions(300);
+        let mut through_quiet = 0;
+        for b in &boards {
+            let lines = commitments(&r, b, MAX_QUIET);
+            let mut ends = HashSet::new();
+            for line in &lines {
+                let mut at = b.clone();
+                for (n, &step) in line.iter().enumerate() {
+                    let mut kids = Vec::new();
+                    r.children(&at, &mut kids, &mut Vec::new(), 0);
+                    assert!(kids.iter().any(|&(_, k)| k == step), "{step:?} is not a child");
+                    let (before, mut settled) = (at.clone(), Vec::new());
+                    r.apply(&mut at, step);
+                    r.settle(&mut at, &mut settled);
+                    assert_eq!(quiet(&before, step, &settled), n + 1 < line.len(), "{line:?}");
+                }
+                assert!(ends.insert(r.key(&at)), "two commitments lead to one position");
+                through_quiet += usize::from(line.len() > 1);
+            }
+            // every child of the position that is not quiet is a commitment (or leads where one does)
+            let mut kids = Vec::new();
+            r.children(b, &mut kids, &mut Vec::new(), 0);
+            for (_, step) in kids {
+                let (mut child, mut settled) = (b.clone(), Vec::new());
+                r.apply(&mut child, step);
+                r.settle(&mut child, &mut settled);
+                if !quiet(b, step, &settled) {
+                    assert!(ends.contains(&r.key(&child)), "{step:?} missing from {lines:?}");
+                }
+            }
+        }
+        assert!(through_quiet > 20, "only {through_quiet} commitments after quiet steps");
+    }
+
+    #[test]
+    fn quiet_steps_reach_at_most_the_cap() {
+        let (r, boards) = positions(300);
+        let mut cut = 0;
+        for b in &boards {
+            let reach = quiet_reach(&r, b);
+            let all = commitments(&r, b, MAX_QUIET);
+            assert_eq!(commitments(&r, b, reach), all, "at the cap, every commitment");
+            let fewer = commitments(&r, b, reach - 1);
+            assert!(fewer.iter().all(|line| all.contains(line)));
+            cut += usize::from(fewer.len() < all.len());
+            if reach > 1 {
+                assert!(fewer.len() <= all.len());
+            }
+        }
+        assert!(cut > 5, "the cap cut the commitments of only {cut} positions");
     }
 
     #[test]
