@@ -161,6 +161,8 @@ struct Board {
     home: [u8; MAX_SUITS],
     home_set: u64,
     out: u8,
+    /// each column's face-up cards, as a set
+    up: [u64; MAX_COLUMNS],
     /// each column's share of the key, and the talon's (kept as the board changes)
     col_key: [[u64; 2]; MAX_COLUMNS],
     talon_key: [u64; 2],
@@ -227,6 +229,7 @@ impl Rules {
             home: [0; MAX_SUITS],
             home_set: 0,
             out: 0,
+            up: [0; MAX_COLUMNS],
             col_key: [[0; 2]; MAX_COLUMNS],
             talon_key: [0; 2],
             col_raw: [[0; 2]; MAX_COLUMNS],
@@ -252,6 +255,7 @@ impl Rules {
             }
             b.len[i] = cards.len() as u8;
             b.down[i] = *down as u8;
+            b.up[i] = cards[*down..].iter().fold(0, |m, &c| m | 1 << c);
         }
         for (j, &c) in p.talon.iter().enumerate() {
             meet(c)?;
@@ -374,7 +378,11 @@ impl Rules {
                 let (i, at) = (usize::from(from), usize::from(at));
                 let l = usize::from(b.len[i]);
                 match to {
-                    To::Home => self.send_home(b, b.cols[i][at]),
+                    To::Home => {
+                        let c = b.cols[i][at];
+                        b.up[i] &= !(1 << c);
+                        self.send_home(b, c);
+                    }
                     To::Column(t) => {
                         let t = usize::from(t);
                         let tl = usize::from(b.len[t]);
@@ -382,12 +390,16 @@ impl Rules {
                         let group = b.cols[i];
                         b.cols[t][tl..tl + moved].copy_from_slice(&group[at..l]);
                         b.len[t] = (tl + moved) as u8;
+                        let cards = group[at..l].iter().fold(0u64, |m, &c| m | 1 << c);
+                        b.up[i] &= !cards;
+                        b.up[t] |= cards;
                         self.set_column_key(b, t);
                     }
                 }
                 b.len[i] = at as u8;
                 if at > 0 && b.down[i] as usize == at {
                     b.down[i] -= 1; // the new top turns up
+                    b.up[i] |= 1 << b.cols[i][at - 1];
                 }
                 self.set_column_key(b, i);
             }
@@ -400,6 +412,7 @@ impl Rules {
                         let t = usize::from(t);
                         b.cols[t][usize::from(b.len[t])] = c;
                         b.len[t] += 1;
+                        b.up[t] |= 1 << c;
                         self.set_column_key(b, t);
                     }
                 }
@@ -496,21 +509,32 @@ impl Rules {
         // the cards that could be played next: the talon's reachable ones and every face-up one
         let mut ready = places.iter().fold(0u64, |m, &at| m | 1 << b.talon[usize::from(at)]);
         for i in 0..nc {
-            ready |= b.cols[i][usize::from(b.down[i])..usize::from(b.len[i])].iter().fold(0, |m, &c| m | 1u64 << c);
+            debug_assert_eq!(b.up[i], b.cols[i][usize::from(b.down[i])..usize::from(b.len[i])].iter().fold(0, |m, &c| m | 1u64 << c));
+            ready |= b.up[i];
         }
         for i in 0..nc {
             let (l, d) = (usize::from(b.len[i]), usize::from(b.down[i]));
+            if l == 0 {
+                continue;
+            }
+            if self.goes_home(b, b.cols[i][l - 1]) {
+                let rank = if l - 1 == d && d > 0 { 1000 + d as i32 } else { 950 };
+                out.push((rank, Step::Column { from: i as u8, at: (l - 1) as u8, to: To::Home }));
+            }
+            // only the face-up cards some column would take can move; most columns have none
+            let mut movable = b.up[i] & wanted;
             let mut run = 0u64; // the cards from `at` up
             for at in (d..l).rev() {
+                if movable == 0 {
+                    break;
+                }
                 let c = b.cols[i][at];
                 run |= 1 << c;
-                let reveals = at == d && d > 0;
-                if at == l - 1 && self.goes_home(b, c) {
-                    out.push((if reveals { 1000 + d as i32 } else { 950 }, Step::Column { from: i as u8, at: at as u8, to: To::Home }));
-                }
-                if wanted & 1 << c == 0 {
+                if movable & 1 << c == 0 {
                     continue;
                 }
+                movable &= !(1 << c);
+                let reveals = at == d && d > 0;
                 // A move that turns no card up is made only when what it uncovers can be used at
                 // once: the card under the run goes home or takes a card ready to play, or the
                 // emptied column takes one (docs/solver.md: any later use can be made then).
