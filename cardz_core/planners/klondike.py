@@ -22,6 +22,10 @@ count what turning a card up tells the player; the best child that turns a card 
 instead of the best child when its share of won deals is within ``reveal`` of the best's and
 not every deal it was tried on is lost.
 
+*Commitments* (``commit``, off by default). The candidates are then the steps that turn a card
+up, send one home or play a talon card, from the view or after quiet steps (column to column,
+turning nothing up), each with the quiet steps before it.
+
 *Not circling.* A child whose moves turn nothing up and lead back to a board a decision was made
 on is passed over for the next best.
 
