@@ -77,8 +77,8 @@ fn quiet(b: &Board, s: Step, settled: &[Step]) -> bool {
 /// The commitments of the settled `root`: every step that is not quiet (it turns a card up,
 /// sends one home or plays a talon card), from `root` or from a position quiet steps reach from
 /// it (at most `cap` of those, nearest first), each with the quiet steps before it; two that
-/// lead to the same position count once. A child that turns a card up is chosen for before the
-/// card is known, so the solves' knowing every card favours no quiet step over another.
+/// lead to the same position count once. A quiet step is judged only as part of a commitment:
+/// a solve from the quiet step alone would choose the next card to turn up knowing the cards.
 fn commitments(rules: &Rules, root: &Board, cap: usize) -> Vec<Vec<Step>> {
     let mut reached = HashSet::from([rules.key(root)]);
     let mut made = HashSet::new();
