@@ -131,10 +131,11 @@ class KlondikePlanner:
         except ValueError as why:
             raise CardzError(f"the klondike planner cannot take this board: {why}") from None
         self.seen.add(view.piles)
-        if kind == "children" and len(tallies) > 1 and not (tallies[0][1] or tallies[0][3]):
-            return None  # every deal the best child was tried on is lost (one: no samples)
-        if kind == "children" and self.reveal is not None:
-            tallies = self._reveal_first(tallies, columns, self.reveal)
+        if kind == "children":
+            if len(tallies) > 1 and not (tallies[0][1] or tallies[0][3]):
+                return None  # every deal the best child was tried on is lost (one: no samples)
+            if self.reveal is not None:
+                tallies = self._reveal_first(tallies, columns, self.reveal)
         for steps, _won, _lost, _unknown in tallies:
             plan = self._played(game, view, list(talon), steps)
             if plan is not None:

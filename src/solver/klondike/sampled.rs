@@ -93,14 +93,13 @@ fn commitments(rules: &Rules, root: &Board, cap: usize) -> Vec<Vec<Step>> {
             rules.apply(&mut child, step);
             rules.settle(&mut child, &mut settled);
             let key = rules.key(&child);
-            let mut line = path.clone();
-            line.push(step);
+            let line = || [path.as_slice(), &[step]].concat(); // made only when kept
             if !quiet(&b, step, &settled) {
                 if made.insert(key) {
-                    out.push(line);
+                    out.push(line());
                 }
             } else if reached.len() < cap && reached.insert(key) {
-                queue.push_back((child, line));
+                queue.push_back((child, line()));
             }
         }
     }
