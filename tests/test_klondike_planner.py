@@ -156,7 +156,7 @@ def test_a_child_that_leads_back_to_a_board_it_decided_on_is_passed_over(monkeyp
         view = read(game, seed)
         position = klondike.model_position(planner.shape, view)
         unseen = [x for x in range(52) if any(p[x] for p in view.pools)]
-        kind, tallies = klondike.native_model(planner.shape).decide(
+        kind, tallies, _ = klondike.native_model(planner.shape).decide(
             *position, unseen, 40, 1000, 0.0, 1, 60.0)
         quiet = []  # children whose moves turn nothing up, with the board they lead to
         for t in tallies:
@@ -175,7 +175,7 @@ def test_a_child_that_leads_back_to_a_board_it_decided_on_is_passed_over(monkeyp
 
     class Model:
         def decide(self, *args):
-            return "children", fake
+            return "children", fake, 0
 
     monkeypatch.setattr("cardz_core.planners.klondike.native_model", lambda shape: Model())
     first = make_planner(game, "klondike", samples=40)
@@ -208,7 +208,7 @@ def test_it_gives_up_only_when_the_best_child_lost_every_deal(monkeypatch):
         view = read(game, seed)
         position = klondike.model_position(planner.shape, view)
         unseen = [x for x in range(52) if any(p[x] for p in view.pools)]
-        kind, tallies = klondike.native_model(planner.shape).decide(
+        kind, tallies, _ = klondike.native_model(planner.shape).decide(
             *position, unseen, 40, 1000, 0.0, 1, 60.0)
         columns = position[0]
         reveals = [t[0] for t in tallies
@@ -220,7 +220,7 @@ def test_it_gives_up_only_when_the_best_child_lost_every_deal(monkeypatch):
                                  ((others[0], 0, 100, 0), (reveals[0], 0, 100, 0), True)]:
         class Model:
             def decide(self, *args, fake=[best, then]):
-                return "children", fake
+                return "children", fake, 0
 
         monkeypatch.setattr("cardz_core.planners.klondike.native_model", lambda shape: Model())
         move = make_planner(game, "klondike").choose(game, view, random.Random(1))

@@ -29,6 +29,13 @@ turning nothing up), each with the quiet steps before it.
 *Not circling.* A child whose moves turn nothing up and lead back to a board a decision was made
 on is passed over for the next best.
 
+*A game's budget* (``game_nodes``, none by default). The solves of a game may record about that
+many positions: a decision makes at most ``samples`` solves, and no more than one ``GAME_PACE``th
+of the positions the game has left pays for (at the mean cost of this game's solves so far), but
+never fewer than ``MIN_PACED_SAMPLES``. So the long games, not every game, make smaller
+decisions near their end. Counted in positions, not seconds, so that a seed plays the same game
+on every machine.
+
 *Giving up.* When the model has no child (nothing that could help), when every deal the best
 child was tried on is lost, or when every child leads back. A lone child is played without
 sampling.
@@ -43,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import PLAYING
-from cardz_core.limits import KLONDIKE_MAX_SAMPLES, PLANNER_MAX_NODES
+from cardz_core.limits import KLONDIKE_MAX_SAMPLES, PLANNER_MAX_GAME_NODES, PLANNER_MAX_NODES
 from cardz_core.planners.base import Unknown, refuse_reveal
 from cardz_core.planners.solver import prepare
 from cardz_core.problems import CardzError
@@ -60,6 +67,8 @@ UNKNOWN_SHARE = 0.0  # what an unknown answer counts of a win
 REVEAL_MARGIN = 0.2  # how far below the best share a child turning a card up may be and go first
 COMMIT = False  # the children are the commitments: quiet steps, then one that is not
 NO_TIME_LIMIT = 3600.0  # seconds a decision may take when positions alone bound it
+GAME_PACE = 8  # with a game's budget, a decision may spend an eighth of what the game has left
+MIN_PACED_SAMPLES = 16  # the fewest solves a decision makes when the game's budget runs low
 
 
 def _whole(value: Any, low: int, high: int, what: str) -> int:
@@ -80,7 +89,7 @@ class KlondikePlanner:
     def __init__(self, game: Game, samples: int = SAMPLES, limit: int = LIMIT,
                  unknown: float = UNKNOWN_SHARE, reveal: float | None = REVEAL_MARGIN,
                  nodes: int | None = None, seconds: float | None = None, commit: bool = COMMIT,
-                 **_options: Any) -> None:
+                 game_nodes: int | None = None, **_options: Any) -> None:
         self.limit = _whole(limit, 1, PLANNER_MAX_NODES, "limit (positions a solve)")
         if nodes is not None:  # a budget in positions a decision: that many limit-sized solves
             samples = max(1, _whole(nodes, 1, PLANNER_MAX_NODES, "node budget") // self.limit)
@@ -93,6 +102,10 @@ class KlondikePlanner:
         if seconds is not None and not seconds > 0:
             raise CardzError("a planner's time budget is more than 0 seconds")
         self.timeout = NO_TIME_LIMIT if seconds is None else seconds
+        self.game_nodes = None if game_nodes is None else _whole(
+            game_nodes, 1, PLANNER_MAX_GAME_NODES, "game_nodes (positions a game)")
+        self.spent = 0  # positions this game's solves recorded
+        self.solves = 0
         an = analysis_of(game)
         if prepare(game, an) is None:
             raise CardzError("the klondike planner needs the native engine")
@@ -125,11 +138,13 @@ class KlondikePlanner:
         columns, talon, waste_size, home = model_position(shape, view)
         unseen = [x for x in range(len(shape.suit)) if any(p[x] for p in view.pools or ())]
         try:
-            kind, tallies = native_model(shape).decide(
-                columns, talon, waste_size, home, unseen, self.samples, self.limit,
+            kind, tallies, positions = native_model(shape).decide(
+                columns, talon, waste_size, home, unseen, self.paced_samples(), self.limit,
                 self.unknown, rng.getrandbits(64), self.timeout, self.commit)
         except ValueError as why:
             raise CardzError(f"the klondike planner cannot take this board: {why}") from None
+        self.spent += positions
+        self.solves += sum(t[1] + t[2] + t[3] for t in tallies)
         self.seen.add(view.piles)
         if kind == "children":
             if len(tallies) > 1 and not (tallies[0][1] or tallies[0][3]):
@@ -142,6 +157,15 @@ class KlondikePlanner:
                 self.plan = plan
                 return self.plan.pop(0)[1]
         return None  # every child leads back to a board of this game
+
+    def paced_samples(self) -> int:
+        """The solves the next decision may make: ``samples``, or fewer when the game's budget
+        is set and one ``GAME_PACE``th of what it has left pays for fewer."""
+        if self.game_nodes is None:
+            return self.samples
+        per_solve = self.spent // self.solves if self.solves else self.limit
+        affordable = max(0, self.game_nodes - self.spent) // GAME_PACE // max(1, per_solve)
+        return min(self.samples, max(MIN_PACED_SAMPLES, affordable))
 
     def _reveal_first(self, tallies: list[Any], columns: list[tuple[int, list[int]]], margin: float
                       ) -> list[Any]:

@@ -29,6 +29,8 @@ pub struct Tally {
     pub won: u32,
     pub lost: u32,
     pub unknown: u32,
+    /// the positions its solves recorded
+    pub states: u64,
 }
 
 impl Tally {
@@ -163,7 +165,7 @@ pub fn decide(rules: &Rules, p: &Position, unseen: &[u8], budget: &Budget, timeo
         rules.children(&root, &mut kids, &mut Vec::new(), 0);
         kids.iter().map(|&(_, step)| vec![step]).collect()
     };
-    let mut tallies: Vec<Tally> = lines.into_iter().map(|steps| Tally { steps, won: 0, lost: 0, unknown: 0 }).collect();
+    let mut tallies: Vec<Tally> = lines.into_iter().map(|steps| Tally { steps, won: 0, lost: 0, unknown: 0, states: 0 }).collect();
     let mut alive: Vec<usize> = (0..tallies.len()).collect();
     let mut dropped: Vec<usize> = Vec::new();
     let rounds = usize::BITS - (alive.len().max(2) - 1).leading_zeros(); // ceil(log2), at least 1
@@ -183,6 +185,7 @@ pub fn decide(rules: &Rules, p: &Position, unseen: &[u8], budget: &Budget, timeo
                 // the children of one deal share the positions proved lost
                 let found = tries.solve(&child, steps, budget.limit, n > 0);
                 let t = &mut tallies[k];
+                t.states += found.states;
                 match found.answer {
                     Answer::Won => t.won += 1,
                     Answer::Lost => t.lost += 1,
@@ -308,6 +311,11 @@ mod tests {
             if let Decided::Children(t) = &a {
                 let solves: u32 = t.iter().map(|t| t.won + t.lost + t.unknown).sum();
                 assert!(solves <= 300 + t.len() as u32, "{solves} solves for a budget of 300");
+                for t in t {
+                    // each solve records its start and at most its limit of positions
+                    let solves = u64::from(t.won + t.lost + t.unknown);
+                    assert!((solves..=solves * 1000).contains(&t.states), "{} positions in {solves} solves", t.states);
+                }
                 if t.len() > 1 {
                     // the first was kept through the last round, where it was worth the most
                     assert!(t[0].worth(0.5) >= t[1].worth(0.5));
