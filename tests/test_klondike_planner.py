@@ -11,7 +11,8 @@ from test_solver_klondike import native, ruleset, small
 
 from cardz_core.engine import WON
 from cardz_core.engines import compile as compile_for
-from cardz_core.limits import KLONDIKE_MAX_SAMPLES, PLANNER_MAX_NODES
+from cardz_core.limits import KLONDIKE_MAX_SAMPLES, PLANNER_MAX_GAME_NODES, PLANNER_MAX_NODES
+from cardz_core.planners import klondike as planner_module
 from cardz_core.planners import make_planner
 from cardz_core.planners.base import Unknown, refuse_reveal
 from cardz_core.planners.solver import solve
@@ -53,7 +54,9 @@ def play(game, seed, moves, **options):
     ("unknown", 1.01, False), ("unknown", -0.5, False), ("nodes", PLANNER_MAX_NODES, True),
     ("nodes", PLANNER_MAX_NODES + 1, False), ("nodes", 0, False), ("seconds", 0.5, True),
     ("reveal", 0.0, True), ("reveal", 1, True), ("reveal", 1.5, False), ("reveal", True, False),
-    ("seconds", 0, False), ("commit", True, True), ("commit", 1, False)])
+    ("seconds", 0, False), ("commit", True, True), ("commit", 1, False), ("game_nodes", 1, True),
+    ("game_nodes", PLANNER_MAX_GAME_NODES, True), ("game_nodes", PLANNER_MAX_GAME_NODES + 1, False),
+    ("game_nodes", 0, False), ("game_nodes", 1e6, False)])
 def test_options_are_bounded(option, value, ok):
     game = draw3()
     if ok:
@@ -67,6 +70,58 @@ def test_a_node_budget_is_that_many_positions_in_solves_of_the_limit():
     game = draw3()
     assert make_planner(game, "klondike", nodes=50_000, limit=2_000).samples == 25
     assert make_planner(game, "klondike", nodes=10, limit=2_000).samples == 1
+
+
+def test_a_games_budget_shrinks_a_decision_to_what_an_eighth_of_the_rest_pays_for():
+    planner = make_planner(draw3(), "klondike", samples=400, limit=2_000, game_nodes=8_000_000)
+    assert planner_module.GAME_PACE == 8 and planner_module.MIN_PACED_SAMPLES == 16
+    assert planner.paced_samples() == 400  # an eighth of 8M pays for 500 solves of the limit
+    planner.spent, planner.solves = 6_400_000, 12_800  # 500 positions a solve so far
+    assert planner.paced_samples() == 400  # 1.6M left: an eighth pays for 400
+    planner.spent, planner.solves = 7_200_000, 14_400
+    assert planner.paced_samples() == 200
+    planner.solves = 7_200
+    assert planner.paced_samples() == 100  # a solve has cost 1,000 positions
+    planner.spent, planner.solves = 7_990_000, 15_980
+    assert planner.paced_samples() == planner_module.MIN_PACED_SAMPLES  # 10k left: never fewer
+    planner.spent = 9_000_000
+    assert planner.paced_samples() == planner_module.MIN_PACED_SAMPLES
+    assert make_planner(draw3(), "klondike", samples=400).paced_samples() == 400  # no budget
+
+
+def test_a_games_budget_bounds_the_positions_its_solves_record(monkeypatch):
+    game = draw3()
+    made = []  # every decision's solves asked for and positions recorded
+    model = klondike.native_model
+
+    class Counted:
+        def __init__(self, shape):
+            self.model = model(shape)
+
+        def decide(self, *args):
+            kind, tallies, positions = self.model.decide(*args)
+            made.append((args[5], positions))
+            return kind, tallies, positions
+
+    monkeypatch.setattr("cardz_core.planners.klondike.native_model", Counted)
+    free = play(game, 2, 1000, samples=100, limit=1_000)[1]
+    spent = sum(p for _, p in made)
+    made.clear()
+    budget = spent // 4
+    paced = play(game, 2, 1000, samples=100, limit=1_000, game_nodes=budget)[1]
+    assert paced != free
+    # the first decision prices a solve at the limit
+    assert made[0][0] == min(100, max(planner_module.MIN_PACED_SAMPLES, budget // 8 // 1_000))
+    assert min(n for n, _ in made) == planner_module.MIN_PACED_SAMPLES
+    # past the budget only the fewest solves, each within the limit
+    total, over = 0, 0
+    for n, positions in made:
+        if total >= budget:
+            assert n == planner_module.MIN_PACED_SAMPLES
+            over += positions
+        total += positions
+    assert total < spent and over <= 1_000 * planner_module.MIN_PACED_SAMPLES * len(made)
+    assert play(game, 2, 1000, samples=100, limit=1_000, game_nodes=budget)[1] == paced
 
 
 def test_it_needs_the_native_engine_and_a_klondike_shaped_game():
