@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.cmd_view import view_of_board
 from cardz_core.cli.common import (add_game_args, check_range, check_seconds, check_seed,
-                                   open_game, print_json)
+                                   add_option_arg, open_game, planner_options, print_json)
 from cardz_core.limits import PLANNER_MAX_NODES
-from cardz_core.planners import BUILTIN_PLANNERS, DEFAULT_PLANNER, Planner, make_planner
+from cardz_core.planners import (BUILTIN_PLANNERS, DEFAULT_PLANNER, Planner, check_option_names,
+                                 make_planner)
 from cardz_core.problems import CardzError
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ def add_planner_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seconds", type=float, metavar="S",
                    help="seconds a searching planner may think per move (not reproducible "
                         "across machines; prefer --nodes)")
+    add_option_arg(p)
 
 
 def check_planner_options(args: argparse.Namespace) -> None:
@@ -38,12 +40,10 @@ def check_planner_options(args: argparse.Namespace) -> None:
 def planner_from_args(game: Game, args: argparse.Namespace, name: str | None = None
                       ) -> Planner:
     check_planner_options(args)
-    options: dict[str, Any] = {}
-    if args.nodes is not None:
-        options["nodes"] = args.nodes
-    if args.seconds is not None:
-        options["seconds"] = args.seconds
-    return make_planner(game, name or args.planner or DEFAULT_PLANNER, **options)
+    name = name or args.planner or DEFAULT_PLANNER
+    given: list[tuple[str, Any]] = args.planner_options
+    check_option_names(game, name, dict(given))
+    return make_planner(game, name, **planner_options(given, args.nodes, args.seconds))
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from cardz_core.cli import COMMANDS
-from cardz_core.cli.common import GAME_HELP, check_output, check_range, check_seed
+from cardz_core.cli.common import (GAME_HELP, add_option_arg, check_output, check_range,
+                                   check_seed, planner_options)
 from cardz_core.interrupts import interrupt_exit_code
 from cardz_core.limits import (MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_VARIANTS, MAX_SIM_WORKERS,
                                PLANNER_MAX_NODES, SIM_MAX_MOVES)
@@ -85,23 +86,26 @@ def add_parser(subparsers: Any) -> None:
                         "cardz-log/1 (every move and the cards it turned up)")
     p.add_argument("--nodes", type=int, default=None, metavar="N",
                    help="positions a searching planner (expectimax) may expand per move")
+    add_option_arg(p)
     p.add_argument("--force", action="store_true",
                    help="let the planners play a game that keeps Cardz's own planners out")
     p.add_argument("--json", action="store_true", help="print the summary as JSON, no progress bar")
     p.set_defaults(func=run)
 
 
-def _planner_names(text: str, games: list[Any], force: bool, options: dict[str, Any]
-                   ) -> tuple[str, ...]:
-    """The planners' registered names, each checked by making it once for every game."""
-    from cardz_core.planners import make_planner
+def _planner_names(text: str, games: list[Any], force: bool, options: dict[str, Any],
+                   given: dict[str, Any]) -> tuple[str, ...]:
+    """The planners' registered names, each checked by making it once for every game with
+    ``options``; each must take by name every option of ``given`` (the ``--option`` ones)."""
+    from cardz_core.planners import check_option_names, make_planner
 
     names = []
     for raw in text.split(","):
         raw = raw.strip()
         if not raw:
             continue
-        for game in games:  # refuses unknown, shut out, bad budget
+        for game in games:  # refuses unknown, shut out, bad budget, an option it does not take
+            check_option_names(game, raw, given)
             make_planner(game, raw, force=force, **options)
         name = game.registry.canonical("planners", raw)  # every game has the one registry
         if name in names:
@@ -179,8 +183,9 @@ def run(args: argparse.Namespace) -> int:
         games.append(game)
         about.append({"name": name, "game": spec.name, "file": given,
                       "sha256": hashlib.sha256(data).hexdigest(), "engine": engine_of(game)[0]})
-    options = {} if args.nodes is None else {"nodes": args.nodes}
-    planners = _planner_names(args.planner, games, args.force, options)
+    options = planner_options(args.planner_options, args.nodes)
+    planners = _planner_names(args.planner, games, args.force, options,
+                              dict(args.planner_options))
     first, count = (0, args.games) if args.deal is None else (args.deal, 1)
     if args.log is not None and (args.deal is None or len(games) > 1 or len(planners) > 1):
         raise CardzError("--log writes one game: give --deal, one FILE and one planner")

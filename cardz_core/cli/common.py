@@ -44,6 +44,45 @@ def check_seconds(value: float | None, flag: str) -> None:
         raise UsageError(f"argument {flag}: must be more than 0 seconds, not {value}")
 
 
+def planner_option(text: str) -> tuple[str, Any]:
+    """``--option NAME=VALUE`` as (name, value): the value a whole number, a number, ``true`` or
+    ``false`` where it reads as one, else the text."""
+    import argparse
+
+    name, eq, raw = text.partition("=")
+    if not (eq and name.isidentifier() and raw):
+        raise argparse.ArgumentTypeError(f"wants NAME=VALUE, not {text!r}")
+    value: Any = {"true": True, "false": False}.get(raw.lower(), raw)
+    for kind in (int, float):
+        try:
+            return name, kind(raw)
+        except ValueError:
+            pass
+    return name, value
+
+
+def add_option_arg(p: Any) -> None:
+    p.add_argument("--option", dest="planner_options", type=planner_option, action="append",
+                   default=[], metavar="NAME=VALUE",
+                   help="an option of the planner (repeatable), e.g. --option samples=400 for "
+                        "klondike; docs/planners.md lists each planner's")
+
+
+def planner_options(given: list[tuple[str, Any]], nodes: int | None = None,
+                    seconds: float | None = None) -> dict[str, Any]:
+    """The options a command's planners are made with: ``--nodes`` and ``--seconds`` where given,
+    and each ``--option``; a name given twice is a ``UsageError``."""
+    options: dict[str, Any] = {}
+    for name, value in [("nodes", nodes), ("seconds", seconds)]:
+        if value is not None:
+            options[name] = value
+    for name, value in given:
+        if name in options:
+            raise UsageError(f"argument --option: {name} is given twice (or with --{name})")
+        options[name] = value
+    return options
+
+
 def check_seed(seed: int | None, flag: str = "--seed") -> None:
     """The one rule for seeds in every command: a whole number from 0 to ``MAX_SEED``."""
     check_range(seed, flag, 0, MAX_SEED)

@@ -5,7 +5,8 @@ registered by ``cardz_deck``, third parties add theirs the same way."""
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Callable
+import inspect
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from cardz_core.planners.base import Budget, Planner, planner_allowed
 from cardz_core.problems import CardzError
@@ -23,7 +24,11 @@ def _on_demand(module: str, cls: str) -> Callable[..., Planner]:
             game, **options)
         return planner
     make.__name__ = make.__qualname__ = cls
+    _ON_DEMAND[make] = (module, cls)
     return make
+
+
+_ON_DEMAND: dict[Callable[..., Planner], tuple[str, str]] = {}  # factory: (module, class)
 
 
 BUILTIN_PLANNERS: dict[str, Callable[..., Planner]] = {
@@ -59,5 +64,35 @@ def make_planner(game: Game, name: str = DEFAULT_PLANNER, *, force: bool = False
     return factory(game, **options)
 
 
-__all__ = ["BUILTIN_PLANNERS", "Budget", "Planner", "make_planner", "planner_allowed",
+def option_names(factory: Callable[..., Planner]) -> frozenset[str] | None:
+    """The options ``factory`` takes by name (its parameters after the game), or None when it
+    reads any it is given (a ``**options``). A ``**_options`` only lets pass unread the options
+    every planner of a run is given, such as ``nodes``."""
+    target: Callable[..., Any] = factory
+    if factory in _ON_DEMAND:
+        module, cls = _ON_DEMAND[factory]
+        target = getattr(importlib.import_module(f"cardz_core.planners.{module}"), cls)
+    try:
+        params = list(inspect.signature(target).parameters.values())[1:]
+    except (TypeError, ValueError):  # a factory Python cannot read: take its word
+        return None
+    if any(p.kind is p.VAR_KEYWORD and not p.name.startswith("_") for p in params):
+        return None
+    return frozenset(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+
+
+def check_option_names(game: Game, name: str, options: Mapping[str, Any]) -> None:
+    """Refuse with a CardzError an option planner ``name`` does not take (it would pass unread)."""
+    factory = game.registry.lookup("planners", name)
+    takes = None if factory is None else option_names(factory)
+    if takes is None:
+        return  # an unknown name is make_planner's to refuse
+    for key in options:
+        if key not in takes:
+            listed = ", ".join(sorted(takes)) or "none"
+            raise CardzError(f"planner {game.registry.canonical('planners', name)!r} takes no "
+                             f"option {key!r} (it takes: {listed})")
+
+
+__all__ = ["check_option_names", "option_names", "BUILTIN_PLANNERS", "Budget", "Planner", "make_planner", "planner_allowed",
            "DEFAULT_PLANNER"]

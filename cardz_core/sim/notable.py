@@ -16,8 +16,9 @@ def replay_command(made: dict[str, Any], variants: list[str], planners: list[str
     files = {v["name"]: v["file"] for v in made["variants"]}
     argv = ["cardz", "simulate", *(files[v] for v in variants), "--seed", str(made["seed"]),
             "--deal", str(deal), "--planner", ",".join(planners)]
-    for key, value in made["options"].items():
-        argv += [f"--{key}", str(value)]
+    for key, value in made["options"].items():  # --nodes has its flag, the rest --option
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        argv += [f"--{key}", text] if key == "nodes" else ["--option", f"{key}={text}"]
     if made["max_moves"] != SIM_MAX_MOVES:
         argv += ["--max-moves", str(made["max_moves"])]
     if made["force"]:

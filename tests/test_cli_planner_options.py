@@ -1,0 +1,114 @@
+"""`--option NAME=VALUE`: a planner's own options from `simulate`, `hint` and `play`, each refused
+clearly where the planner does not take it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardz_core.cli.main import main
+from cardz_core.planners import BUILTIN_PLANNERS, option_names
+from cardz_core.planners import klondike as klondike_planner
+from cardz_core.solver import klondike
+
+needs_native = pytest.mark.skipif(klondike.extension() is None,
+                                  reason="the native extension is not built")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as stop:  # the parser's own refusals
+        code = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture()
+def made_with(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """The options every klondike planner made in this process was given."""
+    seen: list[dict[str, Any]] = []
+    real = klondike_planner.KlondikePlanner.__init__
+
+    def init(self: Any, game: Any, **options: Any) -> None:
+        seen.append(options)
+        real(self, game, **options)
+
+    monkeypatch.setattr(klondike_planner.KlondikePlanner, "__init__", init)
+    return seen
+
+
+def test_each_builtin_planner_names_the_options_it_takes():
+    takes = {name: option_names(f) or frozenset() for name, f in BUILTIN_PLANNERS.items()}
+    assert takes["usual"] == takes["random"] == frozenset()
+    assert {"samples", "limit", "game_nodes", "reveal", "commit"} <= takes["klondike"]
+    assert "nodes" in takes["expectimax"] and "samples" not in takes["sampling"]
+
+    def reads_anything(game: Any, **options: Any) -> Any: ...
+
+    assert option_names(reads_anything) is None  # a plugin's own reading: taken at its word
+
+
+@needs_native
+def test_simulate_gives_the_options_to_the_planner(capsys, made_with):
+    code, out, err = run(capsys, "simulate", "klondike_draw3", "--planner", "klondike",
+                         "--games", "1", "--workers", "1", "--max-moves", "12", "--json",
+                         "--option", "samples=20", "--option", "limit=300",
+                         "--option", "reveal=0.5", "--option", "commit=false")
+    given = {"samples": 20, "limit": 300, "reveal": 0.5, "commit": False}
+    assert code == 0, err
+    assert made_with and all(o == given for o in made_with)
+    assert json.loads(out)["made"]["options"] == given
+
+
+@needs_native
+@pytest.mark.parametrize("argv, code, says", [
+    (["--planner", "usual", "--option", "samples=4"], 1,
+     "planner 'usual' takes no option 'samples' (it takes: none)"),
+    (["--planner", "klondike,usual", "--option", "limit=300"], 1, "'usual' takes no option 'limit'"),
+    (["--planner", "klondike", "--option", "samples=0"], 1, "samples (solves a decision) is 1 to"),
+    (["--planner", "klondike", "--option", "samples=4", "--option", "samples=5"], 2,
+     "argument --option: samples is given twice"),
+    (["--planner", "klondike", "--nodes", "5000", "--option", "nodes=4"], 2, "nodes is given twice"),
+    (["--planner", "klondike", "--option", "=4"], 2, "argument --option: wants NAME=VALUE"),
+    (["--planner", "klondike", "--option", "samples"], 2, "wants NAME=VALUE")])
+def test_simulate_refuses_an_option_before_playing(capsys, argv, code, says):
+    got, out, err = run(capsys, "simulate", "klondike_draw3", "--games", "1", *argv)
+    assert got == code and says in err and out == ""
+
+
+@needs_native
+def test_hint_gives_the_options_to_its_planner(capsys, made_with, tmp_path: Path):
+    code, board, _ = run(capsys, "deal", "klondike_draw3", "--seed", "4")
+    assert code == 0
+    path = tmp_path / "board.json"
+    path.write_text(board, encoding="utf-8")
+    code, out, err = run(capsys, "hint", "klondike_draw3", "--board", str(path), "--planner",
+                         "klondike", "--option", "samples=30", "--option", "game_nodes=50000")
+    assert code == 0 and out.strip(), err
+    assert made_with == [{"samples": 30, "game_nodes": 50_000}]
+    code, _, err = run(capsys, "hint", "klondike_draw3", "--board", str(path), "--option",
+                       "limit=30")  # the default planner, usual
+    assert code == 1 and "planner 'usual' takes no option 'limit'" in err
+
+
+@needs_native
+def test_a_notable_deals_command_plays_it_again_with_the_options(capsys, monkeypatch, tmp_path):
+    import shlex
+
+    monkeypatch.chdir(tmp_path)  # the command writes its log here
+    code, out, err = run(capsys, "simulate", "klondike_draw3", "--planner", "klondike",
+                         "--games", "2", "--workers", "1", "--json", "--option", "samples=20",
+                         "--option", "limit=300", "--option", "commit=false")
+    assert code == 0, err
+    (arm,) = json.loads(out)["planners"].values()
+    notable = arm["shortest_win"] or arm["longest_loss"]
+    argv = shlex.split(notable["replay"])
+    assert argv[argv.index("--option") + 1] == "samples=20" and "commit=false" in argv
+    code, again, err = run(capsys, *argv[1:], "--json")
+    assert code == 0, err
+    (replayed,) = json.loads(again)["planners"].values()
+    assert replayed["moves"]["max"] == notable["moves"]
