@@ -94,5 +94,5 @@ def check_option_names(game: Game, name: str, options: Mapping[str, Any]) -> Non
                              f"option {key!r} (it takes: {listed})")
 
 
-__all__ = ["check_option_names", "option_names", "BUILTIN_PLANNERS", "Budget", "Planner", "make_planner", "planner_allowed",
-           "DEFAULT_PLANNER"]
+__all__ = ["BUILTIN_PLANNERS", "Budget", "Planner", "check_option_names", "make_planner",
+           "option_names", "planner_allowed", "DEFAULT_PLANNER"]
