@@ -10,12 +10,14 @@ from typing import Any
 import pytest
 
 from cardz_core.cli.main import main
+from cardz_core.engines import engine_of
 from cardz_core.planners import BUILTIN_PLANNERS, option_names
 from cardz_core.planners import klondike as klondike_planner
-from cardz_core.solver import klondike
+from cardz_core.rulesets import open_game
 
-needs_native = pytest.mark.skipif(klondike.extension() is None,
-                                  reason="the native extension is not built")
+# the klondike planner runs on the native engine only: the commands must choose it
+needs_native = pytest.mark.skipif(engine_of(open_game("klondike_draw3"))[0] != "native",
+                                  reason="the commands do not choose the native engine")
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
