@@ -45,6 +45,7 @@ from typing import Any, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from cardz_core.cli.common import planner_option  # noqa: E402
 from cardz_core.engine.logs import game_hash  # noqa: E402
 from cardz_core.planners import make_planner, planner_allowed  # noqa: E402
 from cardz_core.planners.solver import solve  # noqa: E402
@@ -222,19 +223,15 @@ def playable_games(names: list[str] | None) -> list[str]:
 
 
 def _setting(text: str) -> tuple[str, str, Any]:
-    """``PLANNER.OPTION=VALUE`` as (planner, option, value), the value a number where it reads
-    as one, and ``true`` or ``false`` a bool."""
+    """``PLANNER.OPTION=VALUE`` as (planner, option, value), the value read as the command
+    line's ``--option`` reads it."""
     name, _, rest = text.partition(".")
-    key, eq, raw = rest.partition("=")
-    if not (name and key and eq):
+    try:
+        key, value = planner_option(rest)
+    except argparse.ArgumentTypeError:
+        name = ""
+    if not name:
         raise argparse.ArgumentTypeError(f"--set wants PLANNER.OPTION=VALUE, not {text!r}")
-    value: Any = {"true": True, "false": False}.get(raw.lower(), raw)
-    for kind in (int, float):
-        try:
-            value = kind(raw)
-            break
-        except ValueError:
-            pass
     return name, key, value
 
 

@@ -52,13 +52,12 @@ def planner_option(text: str) -> tuple[str, Any]:
     name, eq, raw = text.partition("=")
     if not (eq and name.isidentifier() and raw):
         raise argparse.ArgumentTypeError(f"wants NAME=VALUE, not {text!r}")
-    value: Any = {"true": True, "false": False}.get(raw.lower(), raw)
     for kind in (int, float):
         try:
             return name, kind(raw)
         except ValueError:
             pass
-    return name, value
+    return name, {"true": True, "false": False}.get(raw.lower(), raw)
 
 
 def add_option_arg(p: Any) -> None:

@@ -163,8 +163,9 @@ class KlondikePlanner:
         is set and one ``GAME_PACE``th of what it has left pays for fewer."""
         if self.game_nodes is None:
             return self.samples
+        # a solve records its start at least, so per_solve is at least 1
         per_solve = self.spent // self.solves if self.solves else self.limit
-        affordable = max(0, self.game_nodes - self.spent) // GAME_PACE // max(1, per_solve)
+        affordable = max(0, self.game_nodes - self.spent) // GAME_PACE // per_solve
         return min(self.samples, max(MIN_PACED_SAMPLES, affordable))
 
     def _reveal_first(self, tallies: list[Any], columns: list[tuple[int, list[int]]], margin: float
