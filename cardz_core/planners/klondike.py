@@ -17,6 +17,12 @@ on), and the child with the best share of won deals (an unknown answer counting 
 win) is played: the taps that bring its talon card up, then the play. Every decision is made
 anew, so each card turned up is chosen for without knowing it.
 
+*Dealt in order* (``in_order``, on by default). A sample deals the unseen cards not to the
+unseen places but in the order they turn up: the first card turned up, from whichever column,
+is the sample's first card, and so on. A solve still knows which card comes next, but it can no
+longer choose where to dig for a card it wants, which no player can; on Klondike draw 1 this won
+more deals than dealing to places (docs/planners.md).
+
 *Turning cards up first.* The solves value a position as if every card were seen, so they never
 count what turning a card up tells the player; the best child that turns a card up is played
 instead of the best child when its share of won deals is within ``reveal`` of the best's and
@@ -66,6 +72,7 @@ LIMIT = 1_000  # positions a child solve
 UNKNOWN_SHARE = 0.0  # what an unknown answer counts of a win
 REVEAL_MARGIN = 0.2  # how far below the best share a child turning a card up may be and go first
 COMMIT = False  # the children are the commitments: quiet steps, then one that is not
+IN_ORDER = True  # a sample deals the unseen cards in the order they turn up, not to places
 NO_TIME_LIMIT = 3600.0  # seconds a decision may take when positions alone bound it
 GAME_PACE = 8  # with a game's budget, a decision may spend an eighth of what the game has left
 MIN_PACED_SAMPLES = 16  # the fewest solves a decision makes when the game's budget runs low
@@ -89,7 +96,7 @@ class KlondikePlanner:
     def __init__(self, game: Game, samples: int = SAMPLES, limit: int = LIMIT,
                  unknown: float = UNKNOWN_SHARE, reveal: float | None = REVEAL_MARGIN,
                  nodes: int | None = None, seconds: float | None = None, commit: bool = COMMIT,
-                 game_nodes: int | None = None, **_options: Any) -> None:
+                 game_nodes: int | None = None, in_order: bool = IN_ORDER, **_options: Any) -> None:
         self.limit = _whole(limit, 1, PLANNER_MAX_NODES, "limit (positions a solve)")
         if nodes is not None:  # a budget in positions a decision: that many limit-sized solves
             samples = max(1, _whole(nodes, 1, PLANNER_MAX_NODES, "node budget") // self.limit)
@@ -99,6 +106,9 @@ class KlondikePlanner:
         if not isinstance(commit, bool):
             raise CardzError(f"the klondike planner's commit is true or false, not {commit!r}")
         self.commit = commit
+        if not isinstance(in_order, bool):
+            raise CardzError(f"the klondike planner's in_order is true or false, not {in_order!r}")
+        self.in_order = in_order
         if seconds is not None and not seconds > 0:
             raise CardzError("a planner's time budget is more than 0 seconds")
         self.timeout = NO_TIME_LIMIT if seconds is None else seconds
@@ -140,7 +150,7 @@ class KlondikePlanner:
         try:
             kind, tallies, positions = native_model(shape).decide(
                 columns, talon, waste_size, home, unseen, self.paced_samples(), self.limit,
-                self.unknown, rng.getrandbits(64), self.timeout, self.commit)
+                self.unknown, rng.getrandbits(64), self.timeout, self.commit, self.in_order)
         except ValueError as why:
             raise CardzError(f"the klondike planner cannot take this board: {why}") from None
         self.spent += positions

@@ -203,6 +203,15 @@ pub struct Found {
     pub stopped_by: Option<Stop>,
 }
 
+/// No order: a face-down card turns up as dealt (`Rules::apply`).
+pub const IN_PLACE: &[u8] = &[];
+
+/// The next card of `order` to turn up on `b`, whose face-down cards are the last of `order`.
+fn next_in(b: &Board, order: &[u8]) -> u8 {
+    let down: usize = b.down[..usize::from(b.n_cols)].iter().map(|&d| usize::from(d)).sum();
+    order[order.len() - down]
+}
+
 /// Keys are random words already: the search's hasher folds their halves together.
 type Met = HashMap<u128, u32, BuildHasherDefault<KeyHash>>;
 
@@ -315,7 +324,7 @@ impl Rules {
     /// move changes without making the child; None when the child would send a card home (then
     /// more may follow without branching, and only making it tells which). `b` is settled, as
     /// every position the search keeps is: no column top could go home without branching.
-    fn child_key(&self, b: &Board, key: u128, s: Step) -> Option<u128> {
+    fn child_key(&self, b: &Board, key: u128, s: Step, order: &[u8]) -> Option<u128> {
         let z = &self.zobrist;
         let safe = |c: u8| self.goes_home(b, c) && self.blocks[usize::from(c)] & !b.home_set == 0;
         let mut sum = [key as u64, (key >> 64) as u64];
@@ -327,7 +336,7 @@ impl Rules {
             Step::Column { from, at, to: To::Column(t) } => {
                 let (i, at, t) = (usize::from(from), usize::from(at), usize::from(t));
                 let (l, tl, d) = (usize::from(b.len[i]), usize::from(b.len[t]), usize::from(b.down[i]));
-                if at > 0 && safe(b.cols[i][at - 1]) {
+                if at > 0 && safe(self.under(b, i, at, order)) {
                     return None;
                 }
                 let (mut from_raw, mut to_raw) = (b.col_raw[i], b.col_raw[t]);
@@ -337,6 +346,11 @@ impl Rules {
                 }
                 if at > 0 && d == at {
                     from_raw = xor(from_raw, xor(z.down[d], z.down[d - 1]));
+                    if !order.is_empty() {
+                        let place = (at - 1) * MAX_CARDS;
+                        let (was, up) = (usize::from(b.cols[i][at - 1]), usize::from(self.under(b, i, at, order)));
+                        from_raw = xor(from_raw, xor(z.column[place + was], z.column[place + up]));
+                    }
                 }
                 swap(b.col_key[i], mixed(from_raw));
                 swap(b.col_key[t], mixed(to_raw));
@@ -361,6 +375,16 @@ impl Rules {
         Some(u128::from(sum[0]) | u128::from(sum[1]) << 64)
     }
 
+    /// The card under column `i`'s place `at` once that is uncovered: the one there, or when it
+    /// is face down and the face-down cards turn up in `order`, the next in it.
+    fn under(&self, b: &Board, i: usize, at: usize, order: &[u8]) -> u8 {
+        if !order.is_empty() && at == usize::from(b.down[i]) {
+            next_in(b, order)
+        } else {
+            b.cols[i][at - 1]
+        }
+    }
+
     fn goes_home(&self, b: &Board, c: u8) -> bool {
         let c = usize::from(c);
         self.rank[c] == b.home[usize::from(self.suit[c])] + 1
@@ -372,7 +396,9 @@ impl Rules {
         b.out -= 1;
     }
 
-    fn apply(&self, b: &mut Board, s: Step) {
+    /// Play `s` on `b`; a face-down card it uncovers turns up as dealt, or as the next in
+    /// `order` when that is not empty (`sampled::in_order`).
+    fn apply(&self, b: &mut Board, s: Step, order: &[u8]) {
         match s {
             Step::Column { from, at, to } => {
                 let (i, at) = (usize::from(from), usize::from(at));
@@ -398,6 +424,9 @@ impl Rules {
                 }
                 b.len[i] = at as u8;
                 if at > 0 && b.down[i] as usize == at {
+                    if !order.is_empty() {
+                        b.cols[i][at - 1] = next_in(b, order);
+                    }
                     b.down[i] -= 1; // the new top turns up
                     b.up[i] |= 1 << b.cols[i][at - 1];
                 }
@@ -426,7 +455,7 @@ impl Rules {
     }
 
     /// Send home every column top that may go without branching, until none may; each is a step.
-    fn settle(&self, b: &mut Board, steps: &mut Vec<Step>) {
+    fn settle(&self, b: &mut Board, steps: &mut Vec<Step>, order: &[u8]) {
         'again: loop {
             for i in 0..usize::from(b.n_cols) {
                 let l = usize::from(b.len[i]);
@@ -436,7 +465,7 @@ impl Rules {
                 let c = b.cols[i][l - 1];
                 if self.goes_home(b, c) && self.blocks[usize::from(c)] & !b.home_set == 0 {
                     let s = Step::Column { from: i as u8, at: (l - 1) as u8, to: To::Home };
-                    self.apply(b, s);
+                    self.apply(b, s, order);
                     steps.push(s);
                     continue 'again;
                 }
@@ -630,7 +659,8 @@ impl Tries<'_> {
 
     /// A depth-first search with Tarjan's components from `root` within `budget` more
     /// positions: a component finished without a win is lost, and is marked `LOST` in `met`.
-    fn run(&mut self, root: &Board, root_steps: &[Step], budget: u64, noise: u64) -> Ended {
+    /// Face-down cards turn up as `Rules::apply` says with `order`.
+    fn run(&mut self, root: &Board, root_steps: &[Step], budget: u64, noise: u64, order: &[u8]) -> Ended {
         let rules = self.rules;
         let until = self.states + budget;
         for k in self.open_keys.drain(..) {
@@ -657,7 +687,7 @@ impl Tries<'_> {
                 continue;
             };
             top.next += 1;
-            let known = rules.child_key(&top.board, top.key, step);
+            let known = rules.child_key(&top.board, top.key, step, order);
             if let Some(&order) = known.and_then(|k| self.met.get(&k)) {
                 top.low = top.low.min(order); // met before: the child is not made at all
                 continue;
@@ -666,9 +696,9 @@ impl Tries<'_> {
             let (mut kids, mut line) = self.spare.pop().unwrap_or_default();
             kids.clear();
             line.clear();
-            rules.apply(&mut board, step);
+            rules.apply(&mut board, step, order);
             line.push(step);
-            rules.settle(&mut board, &mut line);
+            rules.settle(&mut board, &mut line, order);
             debug_assert!(known.is_none_or(|k| k == rules.key(&board)), "a child's key worked out wrong");
             if board.out == 0 {
                 return Ended::Won(path.iter().flat_map(|f| f.steps.iter().copied()).chain(line).collect());
@@ -713,8 +743,9 @@ impl<'r> Tries<'r> {
     /// lost, so that a search cut off in a long subtree goes on elsewhere; a try that runs out of
     /// positions proves `lost`. An earlier call's positions are forgotten unless `keep_lost`,
     /// which keeps those it proved lost: a caller searching positions of one deal in turn has
-    /// them proved already (a deal's lost position is lost whatever leads to it).
-    fn solve(&mut self, root: &Board, steps: Vec<Step>, max_states: u64, keep_lost: bool) -> Found {
+    /// them proved already (a deal's lost position is lost whatever leads to it, and with the
+    /// same `order`, in which its face-down cards turn up: `Rules::apply`).
+    fn solve(&mut self, root: &Board, steps: Vec<Step>, max_states: u64, keep_lost: bool, order: &[u8]) -> Found {
         let found = |answer, steps, states, stopped_by| Found { answer, steps, states, stopped_by };
         if root.out == 0 {
             return found(Answer::Won, steps, 1, None);
@@ -728,7 +759,7 @@ impl<'r> Tries<'r> {
         for noise in 0u64.. {
             let before = (self.lost, self.states);
             let left = max_states.saturating_sub(self.states);
-            let ended = self.run(root, &steps, budget.min(left), noise.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let ended = self.run(root, &steps, budget.min(left), noise.wrapping_mul(0x9e37_79b9_7f4a_7c15), order);
             match ended {
                 Ended::Won(line) => return found(Answer::Won, line, self.states, None),
                 Ended::Lost => return found(Answer::Lost, vec![], self.states, None),
@@ -750,8 +781,8 @@ impl<'r> Tries<'r> {
 pub fn search(rules: &Rules, p: &Position, max_states: u64, timeout: Duration) -> Result<Found, Unfit> {
     let mut root = rules.board(p)?;
     let mut steps = Vec::new();
-    rules.settle(&mut root, &mut steps);
-    Ok(Tries::new(rules, timeout).solve(&root, steps, max_states, false))
+    rules.settle(&mut root, &mut steps, IN_PLACE);
+    Ok(Tries::new(rules, timeout).solve(&root, steps, max_states, false, IN_PLACE))
 }
 
 #[cfg(test)]
@@ -835,7 +866,7 @@ mod tests {
                 })
                 .collect();
             let mut b = r.board(&Position { columns, talon: rest.to_vec(), waste: 0, home: vec![0; 4] }).expect("a deal");
-            r.settle(&mut b, &mut Vec::new()); // as the search's positions are
+            r.settle(&mut b, &mut Vec::new(), IN_PLACE); // as the search's positions are
             let (mut kids, mut places) = (Vec::new(), Vec::new());
             for _ in 0..200 {
                 kids.clear();
@@ -846,16 +877,16 @@ mod tests {
                 let key = r.key(&b);
                 for &(_, s) in &kids {
                     let mut child = b.clone();
-                    r.apply(&mut child, s);
-                    r.settle(&mut child, &mut Vec::new());
-                    if let Some(k) = r.child_key(&b, key, s) {
+                    r.apply(&mut child, s, IN_PLACE);
+                    r.settle(&mut child, &mut Vec::new(), IN_PLACE);
+                    if let Some(k) = r.child_key(&b, key, s, IN_PLACE) {
                         assert_eq!(k, r.key(&child));
                         checked += 1;
                     }
                 }
                 let (_, s) = kids[(splitmix(&mut seed) % kids.len() as u64) as usize];
-                r.apply(&mut b, s);
-                r.settle(&mut b, &mut Vec::new());
+                r.apply(&mut b, s, IN_PLACE);
+                r.settle(&mut b, &mut Vec::new(), IN_PLACE);
             }
         }
         assert!(checked > 1000, "only {checked} children checked");

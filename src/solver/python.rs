@@ -198,19 +198,21 @@ impl KlondikeSearch {
     /// and `home` as `search` takes them, with `UNSEEN` (255) for a face-down card not seen and
     /// `unseen` the cards those places hold; `samples` child solves of `limit` positions each,
     /// an unknown answer worth `unknown` of a win, deals drawn from `seed`, the children the
-    /// commitments when `commit`. Answers ("settle", [([step], 0, 0, 0)], 0) for a card that
+    /// commitments when `commit`, the unseen cards dealt in the order they turn up when
+    /// `in_order`. Answers ("settle", [([step], 0, 0, 0)], 0) for a card that
     /// goes home without branching, or ("children", [(steps, won, lost, unknown)], positions)
     /// best first, with the positions all the solves recorded. ValueError when the position or
     /// the budget does not fit.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (columns, talon, waste, home, unseen, samples, limit, unknown, seed, timeout, commit=false))]
+    #[pyo3(signature = (columns, talon, waste, home, unseen, samples, limit, unknown, seed, timeout, commit=false, in_order=false))]
     fn decide(&self, py: Python<'_>, columns: Vec<(usize, Vec<u8>)>, talon: Vec<u8>, waste: usize, home: Vec<u8>,
-              unseen: Vec<u8>, samples: u32, limit: u64, unknown: f64, seed: u64, timeout: f64, commit: bool)
+              unseen: Vec<u8>, samples: u32, limit: u64, unknown: f64, seed: u64, timeout: f64, commit: bool,
+              in_order: bool)
               -> PyResult<(&'static str, Vec<Tallied>, u64)> {
         guarded(|| {
             let p = Position { columns, talon, waste, home };
             let timeout = Duration::try_from_secs_f64(timeout).unwrap_or(FOREVER).min(FOREVER);
-            let budget = sampled::Budget { samples, limit, unknown, seed, commit };
+            let budget = sampled::Budget { samples, limit, unknown, seed, commit, in_order };
             let decided = py
                 .detach(|| sampled::decide(&self.rules, &p, &unseen, &budget, timeout))
                 .map_err(|why| PyValueError::new_err(format!("Klondike model: {}", why.0)))?;

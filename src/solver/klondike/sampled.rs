@@ -11,7 +11,7 @@
 //! (a column's top, its face-up cards, the talon, which must be seen), so they are the same on
 //! every sample.
 
-use super::{Answer, Board, Position, Rules, Step, To, Tries, Unfit, splitmix, unfit};
+use super::{Answer, Board, IN_PLACE, Position, Rules, Step, To, Tries, Unfit, splitmix, unfit};
 use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
 
@@ -56,13 +56,18 @@ pub enum Decided {
 
 /// How much a decision may spend: `samples` child solves in all, each within `limit` positions;
 /// an unknown answer counts `unknown` of a win; `seed` drives the deals. With `commit` the
-/// children are the commitments (`commitments`), else the position's own children.
+/// children are the commitments (`commitments`), else the position's own children. With
+/// `in_order` a sample deals the unseen cards in the order they turn up, from whichever column,
+/// instead of to places (the cards dealt to the face-down places stay there unread): a solve can
+/// then choose when to turn a card up knowing which comes next, but not where to dig for a card
+/// it wants.
 pub struct Budget {
     pub samples: u32,
     pub limit: u64,
     pub unknown: f64,
     pub seed: u64,
     pub commit: bool,
+    pub in_order: bool,
 }
 
 /// A quiet step: a column's cards moved to another column, turning no card up and sending none
@@ -92,8 +97,8 @@ fn commitments(rules: &Rules, root: &Board, cap: usize) -> Vec<Vec<Step>> {
         for &(_, step) in &kids {
             let mut child = b.clone();
             let mut settled = Vec::new();
-            rules.apply(&mut child, step);
-            rules.settle(&mut child, &mut settled);
+            rules.apply(&mut child, step, IN_PLACE);
+            rules.settle(&mut child, &mut settled, IN_PLACE);
             let key = rules.key(&child);
             let line = || [path.as_slice(), &[step]].concat(); // made only when kept
             if !quiet(&b, step, &settled) {
@@ -143,18 +148,34 @@ fn deal(p: &Position, places: &[(usize, usize)], unseen: &mut [u8], rng: &mut u6
     Position { columns, talon: p.talon.clone(), waste: p.waste, home: p.home.clone() }
 }
 
+
+/// `b` with the same card (any) in each of its unseen `places`, for a deal in order, where what
+/// a face-down place holds is never read: then positions that differ only in which columns the
+/// cards turned up came from share a key, as they share their future.
+fn unread(rules: &Rules, b: &mut Board, places: &[(usize, usize)]) {
+    for &(i, j) in places {
+        b.cols[i][j] = 0;
+    }
+    for i in 0..usize::from(b.n_cols) {
+        rules.set_column_key(b, i);
+    }
+}
+
 /// Decide `p` (see the module's comment), `unseen` being the cards its `UNSEEN` places hold.
 pub fn decide(rules: &Rules, p: &Position, unseen: &[u8], budget: &Budget, timeout: Duration) -> Result<Decided, Unfit> {
     if budget.samples == 0 || budget.samples > MAX_SAMPLES || budget.limit == 0 {
         return unfit(format!("a decision makes 1 to {MAX_SAMPLES} solves of at least one position"));
     }
     let places = unseen_places(p, unseen)?;
+    if budget.in_order && places.len() != p.columns.iter().map(|(down, _)| down).sum::<usize>() {
+        return unfit("a deal in order turns up only unseen cards: every face-down card must be unseen");
+    }
     let mut pool = unseen.to_vec();
     let mut rng = budget.seed;
     let root: Board = rules.board(&deal(p, &places, &mut pool, &mut rng))?;
     let mut settled = root.clone();
     let mut first = Vec::new();
-    rules.settle(&mut settled, &mut first);
+    rules.settle(&mut settled, &mut first, IN_PLACE);
     if let Some(&step) = first.first() {
         return Ok(Decided::Settle(step));
     }
@@ -174,16 +195,22 @@ pub fn decide(rules: &Rules, p: &Position, unseen: &[u8], budget: &Budget, timeo
     while alive.len() > 1 {
         let deals = (per_round / alive.len() as u32).max(1);
         for _ in 0..deals {
-            let board = rules.board(&deal(p, &places, &mut pool, &mut rng))?;
+            let mut board = rules.board(&deal(p, &places, &mut pool, &mut rng))?;
+            let order = if budget.in_order {
+                unread(rules, &mut board, &places);
+                pool.as_slice()
+            } else {
+                IN_PLACE
+            };
             for (n, &k) in alive.iter().enumerate() {
                 let mut child = board.clone();
                 let mut steps = Vec::new();
                 for &step in &tallies[k].steps {
-                    rules.apply(&mut child, step);
-                    rules.settle(&mut child, &mut steps);
+                    rules.apply(&mut child, step, order);
+                    rules.settle(&mut child, &mut steps, order);
                 }
                 // the children of one deal share the positions proved lost
-                let found = tries.solve(&child, steps, budget.limit, n > 0);
+                let found = tries.solve(&child, steps, budget.limit, n > 0, order);
                 let t = &mut tallies[k];
                 t.states += found.states;
                 match found.answer {
@@ -272,7 +299,7 @@ mod tests {
         let r = rules(3, 4, 1);
         let mut compared = 0;
         for ((p, unseen), commit) in views(40).into_iter().zip([false, true].into_iter().cycle()) {
-            let budget = Budget { samples: 400, limit: 100_000, unknown: 0.0, seed: 5, commit };
+            let budget = Budget { samples: 400, limit: 100_000, unknown: 0.0, seed: 5, commit, in_order: false };
             let Decided::Children(tallies) = decide(&r, &p, &unseen, &budget, LONG).expect("fits") else {
                 continue;
             };
@@ -282,10 +309,10 @@ mod tests {
                     let mut child = r.board(&deal).expect("a deal");
                     let mut steps = Vec::new();
                     for &step in &t.steps {
-                        r.apply(&mut child, step);
-                        r.settle(&mut child, &mut steps);
+                        r.apply(&mut child, step, IN_PLACE);
+                        r.settle(&mut child, &mut steps, IN_PLACE);
                     }
-                    match Tries::new(&r, LONG).solve(&child, steps, 100_000, false).answer {
+                    match Tries::new(&r, LONG).solve(&child, steps, 100_000, false, IN_PLACE).answer {
                         Answer::Won => wins = true,
                         Answer::Lost => losses = true,
                         Answer::Unknown => panic!("a small deal left undecided"),
@@ -303,7 +330,7 @@ mod tests {
     #[test]
     fn the_best_child_is_first_and_a_seed_gives_the_same_decision() {
         let r = rules(3, 4, 1);
-        let budget = |seed| Budget { samples: 300, limit: 1000, unknown: 0.5, seed, commit: seed % 2 == 0 };
+        let budget = |seed| Budget { samples: 300, limit: 1000, unknown: 0.5, seed, commit: seed % 2 == 0, in_order: seed % 3 == 0 };
         let mut decided = 0;
         for ((p, unseen), seed) in views(20).into_iter().zip(1..) {
             let a = decide(&r, &p, &unseen, &budget(seed), LONG).expect("fits");
@@ -331,15 +358,52 @@ mod tests {
         let r = rules(2, 3, 1);
         // the ace of suit 0 on top of a column, over an unseen card
         let p = Position { columns: vec![(1, vec![UNSEEN, 0]), (0, vec![5])], talon: vec![3, 4, 2], waste: 0, home: vec![0, 0] };
-        let d = decide(&r, &p, &[1], &Budget { samples: 10, limit: 10, unknown: 0.0, seed: 1, commit: true }, LONG);
+        let d = decide(&r, &p, &[1], &Budget { samples: 10, limit: 10, unknown: 0.0, seed: 1, commit: true, in_order: false }, LONG);
         assert_eq!(d, Ok(Decided::Settle(Step::Column { from: 0, at: 1, to: super::super::To::Home })));
+    }
+
+    #[test]
+    fn a_deal_in_order_turns_up_its_cards_in_that_order_from_any_column() {
+        let r = rules(2, 3, 1);
+        // two kings (2 and 5) over one unseen two each (1 and 4), two empty columns, the aces in the talon
+        let p = Position {
+            columns: vec![(1, vec![UNSEEN, 2]), (1, vec![UNSEEN, 5]), (0, vec![]), (0, vec![])],
+            talon: vec![0, 3],
+            waste: 0,
+            home: vec![0, 0],
+        };
+        let places = unseen_places(&p, &[1, 4]).expect("places");
+        let king_off = |from: u8, to: u8| Step::Column { from, at: 1, to: To::Column(to) };
+        for order in [[1, 4], [4, 1]] {
+            for (first, second) in [(0, 1), (1, 0)] {
+                // the deal puts 1 and 4 in the places; the order decides what turns up
+                let mut b = r.board(&deal(&p, &places, &mut [1, 4], &mut 3)).expect("a deal");
+                for (n, (from, to)) in [(first, 2), (second, 3)].into_iter().enumerate() {
+                    let step = king_off(from, to);
+                    let worked_out = r.child_key(&b, r.key(&b), step, &order);
+                    r.apply(&mut b, step, &order);
+                    assert_eq!(worked_out, Some(r.key(&b)), "the key of a child that turns a card up");
+                    let i = usize::from(from);
+                    assert_eq!((b.cols[i][0], b.down[i], b.up[i]), (order[n], 0, 1 << order[n]));
+                }
+                // the key is that of the same position dealt to places
+                let kings = [2, 5];
+                let mut columns = vec![(0, vec![]); 4];
+                columns[usize::from(first)] = (0, vec![order[0]]);
+                columns[usize::from(second)] = (0, vec![order[1]]);
+                columns[2] = (0, vec![kings[usize::from(first)]]);
+                columns[3] = (0, vec![kings[usize::from(second)]]);
+                let placed = Position { columns, talon: vec![0, 3], waste: 0, home: vec![0, 0] };
+                assert_eq!(r.key(&b), r.key(&r.board(&placed).expect("a position")));
+            }
+        }
     }
 
     #[test]
     fn views_and_budgets_outside_the_model_are_refused() {
         let r = rules(2, 3, 1);
         let p = |columns: Vec<(usize, Vec<u8>)>, talon: Vec<u8>| Position { columns, talon, waste: 0, home: vec![0, 0] };
-        let ok = Budget { samples: MAX_SAMPLES, limit: 1, unknown: 0.0, seed: 1, commit: false };
+        let ok = Budget { samples: MAX_SAMPLES, limit: 1, unknown: 0.0, seed: 1, commit: false, in_order: false };
         let fine = p(vec![(1, vec![UNSEEN, 2])], vec![0, 3, 4, 5]);
         assert!(decide(&r, &fine, &[1], &ok, LONG).is_ok());
         for bad in [Budget { samples: 0, ..ok }, Budget { samples: MAX_SAMPLES + 1, ..ok }, Budget { limit: 0, ..ok }] {
@@ -350,6 +414,11 @@ mod tests {
         assert!(decide(&r, &talon, &[1], &ok, LONG).is_err(), "an unseen talon card");
         let face_up = p(vec![(0, vec![UNSEEN])], vec![0, 2, 3, 4, 5]);
         assert!(decide(&r, &face_up, &[1], &ok, LONG).is_err(), "an unseen face-up card");
+        let seen_down = p(vec![(2, vec![UNSEEN, 3, 2])], vec![0, 4, 5]);
+        assert!(decide(&r, &seen_down, &[1], &ok, LONG).is_ok());
+        let in_order = Budget { in_order: true, ..ok };
+        assert!(decide(&r, &seen_down, &[1], &in_order, LONG).is_err(), "in order, a face-down card seen");
+        assert!(decide(&r, &fine, &[1], &in_order, LONG).is_ok());
     }
 
     /// Positions of a Klondike of 4 suits of 7 cards drawn 3 at a time, in 5 columns: deals and
@@ -375,15 +444,15 @@ mod tests {
             let mut b = r.board(&p).expect("a deal");
             let mut kids = Vec::new();
             for _ in 0..splitmix(&mut seed) % 12 {
-                r.settle(&mut b, &mut Vec::new());
+                r.settle(&mut b, &mut Vec::new(), IN_PLACE);
                 kids.clear();
                 r.children(&b, &mut kids, &mut Vec::new(), 0);
                 if kids.is_empty() || b.out == 0 {
                     break;
                 }
-                r.apply(&mut b, kids[(splitmix(&mut seed) % kids.len() as u64) as usize].1);
+                r.apply(&mut b, kids[(splitmix(&mut seed) % kids.len() as u64) as usize].1, IN_PLACE);
             }
-            r.settle(&mut b, &mut Vec::new());
+            r.settle(&mut b, &mut Vec::new(), IN_PLACE);
             out.push(b);
         }
         (r, out)
@@ -398,8 +467,8 @@ mod tests {
             r.children(&b, &mut kids, &mut Vec::new(), 0);
             for (_, step) in kids {
                 let (mut child, mut settled) = (b.clone(), Vec::new());
-                r.apply(&mut child, step);
-                r.settle(&mut child, &mut settled);
+                r.apply(&mut child, step, IN_PLACE);
+                r.settle(&mut child, &mut settled, IN_PLACE);
                 if quiet(&b, step, &settled) && reached.insert(r.key(&child)) {
                     todo.push(child);
                 }
@@ -422,8 +491,8 @@ mod tests {
                     r.children(&at, &mut kids, &mut Vec::new(), 0);
                     assert!(kids.iter().any(|&(_, k)| k == step), "{step:?} is not a child");
                     let (before, mut settled) = (at.clone(), Vec::new());
-                    r.apply(&mut at, step);
-                    r.settle(&mut at, &mut settled);
+                    r.apply(&mut at, step, IN_PLACE);
+                    r.settle(&mut at, &mut settled, IN_PLACE);
                     assert_eq!(quiet(&before, step, &settled), n + 1 < line.len(), "{line:?}");
                 }
                 assert!(ends.insert(r.key(&at)), "two commitments lead to one position");
@@ -434,8 +503,8 @@ mod tests {
             r.children(b, &mut kids, &mut Vec::new(), 0);
             for (_, step) in kids {
                 let (mut child, mut settled) = (b.clone(), Vec::new());
-                r.apply(&mut child, step);
-                r.settle(&mut child, &mut settled);
+                r.apply(&mut child, step, IN_PLACE);
+                r.settle(&mut child, &mut settled, IN_PLACE);
                 if !quiet(b, step, &settled) {
                     assert!(ends.contains(&r.key(&child)), "{step:?} missing from {lines:?}");
                 }
