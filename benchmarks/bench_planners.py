@@ -69,16 +69,21 @@ def _game(path: str) -> Any:
 
 
 def play_one(path: str, planner: str, seed: int, max_moves: int, options: dict[str, Any]) -> Row:
-    """One deal played by one planner: game, planner, seed, end, moves, CPU seconds."""
+    """One deal played by one planner: game, planner, seed, end, moves, CPU seconds, and the
+    positions its solves recorded where the planner counts them (``klondike``)."""
     game = _game(path)
     started = time.process_time()  # CPU time: the machine is shared
     chooser = make_planner(game, planner, force=True, **options.get(planner, {}))
     rng = random.Random(seed * 7919 + len(planner))
     row = play_deal(game, Seat, chooser, rng, game.deal(seed), max_moves,
                     foundation_flags(game))
-    return {"game": Path(path).stem, "planner": planner, "seed": seed, "end": row["end"],
-            "moves": row["moves"], "seconds": time.process_time() - started,
-            "options": options.get(planner, {}), "max_moves": max_moves}
+    out = {"game": Path(path).stem, "planner": planner, "seed": seed, "end": row["end"],
+           "moves": row["moves"], "seconds": time.process_time() - started,
+           "options": options.get(planner, {}), "max_moves": max_moves}
+    spent = getattr(chooser, "spent", None)  # the positions a planner that counts them recorded
+    if isinstance(spent, int):
+        out["positions"] = spent
+    return out
 
 
 def winnable(path: str, seed: int, states: int) -> Row:

@@ -91,3 +91,14 @@ def test_verdicts_come_from_winnability_rows_of_the_same_game_file(tmp_path: Pat
         bench_planners.main(argv + ["--verdicts", str(other)])
     with pytest.raises(SystemExit, match="give one"):
         bench_planners.main(argv + ["--verdicts", str(made), "--winnable", "10"])
+
+
+def test_a_row_counts_the_positions_of_a_planner_that_counts_them() -> None:
+    from cardz_core.solver import klondike
+
+    if klondike.extension() is None:
+        pytest.skip("the klondike planner needs the native extension")
+    draw3 = str(ROOT / "rulesets" / "klondike_draw3.cardz")
+    row = bench_planners.play_one(draw3, "klondike", 2, 40, {"klondike": {"samples": 8, "limit": 50}})
+    assert row["positions"] > 0
+    assert "positions" not in bench_planners.play_one(draw3, "random", 2, 40, {})
