@@ -15,6 +15,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import bench_planners  # noqa: E402
 from bench_planners import playable_games  # noqa: E402
 from cardz_core.engine.logs import game_hash  # noqa: E402
+from cardz_core.engines import engine_of  # noqa: E402
 from cardz_core.rulesets import open_game  # noqa: E402
 
 
@@ -94,11 +95,9 @@ def test_verdicts_come_from_winnability_rows_of_the_same_game_file(tmp_path: Pat
 
 
 def test_a_row_counts_the_positions_of_a_planner_that_counts_them() -> None:
-    from cardz_core.solver import klondike
-
-    if klondike.extension() is None:
-        pytest.skip("the klondike planner needs the native extension")
     draw3 = str(ROOT / "rulesets" / "klondike_draw3.cardz")
+    if engine_of(open_game(draw3))[0] != "native":
+        pytest.skip("the klondike planner needs the native engine")
     row = bench_planners.play_one(draw3, "klondike", 2, 40, {"klondike": {"samples": 8, "limit": 50}})
     assert row["positions"] > 0
     assert "positions" not in bench_planners.play_one(draw3, "random", 2, 40, {})
