@@ -67,6 +67,15 @@ def test_simulate_gives_the_options_to_the_planner(capsys, made_with):
 
 
 @needs_native
+def test_the_summary_names_the_options_as_the_command_line_gives_them(capsys):
+    code, out, err = run(capsys, "simulate", "klondike_draw3", "--planner", "klondike",
+                         "--games", "1", "--workers", "1", "--max-moves", "12", "--nodes", "600",
+                         "--option", "samples=20", "--option", "in_order=false")
+    assert code == 0, err
+    assert "(given --nodes 600 --option samples=20 --option in_order=false)" in out
+
+
+@needs_native
 @pytest.mark.parametrize("argv, code, says", [
     (["--planner", "usual", "--option", "samples=4"], 1,
      "planner 'usual' takes no option 'samples' (it takes: none)"),

@@ -9,6 +9,16 @@ from typing import Any
 from cardz_core.limits import SIM_MAX_MOVES
 
 
+def option_args(options: dict[str, Any]) -> list[str]:
+    """The command-line arguments that give a run's planner ``options``: ``--nodes`` has its
+    flag, the rest are ``--option NAME=VALUE``."""
+    argv: list[str] = []
+    for key, value in options.items():
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        argv += [f"--{key}", text] if key == "nodes" else ["--option", f"{key}={text}"]
+    return argv
+
+
 def replay_command(made: dict[str, Any], variants: list[str], planners: list[str], deal: int,
                    log: bool = True) -> str:
     """``cardz simulate`` playing ``deal`` of the run ``made`` describes on ``variants`` with
@@ -16,9 +26,7 @@ def replay_command(made: dict[str, Any], variants: list[str], planners: list[str
     files = {v["name"]: v["file"] for v in made["variants"]}
     argv = ["cardz", "simulate", *(files[v] for v in variants), "--seed", str(made["seed"]),
             "--deal", str(deal), "--planner", ",".join(planners)]
-    for key, value in made["options"].items():  # --nodes has its flag, the rest --option
-        text = str(value).lower() if isinstance(value, bool) else str(value)
-        argv += [f"--{key}", text] if key == "nodes" else ["--option", f"{key}={text}"]
+    argv += option_args(made["options"])
     if made["max_moves"] != SIM_MAX_MOVES:
         argv += ["--max-moves", str(made["max_moves"])]
     if made["force"]:

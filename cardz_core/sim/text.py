@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from typing import Any, TextIO
 
+from cardz_core.sim.notable import option_args
 from cardz_core.sim.play import ENDS
 
 DEAD_CARDS_SHOWN = 5
@@ -48,7 +50,7 @@ def made_lines(made: dict[str, Any]) -> list[str]:
     """How the run was made, a line per variant and one for the rest."""
     lines = [f"{v['name']}: {v['file']} sha256 {v['sha256'][:HASH_SHOWN]}, "
              f"{v['engine']} engine" for v in made["variants"]]
-    given = ", ".join(f"--{k} {v}" for k, v in made["options"].items())
+    given = shlex.join(option_args(made["options"]))
     count = made["workers"]
     workers = "all CPUs" if count is None else f"{count} worker{'s' if count != 1 else ''}"
     lines.append(f"made by cardz {made['cardz']}: planners "
