@@ -84,6 +84,12 @@ def _whole(value: Any, low: int, high: int, what: str) -> int:
     return value
 
 
+def _flag(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise CardzError(f"the klondike planner's {what} is true or false, not {value!r}")
+    return value
+
+
 def _share(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
         raise CardzError(f"the klondike planner's {what} is 0 to 1, not {value!r}")
@@ -103,12 +109,8 @@ class KlondikePlanner:
         self.samples = _whole(samples, 1, KLONDIKE_MAX_SAMPLES, "samples (solves a decision)")
         self.unknown = _share(unknown, "share of a win an unknown answer counts")
         self.reveal = None if reveal is None else _share(reveal, "reveal margin")
-        if not isinstance(commit, bool):
-            raise CardzError(f"the klondike planner's commit is true or false, not {commit!r}")
-        self.commit = commit
-        if not isinstance(in_order, bool):
-            raise CardzError(f"the klondike planner's in_order is true or false, not {in_order!r}")
-        self.in_order = in_order
+        self.commit = _flag(commit, "commit")
+        self.in_order = _flag(in_order, "in_order")
         if seconds is not None and not seconds > 0:
             raise CardzError("a planner's time budget is more than 0 seconds")
         self.timeout = NO_TIME_LIMIT if seconds is None else seconds
