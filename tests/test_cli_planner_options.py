@@ -76,6 +76,23 @@ def test_the_summary_names_the_options_as_the_command_line_gives_them(capsys):
 
 
 @needs_native
+def test_the_run_records_the_options_the_klondike_planner_played_with(capsys, tmp_path):
+    report = tmp_path / "r.html"
+    code, out, err = run(capsys, "simulate", "klondike_draw3", "--planner", "klondike",
+                         "--games", "1", "--workers", "1", "--max-moves", "12", "--json",
+                         "--option", "samples=20", "--option", "in_order=false",
+                         "--report", str(report))
+    assert code == 0, err
+    (made,) = json.loads(out)["made"]["planners"]
+    assert made == {"name": "klondike", "options": {
+        "samples": 20, "limit": klondike_planner.LIMIT, "unknown": klondike_planner.UNKNOWN_SHARE,
+        "reveal": klondike_planner.REVEAL_MARGIN, "commit": klondike_planner.COMMIT,
+        "in_order": False}}
+    # the report names the given options as the command line takes them
+    assert "--option samples=20 --option in_order=false" in report.read_text(encoding="utf-8")
+
+
+@needs_native
 @pytest.mark.parametrize("argv, code, says", [
     (["--planner", "usual", "--option", "samples=4"], 1,
      "planner 'usual' takes no option 'samples' (it takes: none)"),

@@ -170,6 +170,13 @@ class KlondikePlanner:
                 return self.plan.pop(0)[1]
         return None  # every child leads back to a board of this game
 
+    def settings(self) -> dict[str, Any]:
+        """The options this planner plays with, defaults filled in (a run's record of them)."""
+        return {"samples": self.samples, "limit": self.limit, "unknown": self.unknown,
+                "reveal": self.reveal, "commit": self.commit, "in_order": self.in_order,
+                "game_nodes": self.game_nodes,
+                "seconds": None if self.timeout == NO_TIME_LIMIT else self.timeout}
+
     def paced_samples(self) -> int:
         """The solves the next decision may make: ``samples``, or fewer when the game's budget
         is set and one ``GAME_PACE``th of what it has left pays for fewer."""

@@ -6,11 +6,13 @@ them, scores, and per arm a heat map per dead-card measure."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any
 
 from cardz_core.safe_text import markup
 from cardz_core.sim import svg
+from cardz_core.sim.notable import option_args
 from cardz_core.sim.play import ENDS
 from cardz_core.sim.summary import Tally
 from cardz_core.sim.text import (END_TITLES, METRIC_TITLES, dead_cards, deals_text, fmt,
@@ -72,7 +74,7 @@ def _made(summary: dict[str, Any]) -> list[str]:
     rows = [["cardz version", made["cardz"]],
             ["planners", ", ".join(planner_text(p) for p in made["planners"])],
             ["options given to every planner",
-             ", ".join(f"--{k} {v}" for k, v in made["options"].items()) or "none"],
+             shlex.join(option_args(made["options"])) or "none"],
             ["master seed", made["seed"]],
             ["deals", f"{made['first_deal']} .. {made['first_deal'] + made['games'] - 1}"],
             ["move cap", made["max_moves"]], ["backend", made["backend"]],
