@@ -6,7 +6,7 @@ two planners paired on the same deals.
     python benchmarks/bench_planners.py --deals 50 --planner bandit --set bandit.samples=16 \
         --winnable 20000
 
-Every planner plays the same deals (seeds 1..N) of the game (default: Klondike draw 3, unlimited
+Every planner plays the same deals (seeds 1..N, or from ``--first``) of the game (default: Klondike draw 3, unlimited
 passes), seeing only the player's view with memory (``cardz_core.view.Seat``), through the
 simulator's ``play_deal``, so each game ends as the simulator says: won, lost (by the rules),
 stuck (no legal move), resigned (the planner gave up with moves left) or unfinished (the move
@@ -255,7 +255,7 @@ def run_pair(args: argparse.Namespace) -> int:
     a, b = args.pair
     files = playable_games(args.games_list.split(",") if args.games_list else None) \
         if args.all else [args.file]
-    seeds = list(range(1, args.games + 1))
+    seeds = deal_seeds(args)
     options = _options(args)
     lines = []
     print("  ".join(PAIR_HEAD), flush=True)
@@ -275,11 +275,20 @@ def run_pair(args: argparse.Namespace) -> int:
     return 0
 
 
+def deal_seeds(args: argparse.Namespace) -> list[int]:
+    """The seeds of the deals asked for: ``--games`` of them from ``--first``."""
+    if args.games < 1 or args.first < 1:
+        raise SystemExit("--deals and --first are at least 1")
+    return list(range(args.first, args.first + args.games))
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--file", default=str(DEFAULT_FILE), help="game file (default Klondike draw 3)")
     p.add_argument("--games", "--deals", type=int, default=500, dest="games",
                    help="deals, seeds 1..N (default 500)")
+    p.add_argument("--first", type=int, default=1, metavar="SEED",
+                   help="the first deal's seed: seeds SEED..SEED+N-1 (default 1)")
     p.add_argument("--planners", "--planner", dest="planners", default="random,usual,expectimax")
     p.add_argument("--pair", nargs=2, metavar=("A", "B"),
                    help="play A and B on the same deals and compare them (McNemar)")
@@ -311,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_pair(args)
     if args.verdicts and args.winnable is not None:
         raise SystemExit("--verdicts and --winnable both say which deals are winnable: give one")
-    seeds = list(range(1, args.games + 1))
+    seeds = deal_seeds(args)
     options = _options(args)
     names = args.planners.split(",")
     # chunk by chunk, every planner (and the solver) in turn: a run cut short keeps paired rows

@@ -71,6 +71,16 @@ def test_a_run_again_with_the_same_rows_file_plays_only_the_deals_not_in_it(
     assert played == [1, 2]
 
 
+def test_first_starts_the_deals_at_a_later_seed(tmp_path: Path) -> None:
+    rows = tmp_path / "rows.jsonl"
+    argv = ["--file", KLONDIKE, "--planner", "random", "--max-moves", "30", "--rows", str(rows)]
+    assert bench_planners.main(argv + ["--deals", "2", "--first", "7"]) == 0
+    assert [r["seed"] for r in _rows(rows)] == [7, 8]
+    for bad in (["--deals", "0"], ["--first", "0"]):
+        with pytest.raises(SystemExit, match="at least 1"):
+            bench_planners.main(argv + bad)
+
+
 def test_verdicts_come_from_winnability_rows_of_the_same_game_file(tmp_path: Path) -> None:
     game = open_game(KLONDIKE)
     head = {"format": "cardz-winnability-rows/1", "game": game.spec.name,
