@@ -6,9 +6,9 @@ two planners paired on the same deals.
     python benchmarks/bench_planners.py --deals 50 --planner bandit --set bandit.samples=16 \
         --winnable 20000
 
-Every planner plays the same deals (seeds 1..N, or from ``--first``) of the game (default: Klondike draw 3, unlimited
-passes), seeing only the player's view with memory (``cardz_core.view.Seat``), through the
-simulator's ``play_deal``, so each game ends as the simulator says: won, lost (by the rules),
+Every planner plays the same deals (seeds 1..N, or N from ``--first``) of the game (default:
+Klondike draw 3, unlimited passes), seeing only the player's view with memory
+(``cardz_core.view.Seat``), through the simulator's ``play_deal``, so each game ends as the simulator says: won, lost (by the rules),
 stuck (no legal move), resigned (the planner gave up with moves left) or unfinished (the move
 cap). Prints one line per planner: wins, win rate with its interval, the other four ends, mean
 moves, CPU seconds per game; ``--json`` adds them as JSON. Deals are split over worker processes;
