@@ -8,11 +8,11 @@ two planners paired on the same deals.
 
 Every planner plays the same deals (seeds 1..N, or N from ``--first``) of the game (default:
 Klondike draw 3, unlimited passes), seeing only the player's view with memory
-(``cardz_core.view.Seat``), through the simulator's ``play_deal``, so each game ends as the simulator says: won, lost (by the rules),
-stuck (no legal move), resigned (the planner gave up with moves left) or unfinished (the move
-cap). Prints one line per planner: wins, win rate with its interval, the other four ends, mean
-moves, CPU seconds per game; ``--json`` adds them as JSON. Deals are split over worker processes;
-results do not depend on the number of workers.
+(``cardz_core.view.Seat``), through the simulator's ``play_deal``, so each game ends as the
+simulator says: won, lost (by the rules), stuck (no legal move), resigned (the planner gave up with
+moves left) or unfinished (the move cap). Prints one line per planner: wins, win rate with its
+interval, the other four ends, mean moves, CPU seconds per game; ``--json`` adds them as JSON. Deals
+are split over worker processes; results do not depend on the number of workers.
 
 ``--winnable STATES`` also asks the solver, with every card known and STATES positions, which
 true deals are winnable, and adds the share of those each planner won (deals the solver left
