@@ -670,8 +670,9 @@ struct Tries<'r> {
 impl Tries<'_> {
     fn frame(&mut self, board: Board, key: u128, steps: Vec<Step>, mut kids: Vec<(i32, Step)>, noise: u64) -> Frame {
         let order = self.open_keys.len() as u32;
-        self.met.insert(Kept::of(key), order);
-        self.open_keys.push(Kept::of(key));
+        let kept = Kept::of(key);
+        self.met.insert(kept, order);
+        self.open_keys.push(kept);
         let shaken = if noise == 0 { 0 } else { noise ^ key as u64 };
         self.rules.children(&board, &mut kids, &mut self.places, shaken);
         Frame { board, key, children: kids, next: 0, steps, order, low: order }
