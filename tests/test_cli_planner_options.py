@@ -92,6 +92,32 @@ def test_the_run_records_the_options_the_klondike_planner_played_with(capsys, tm
     assert "--option samples=20 --option in_order=false" in report.read_text(encoding="utf-8")
 
 
+def test_the_run_records_what_every_builtin_planner_played_with(capsys):
+    from cardz_core.planners import bandit, expectimax, sampling, value
+
+    code, out, err = run(capsys, "simulate", "klondike_draw3", "--planner",
+                         "sampling,bandit,expectimax,value,usual", "--nodes", "300",
+                         "--games", "1", "--workers", "1", "--max-moves", "2", "--json")
+    assert code == 0, err
+    made = {p["name"]: p["options"] for p in json.loads(out)["made"]["planners"]}
+    assert made == {
+        "sampling": {"nodes": 300, "deals": sampling.DEALS},
+        "bandit": {"nodes": 300, "samples": bandit.SAMPLES, "unknown": bandit.UNKNOWN_SHARE,
+                   "resign": bandit.RESIGN_SAMPLES, "lines": True},
+        "expectimax": {"nodes": 300, "depth": expectimax.MAX_DEPTH,
+                       "samples": expectimax.CHANCE_SAMPLES, "width": expectimax.WIDTH},
+        "value": {"samples": value.CHANCE_SAMPLES},
+        "usual": {}}
+    code, out, err = run(capsys, "simulate", "klondike_draw3", "--planner", "bandit",
+                         "--games", "1", "--workers", "1", "--max-moves", "2", "--json",
+                         "--option", "samples=5", "--option", "lines=false")
+    assert code == 0, err
+    (made_bandit,) = json.loads(out)["made"]["planners"]
+    assert made_bandit["options"] == {"nodes": bandit.NODES, "samples": 5,
+                                      "unknown": bandit.UNKNOWN_SHARE,
+                                      "resign": bandit.RESIGN_SAMPLES, "lines": False}
+
+
 @needs_native
 @pytest.mark.parametrize("argv, code, says", [
     (["--planner", "usual", "--option", "samples=4"], 1,

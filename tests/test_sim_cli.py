@@ -15,6 +15,7 @@ from cardz_core.engines import engine_of
 from cardz_core.rulesets import open_game
 from cardz_core.sim.rows import read_rows
 from cardz_core.limits import MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_WORKERS, SIM_MAX_MOVES
+from cardz_core.planners import expectimax
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -217,19 +218,22 @@ def test_every_result_says_how_it_was_made(tmp_path, capsys):
     assert (variant["engine"], variant["game"], variant["file"]) == (engine, "Pocket Patience",
                                                                      GAME)
     assert made["planners"] == [{"name": "usual", "options": {}},
-                                {"name": "expectimax", "options": {"nodes": 30}}]
+                                {"name": "expectimax", "options": {
+                                    "nodes": 30, "depth": expectimax.MAX_DEPTH,
+                                    "samples": expectimax.CHANCE_SAMPLES,
+                                    "width": expectimax.WIDTH}}]
     assert (made["options"], made["seed"], made["max_moves"], made["backend"],
             made["workers"], made["games"]) == ({"nodes": 30}, 5, 40, "local", 1, 2)
     assert read_made(tmp_path / "rows.csv") == made
     assert len(read_rows(tmp_path / "rows.csv")) == 4
     report = (tmp_path / "r.html").read_text(encoding="utf-8")
-    assert variant["sha256"] in report and "expectimax (nodes 30)" in report
+    assert variant["sha256"] in report and "expectimax (nodes 30, depth 2, samples 3, width 3)" in report
     assert __version__ in report
     assert summary["report"] == str(tmp_path / "r.html")
     code, out, _ = simulate(capsys, "--workers", "1", "--games", "2", "--planner",
                             "expectimax", "--nodes", "30", "--max-moves", "20",
                             "--report", str(tmp_path / "r.html"))
-    assert "expectimax (nodes 30)" in out and variant["sha256"][:12] in out
+    assert "expectimax (nodes 30, depth 2, samples 3, width 3)" in out and variant["sha256"][:12] in out
     assert f"{engine} engine" in out and "master seed 0, move cap 20" in out
     assert f"report written to {tmp_path / 'r.html'}" in out  # the summary names the report
 

@@ -129,19 +129,15 @@ def _variant_names(files: list[str]) -> list[str]:
 
 def _planner_options(game: Any, name: str, force: bool, options: dict[str, Any]
                      ) -> dict[str, Any]:
-    """The options planner ``name`` plays with (defaults filled in): those it reports itself
-    (``settings()``), else its search budget where it has one, else none."""
-    from cardz_core.planners import Budget, make_planner
+    """The options planner ``name`` plays with, defaults filled in, as it reports them
+    (``settings()``, those set); none for a planner that reports none."""
+    from cardz_core.planners import make_planner
 
     planner = make_planner(game, name, force=force, **options)
     settings = getattr(planner, "settings", None)
-    if callable(settings):
-        return {k: v for k, v in settings().items() if v is not None}
-    budget = getattr(planner, "budget", None)
-    if not isinstance(budget, Budget):
+    if not callable(settings):
         return {}
-    return {k: v for k, v in (("nodes", budget.nodes), ("seconds", budget.seconds))
-            if v is not None}
+    return {k: v for k, v in settings().items() if v is not None}
 
 
 def run(args: argparse.Namespace) -> int:

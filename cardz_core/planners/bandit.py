@@ -144,6 +144,11 @@ class BanditPlanner:
         self.plan: list[tuple[Piles, Move]] = []  # (piles the move is played from, move)
         self.visited = Visited(roles(game))  # boards of this game: play must not circle
 
+    def settings(self) -> dict[str, Any]:
+        """The options this planner plays with, defaults filled in (a run's record of them)."""
+        return {**self.budget.settings(), "samples": self.samples, "unknown": self.unknown,
+                "resign": self.resign, "lines": self.lines}
+
     def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
         self.visited.note(view)
         if self.plan and self.plan[0][0] == view.piles:

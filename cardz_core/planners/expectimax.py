@@ -134,6 +134,11 @@ class ExpectimaxPlanner:
         self.leaf = value_function(game)
 
     # ---- the planner interface ---------------------------------------------------------------
+    def settings(self) -> dict[str, Any]:
+        """The options this planner plays with, defaults filled in (a run's record of them)."""
+        return {**self.budget.settings(), "depth": self.max_depth, "samples": self.samples,
+                "width": self.width}
+
     def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
         self.usual.visited.note(view)
         if self.plan and self.plan[0][0] == view.piles:

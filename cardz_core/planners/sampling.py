@@ -55,6 +55,10 @@ class SamplingPlanner:
         self.analysis = self.fallback.an  # the solver's per-game tables, made once per game
         self.plan: list[tuple[Piles, Move]] = []  # (piles the move is played from, move)
 
+    def settings(self) -> dict[str, Any]:
+        """The options this planner plays with, defaults filled in (a run's record of them)."""
+        return {**self.budget.settings(), "deals": self.deals}
+
     def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
         if self.plan and self.plan[0][0] == view.piles:
             return self.plan.pop(0)[1]

@@ -41,6 +41,10 @@ class ValuePlanner:
         self.samples = samples
         self.usual = UsualPlanner(game)
 
+    def settings(self) -> dict[str, Any]:
+        """The options this planner plays with, defaults filled in (a run's record of them)."""
+        return {"samples": self.samples}
+
     def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
         self.usual.visited.note(view)
         here = self.value(view)
