@@ -12,12 +12,12 @@
 //! in a column is home. The search is one depth-first pass over every position reachable, so
 //! when it ends without a win the deal is lost.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::time::{Duration, Instant};
 
-use crate::solver::search::{Answer, KeyHash, Stop};
+use crate::solver::search::{Answer, Stop};
+use met::{Kept, Met};
 
+mod met;
 pub mod sampled;
 
 /// The most cards the model holds: a card set is one 64-bit mask.
@@ -212,30 +212,9 @@ fn next_in(b: &Board, order: &[u8]) -> u8 {
     order[order.len() - down]
 }
 
-/// A key as the table keeps it: 96 of its 128 bits, in words of 4 bytes, so that an entry (key
-/// and mark) takes 16 bytes where a `u128` key's alignment made it 32: half the memory a long
-/// search's table reads at random. Two positions of a search share 96 bits by chance with odds
-/// of about n² in 2^97 (about 1e-14 at 50 million positions).
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Kept([u32; 3]);
-
-impl Kept {
-    fn of(key: u128) -> Kept {
-        Kept([key as u32, (key >> 32) as u32, (key >> 64) as u32])
-    }
-}
-
-impl Hash for Kept {
-    /// Keys are random words already: the low 64 bits are the hash.
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        h.write_u64(u64::from(self.0[0]) | u64::from(self.0[1]) << 32);
-    }
-}
-
-type Met = HashMap<Kept, u32, BuildHasherDefault<KeyHash>>;
-
 /// A position's mark in `Met` once proved lost (orders stay far below it).
 const LOST: u32 = u32::MAX;
+const _: () = assert!(LOST != met::FREE);
 
 impl Rules {
     fn board(&self, p: &Position) -> Result<Board, Unfit> {
@@ -627,13 +606,16 @@ const FIRST_TRY: u64 = 20_000;
 /// The most a try's sibling order is shaken (ranks of one kind of move lie further apart).
 const NOISE: u64 = 64;
 
-/// An expanded position on the path: its board and key, its children (best first) and the next
-/// to try, the steps from its parent (the child's own, then those played without branching),
-/// and Tarjan's order and lowest order reached.
+/// An expanded position on the path: its board and key, its children (best first) with, once the
+/// table is large, their keys worked out from its own (`Rules::child_key`; 0 where it gives none;
+/// otherwise each is worked out as the search reaches the child) and the next to try,
+/// the steps from its parent (the child's own, then those played without branching), and
+/// Tarjan's order and lowest order reached.
 struct Frame {
     board: Board,
     key: u128,
     children: Vec<(i32, Step)>,
+    keys: Vec<u128>,
     next: usize,
     steps: Vec<Step>,
     order: u32,
@@ -647,8 +629,8 @@ enum Ended {
     Out(Stop),
 }
 
-/// A finished frame's lists, kept for the next frame: its children and its steps.
-type Spare = (Vec<(i32, Step)>, Vec<Step>);
+/// A finished frame's lists, kept for the next frame: its children, their keys and its steps.
+type Spare = (Vec<(i32, Step)>, Vec<u128>, Vec<Step>);
 
 /// One try's tables and counts, and the positions proved lost, which every try shares.
 struct Tries<'r> {
@@ -668,14 +650,29 @@ struct Tries<'r> {
 }
 
 impl Tries<'_> {
-    fn frame(&mut self, board: Board, key: u128, steps: Vec<Step>, mut kids: Vec<(i32, Step)>, noise: u64) -> Frame {
+    /// The frame of a new position: recorded and its children listed. Once the table is large
+    /// they are keyed at once and their slots asked for (`Met::warm`), so that their look-ups,
+    /// as the search reaches each, find them in the cache rather than wait on memory one after
+    /// another; on a small table that would cost more than it saves.
+    fn frame(&mut self, board: Board, key: u128, steps: Vec<Step>, (mut kids, mut keys): (Vec<(i32, Step)>, Vec<u128>),
+             noise: u64, deal: &[u8]) -> Frame {
         let order = self.open_keys.len() as u32;
         let kept = Kept::of(key);
         self.met.insert(kept, order);
         self.open_keys.push(kept);
         let shaken = if noise == 0 { 0 } else { noise ^ key as u64 };
         self.rules.children(&board, &mut kids, &mut self.places, shaken);
-        Frame { board, key, children: kids, next: 0, steps, order, low: order }
+        keys.clear();
+        if self.met.large() {
+            for &(_, step) in &kids {
+                let k = self.rules.child_key(&board, key, step, deal).unwrap_or(0);
+                if k != 0 {
+                    self.met.warm(&Kept::of(k));
+                }
+                keys.push(k);
+            }
+        }
+        Frame { board, key, children: kids, keys, next: 0, steps, order, low: order }
     }
 
     /// A depth-first search with Tarjan's components from `root` within `budget` more
@@ -688,7 +685,7 @@ impl Tries<'_> {
             self.met.remove(&k); // open when the last try stopped: not proved anything
         }
         let root_key = rules.key(root);
-        let first = self.frame(root.clone(), root_key, root_steps.to_vec(), Vec::new(), noise);
+        let first = self.frame(root.clone(), root_key, root_steps.to_vec(), Default::default(), noise, order);
         let mut path = vec![first];
         while let Some(top) = path.last_mut() {
             let Some(&(_, step)) = top.children.get(top.next) else {
@@ -704,17 +701,20 @@ impl Tries<'_> {
                 } else if let Some(parent) = path.last_mut() {
                     parent.low = parent.low.min(done.low);
                 }
-                self.spare.push((done.children, done.steps));
+                self.spare.push((done.children, done.keys, done.steps));
                 continue;
             };
+            let known = match top.keys.get(top.next) {
+                Some(&k) => Some(k).filter(|&k| k != 0),
+                None => rules.child_key(&top.board, top.key, step, order),
+            };
             top.next += 1;
-            let known = rules.child_key(&top.board, top.key, step, order);
-            if let Some(&order) = known.and_then(|k| self.met.get(&Kept::of(k))) {
+            if let Some(order) = known.and_then(|k| self.met.get(&Kept::of(k))) {
                 top.low = top.low.min(order); // met before: the child is not made at all
                 continue;
             }
             let mut board = top.board.clone();
-            let (mut kids, mut line) = self.spare.pop().unwrap_or_default();
+            let (mut kids, keys, mut line) = self.spare.pop().unwrap_or_default();
             kids.clear();
             line.clear();
             rules.apply(&mut board, step, order);
@@ -725,9 +725,9 @@ impl Tries<'_> {
                 return Ended::Won(path.iter().flat_map(|f| f.steps.iter().copied()).chain(line).collect());
             }
             let key = known.unwrap_or_else(|| rules.key(&board));
-            if let Some(&order) = self.met.get(&Kept::of(key)).filter(|_| known.is_none()) {
+            if let Some(order) = self.met.get(&Kept::of(key)).filter(|_| known.is_none()) {
                 top.low = top.low.min(order);
-                self.spare.push((kids, line));
+                self.spare.push((kids, keys, line));
                 continue;
             }
             self.states += 1;
@@ -737,7 +737,7 @@ impl Tries<'_> {
             if self.states.is_multiple_of(CLOCK_EVERY) && self.start.elapsed() >= self.timeout {
                 return Ended::Out(Stop::Seconds);
             }
-            let frame = self.frame(board, key, line, kids, noise);
+            let frame = self.frame(board, key, line, (kids, keys), noise, order);
             path.push(frame);
         }
         Ended::Lost
@@ -922,17 +922,5 @@ mod tests {
         let (a, b, c) = (a.expect("a"), b.expect("b"), c.expect("c"));
         assert_eq!(r.key(&a), r.key(&b));
         assert_ne!(r.key(&a), r.key(&c));
-    }
-
-    #[test]
-    fn the_table_tells_keys_apart_by_their_low_96_bits() {
-        assert_eq!(std::mem::size_of::<(Kept, u32)>(), 16, "an entry of the table");
-        let mut met = Met::default();
-        let key = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210u128;
-        met.insert(Kept::of(key), 7);
-        for bit in [0, 31, 32, 63, 64, 95] {
-            assert!(!met.contains_key(&Kept::of(key ^ 1 << bit)), "bit {bit} is kept");
-        }
-        assert_eq!(met.get(&Kept::of(key ^ 1 << 96 ^ 1 << 127)), Some(&7), "the top 32 bits are not");
     }
 }
