@@ -1,8 +1,15 @@
-//! The Klondike model's table of positions met (docs/solver.md, section 8): open addressing
-//! with linear probing over 16-byte slots, a key's kept 96 bits and its mark side by side. A
-//! look-up reads one slot, most often within one cache line, and since a slot's place follows
-//! from the key alone the search can ask for a child's line ahead of its look-up (`warm`),
-//! which a long search, whose table lies far beyond the caches, waits on otherwise.
+//! The Klondike model's table of positions met (docs/solver.md, section 8). While it is small
+//! it is a standard hash map, the quickest in the caches; past `SMALL_MOST` positions its
+//! entries move to open addressing with linear probing over 16-byte slots, a key's kept 96 bits
+//! and its mark side by side. A look-up there reads one slot, most often within one cache line,
+//! and since a slot's place follows from the key alone the search can ask for a child's line
+//! ahead of its look-up (`warm`), which a long search, whose table lies far beyond the caches,
+//! waits on otherwise.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+use crate::solver::search::KeyHash;
 
 /// A key as the table keeps it: 96 of its 128 bits, in words of 4 bytes, so that a slot (key and
 /// mark) takes 16 bytes. Two positions of a search share 96 bits by chance with odds of about
@@ -16,8 +23,14 @@ impl Kept {
     }
 
     /// Keys are random words already: the low 64 bits are the hash.
-    fn hash(&self) -> u64 {
+    fn low(&self) -> u64 {
         u64::from(self.0[0]) | u64::from(self.0[1]) << 32
+    }
+}
+
+impl Hash for Kept {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        h.write_u64(self.low());
     }
 }
 
@@ -32,26 +45,36 @@ pub const FREE: u32 = u32::MAX - 1;
 
 const EMPTY: Slot = Slot { key: Kept([0; 3]), mark: FREE };
 
-/// The fewest slots a table has once it holds anything.
-const MIN_SLOTS: usize = 1 << 10;
 
-/// Most positions a table holds, in eighths of its slots, before it doubles: at three quarters
-/// a look-up of a key not held passes over about eight slots on average, two or three cache
-/// lines (and one of a key held, about two and a half slots).
+/// Most positions the slots hold, in eighths of them, before they double: at three quarters a
+/// look-up of a key not held passes over about eight slots on average, two or three cache lines
+/// (and one of a key held, about two and a half slots).
 const MAX_LOAD_EIGHTHS: usize = 6;
 
-/// Slots from which a table is `large`: 512 KiB of them.
-const LARGE_SLOTS: usize = 1 << 15;
+/// The most positions the standard map holds before they move to slots: with its entries of 16
+/// bytes and a control byte, about 400 KiB, near what the caches nearest the core hold.
+const SMALL_MOST: usize = 24_576;
 
-#[derive(Default)]
+/// The slots the map's entries move to: enough for them without doubling.
+const FIRST_SLOTS: usize = (SMALL_MOST * 8 / MAX_LOAD_EIGHTHS + 1).next_power_of_two();
+
 pub struct Met {
+    small: HashMap<Kept, u32, BuildHasherDefault<KeyHash>>,
+    /// `SMALL_MOST`, but for tests
+    small_most: usize,
     slots: Vec<Slot>,
     len: usize,
 }
 
+impl Default for Met {
+    fn default() -> Met {
+        Met { small: HashMap::default(), small_most: SMALL_MOST, slots: Vec::new(), len: 0 }
+    }
+}
+
 impl Met {
     fn home(&self, key: &Kept) -> usize {
-        key.hash() as usize & (self.slots.len() - 1)
+        key.low() as usize & (self.slots.len() - 1)
     }
 
     /// Where `key` lies (Ok) or where it would go (Err); the table has a free slot.
@@ -70,16 +93,38 @@ impl Met {
         }
     }
 
+    #[inline]
     pub fn get(&self, key: &Kept) -> Option<u32> {
-        if self.len == 0 {
-            return None;
+        if !self.large() {
+            return self.small.get(key).copied();
         }
         self.find(key).ok().map(|at| self.slots[at].mark)
     }
 
     /// `key` with `mark` (below `FREE`), in place of its mark if it is held.
+    #[inline]
     pub fn insert(&mut self, key: Kept, mark: u32) {
         debug_assert!(mark != FREE, "FREE marks a free slot");
+        if self.large() {
+            self.insert_slot(key, mark);
+        } else {
+            self.small.insert(key, mark);
+            if self.small.len() > self.small_most {
+                self.move_to_slots();
+            }
+        }
+    }
+
+    /// The map's entries into slots, which then take every position.
+    #[cold]
+    fn move_to_slots(&mut self) {
+        self.len = 0;
+        for (key, mark) in std::mem::take(&mut self.small) {
+            self.insert_slot(key, mark);
+        }
+    }
+
+    fn insert_slot(&mut self, key: Kept, mark: u32) {
         if (self.len + 1) * 8 > self.slots.len() * MAX_LOAD_EIGHTHS {
             self.grow();
         }
@@ -93,7 +138,7 @@ impl Met {
     }
 
     fn grow(&mut self) {
-        let slots = (self.slots.len() * 2).max(MIN_SLOTS);
+        let slots = (self.slots.len() * 2).max(FIRST_SLOTS);
         let old = std::mem::replace(&mut self.slots, vec![EMPTY; slots]);
         for slot in old.into_iter().filter(|s| s.mark != FREE) {
             let at = self.find(&slot.key).expect_err("each key once");
@@ -104,7 +149,8 @@ impl Met {
     /// `key` taken out; the slots after it that would be found past its place move back, so
     /// that every key held is still reached from its home without a free slot between.
     pub fn remove(&mut self, key: &Kept) {
-        if self.len == 0 {
+        if !self.large() {
+            self.small.remove(key);
             return;
         }
         let Ok(mut hole) = self.find(key) else { return };
@@ -127,22 +173,25 @@ impl Met {
         self.slots[hole] = EMPTY;
     }
 
+    /// Every position forgotten; a table in slots stays in them, its allocation kept.
     pub fn clear(&mut self) {
+        self.small.clear();
         self.slots.fill(EMPTY);
         self.len = 0;
     }
 
-    /// Whether the table is past the caches nearest the core, where a look-up that is not
-    /// asked for ahead (`warm`) waits on a slower one or on memory.
+    /// Whether the table is in slots: past the caches nearest the core, where a look-up that is
+    /// not asked for ahead (`warm`) waits on a slower one or on memory.
+    #[inline]
     pub fn large(&self) -> bool {
-        self.slots.len() >= LARGE_SLOTS
+        !self.slots.is_empty()
     }
 
     /// Asks for the cache line of `key`'s home slot, so that a look-up of it soon after does
     /// not wait on memory. Only a hint: it reads and changes nothing.
     pub fn warm(&self, key: &Kept) {
         #[cfg(target_arch = "x86_64")]
-        if !self.slots.is_empty() {
+        if self.large() {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             let slot: *const Slot = &self.slots[self.home(key)];
             // SAFETY: every x86_64 target has SSE, and a prefetch reads and writes nothing
@@ -170,9 +219,9 @@ mod tests {
         assert_eq!(met.get(&Kept::of(key ^ 1 << 96 ^ 1 << 127)), Some(7), "the top 32 bits are not");
     }
 
-    /// Inserts, new marks, removals and clears agree with a standard map at every step, over
+    /// Inserts, new marks, removals and clears agree with a standard map at every step: over
     /// keys that crowd a few homes (so that runs wrap and removals shift them back) and keys
-    /// spread over the table, through its growth.
+    /// spread over the table, through the move to slots and their growth; and below the move.
     #[test]
     fn the_table_holds_what_a_map_holds() {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
@@ -182,8 +231,8 @@ mod tests {
             state ^= state << 17;
             state
         };
-        for crowded in [true, false] {
-            let (mut met, mut map) = (Met::default(), HashMap::new());
+        for (crowded, small_most) in [(true, 100), (false, 2_000), (false, SMALL_MOST)] {
+            let (mut met, mut map) = (Met { small_most, ..Met::default() }, HashMap::new());
             let mut keys = Vec::new();
             for step in 0..if crowded { 4_000u32 } else { 20_000 } {
                 let r = next();
@@ -192,9 +241,9 @@ mod tests {
                     met.remove(&k);
                     map.remove(&k.0);
                 } else {
-                    // crowded keys have one of four hashes (bits 0-63), whose homes end in
-                    // ten set bits: runs pile up at the end of a small table and wrap
-                    let low = if crowded { ((r >> 32) % 4) << 40 | 0x3ff } else { r };
+                    // crowded keys have one of four hashes (bits 0-63) and one home, the
+                    // last slot: their run wraps to the first
+                    let low = if crowded { ((r >> 32) % 4) << 40 | 0xffff_ffff } else { r };
                     let k = Kept::of(u128::from(low) | u128::from(next()) << 64);
                     let mark = step % 1_000;
                     met.insert(k, mark);
@@ -205,8 +254,10 @@ mod tests {
                     met.clear();
                     map.clear();
                 }
-                assert_eq!(met.len, map.len());
+                let held = if met.large() { met.len } else { met.small.len() };
+                assert_eq!(held, map.len());
             }
+            assert_eq!(met.large(), small_most < SMALL_MOST, "the entries moved to slots");
             for k in &keys {
                 assert_eq!(met.get(k), map.get(&k.0).copied());
             }
