@@ -45,7 +45,6 @@ pub const FREE: u32 = u32::MAX - 1;
 
 const EMPTY: Slot = Slot { key: Kept([0; 3]), mark: FREE };
 
-
 /// Most positions the slots hold, in eighths of them, before they double: at three quarters a
 /// look-up of a key not held passes over about eight slots on average, two or three cache lines
 /// (and one of a key held, about two and a half slots).
@@ -62,6 +61,7 @@ pub struct Met {
     small: HashMap<Kept, u32, BuildHasherDefault<KeyHash>>,
     /// `SMALL_MOST`, but for tests
     small_most: usize,
+    /// none until the map's entries move to them; then every position, `len` of them
     slots: Vec<Slot>,
     len: usize,
 }
