@@ -227,13 +227,14 @@ def test_every_result_says_how_it_was_made(tmp_path, capsys):
     assert read_made(tmp_path / "rows.csv") == made
     assert len(read_rows(tmp_path / "rows.csv")) == 4
     report = (tmp_path / "r.html").read_text(encoding="utf-8")
-    assert variant["sha256"] in report and "expectimax (nodes 30, depth 2, samples 3, width 3)" in report
+    made_with = "expectimax (nodes 30, depth 2, samples 3, width 3)"
+    assert variant["sha256"] in report and made_with in report
     assert __version__ in report
     assert summary["report"] == str(tmp_path / "r.html")
     code, out, _ = simulate(capsys, "--workers", "1", "--games", "2", "--planner",
                             "expectimax", "--nodes", "30", "--max-moves", "20",
                             "--report", str(tmp_path / "r.html"))
-    assert "expectimax (nodes 30, depth 2, samples 3, width 3)" in out and variant["sha256"][:12] in out
+    assert made_with in out and variant["sha256"][:12] in out
     assert f"{engine} engine" in out and "master seed 0, move cap 20" in out
     assert f"report written to {tmp_path / 'r.html'}" in out  # the summary names the report
 

@@ -4,9 +4,9 @@ The measures of a view any game has are in ``cardz_core.planners.measures``.
 A planner is made per game by a factory registered through the ``cardz_planners`` hook,
 ``factory(game, **options) -> Planner``, and asked ``choose(game, view, rng) -> Move | None`` once
 per move (None: no legal move). A planner may also report the options it plays with, defaults
-filled in, as ``settings() -> dict`` (None for one unset); a run records them. Fair planners are given views only (``cardz_core.view.View``, made
-by ``Game.view``); a view holds no face-down card's identity that the player has not seen, so
-nothing a planner does with it can read one. Planners know the game by the ``Game`` only: its
+filled in, as ``settings() -> dict`` (None for one unset); a run records them. Fair planners are
+given views only (``cardz_core.view.View``, made by ``Game.view``); a view holds no face-down
+card's identity that the player has not seen, so nothing a planner does with it can read one. Planners know the game by the ``Game`` only: its
 moves, ``apply``, ``view``, ``outcomes`` and the facts it exposes, never its spec or registry.
 """
 
@@ -46,7 +46,6 @@ class Budget:
             raise CardzError(f"a planner's node budget is 1 to {PLANNER_MAX_NODES}")
         if self.seconds is not None and not self.seconds > 0:
             raise CardzError("a planner's time budget is more than 0 seconds")
-
 
     def settings(self) -> dict[str, int | float | None]:
         """The budget as a planner's ``settings()`` reports it."""
