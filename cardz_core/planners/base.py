@@ -6,8 +6,9 @@ A planner is made per game by a factory registered through the ``cardz_planners`
 per move (None: no legal move). A planner may also report the options it plays with, defaults
 filled in, as ``settings() -> dict`` (None for one unset); a run records them. Fair planners are
 given views only (``cardz_core.view.View``, made by ``Game.view``); a view holds no face-down
-card's identity that the player has not seen, so nothing a planner does with it can read one. Planners know the game by the ``Game`` only: its
-moves, ``apply``, ``view``, ``outcomes`` and the facts it exposes, never its spec or registry.
+card's identity that the player has not seen, so nothing a planner does with it can read one.
+Planners know the game by the ``Game`` only: its moves, ``apply``, ``view``, ``outcomes`` and the
+facts it exposes, never its spec or registry.
 """
 
 from __future__ import annotations
