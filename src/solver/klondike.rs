@@ -610,7 +610,8 @@ const NOISE: u64 = 64;
 /// table is large, their keys worked out from its own (`Rules::child_key`; 0 where it gives none;
 /// otherwise each is worked out as the search reaches the child) and the next to try,
 /// the steps from its parent (the child's own, then those played without branching), and
-/// Tarjan's order and lowest order reached.
+/// Tarjan's order and lowest order reached. Frames stay allocated between positions and tries:
+/// a child is made in the frame above its parent's, so that its board is copied once.
 struct Frame {
     board: Board,
     key: u128,
@@ -622,15 +623,18 @@ struct Frame {
     low: u32,
 }
 
+impl Frame {
+    fn new(board: &Board) -> Frame {
+        Frame { board: board.clone(), key: 0, children: Vec::new(), keys: Vec::new(), next: 0, steps: Vec::new(), order: 0, low: 0 }
+    }
+}
+
 /// How a try ended: won (the steps), every position reachable lost, or out of budget.
 enum Ended {
     Won(Vec<Step>),
     Lost,
     Out(Stop),
 }
-
-/// A finished frame's lists, kept for the next frame: its children, their keys and its steps.
-type Spare = (Vec<(i32, Step)>, Vec<u128>, Vec<Step>);
 
 /// One try's tables and counts, and the positions proved lost, which every try shares.
 struct Tries<'r> {
@@ -641,7 +645,9 @@ struct Tries<'r> {
     /// the positions of open components, in order, and how many positions are proved lost
     open_keys: Vec<Kept>,
     lost: u64,
-    spare: Vec<Spare>,
+    /// the path's frames, the deepest ever reached included (only the first `depth` of a try are
+    /// on the path)
+    frames: Vec<Frame>,
     places: Vec<u8>,
     /// positions recorded over all tries (the start counts one)
     states: u64,
@@ -650,58 +656,78 @@ struct Tries<'r> {
 }
 
 impl Tries<'_> {
-    /// The frame of a new position: recorded and its children listed. Once the table is large
-    /// they are keyed at once and their slots asked for (`Met::warm`), so that their look-ups,
-    /// as the search reaches each, find them in the cache rather than wait on memory one after
-    /// another; on a small table that would cost more than it saves.
-    fn frame(&mut self, board: Board, key: u128, steps: Vec<Step>, (mut kids, mut keys): (Vec<(i32, Step)>, Vec<u128>),
-             noise: u64, deal: &[u8]) -> Frame {
+    /// Enter the position in `f` (its board and steps set): recorded and its children listed.
+    /// Once the table is large they are keyed at once and their slots asked for (`Met::warm`),
+    /// so that their look-ups, as the search reaches each, find them in the cache rather than
+    /// wait on memory one after another; on a small table that would cost more than it saves.
+    fn enter(&mut self, f: &mut Frame, key: u128, noise: u64, deal: &[u8]) {
         let order = self.open_keys.len() as u32;
         let kept = Kept::of(key);
         self.met.insert(kept, order);
         self.open_keys.push(kept);
         let shaken = if noise == 0 { 0 } else { noise ^ key as u64 };
-        self.rules.children(&board, &mut kids, &mut self.places, shaken);
-        keys.clear();
+        f.children.clear();
+        self.rules.children(&f.board, &mut f.children, &mut self.places, shaken);
+        f.keys.clear();
         if self.met.large() {
-            for &(_, step) in &kids {
-                let k = self.rules.child_key(&board, key, step, deal).unwrap_or(0);
+            for &(_, step) in &f.children {
+                let k = self.rules.child_key(&f.board, key, step, deal).unwrap_or(0);
                 if k != 0 {
                     self.met.warm(&Kept::of(k));
                 }
-                keys.push(k);
+                f.keys.push(k);
             }
         }
-        Frame { board, key, children: kids, keys, next: 0, steps, order, low: order }
+        (f.key, f.next, f.order, f.low) = (key, 0, order, order);
     }
 
     /// A depth-first search with Tarjan's components from `root` within `budget` more
     /// positions: a component finished without a win is lost, and is marked `LOST` in `met`.
     /// Face-down cards turn up as `Rules::apply` says with `order`.
     fn run(&mut self, root: &Board, root_steps: &[Step], budget: u64, noise: u64, order: &[u8]) -> Ended {
+        let mut frames = std::mem::take(&mut self.frames);
+        let ended = self.walk(&mut frames, root, root_steps, budget, noise, order);
+        self.frames = frames;
+        ended
+    }
+
+    /// `run` on the frames `path` (kept by the caller between tries).
+    fn walk(&mut self, path: &mut Vec<Frame>, root: &Board, root_steps: &[Step], budget: u64, noise: u64,
+            order: &[u8]) -> Ended {
         let rules = self.rules;
         let until = self.states + budget;
         for k in self.open_keys.drain(..) {
             self.met.remove(&k); // open when the last try stopped: not proved anything
         }
-        let root_key = rules.key(root);
-        let first = self.frame(root.clone(), root_key, root_steps.to_vec(), Default::default(), noise, order);
-        let mut path = vec![first];
-        while let Some(top) = path.last_mut() {
+        if path.is_empty() {
+            path.push(Frame::new(root));
+        }
+        let first = &mut path[0];
+        first.board.clone_from(root);
+        first.steps.clear();
+        first.steps.extend_from_slice(root_steps);
+        self.enter(first, rules.key(root), noise, order);
+        let mut depth = 1;
+        while depth > 0 {
+            if path.len() == depth {
+                path.push(Frame::new(root));
+            }
+            let (below, above) = path.split_at_mut(depth);
+            let (top, child) = (&mut below[depth - 1], &mut above[0]);
             let Some(&(_, step)) = top.children.get(top.next) else {
-                let done = path.pop().expect("a frame");
-                if done.low == done.order {
+                depth -= 1;
+                if top.low == top.order {
                     while let Some(k) = self.open_keys.pop() {
                         self.met.insert(k, LOST);
                         self.lost += 1;
-                        if k == Kept::of(done.key) {
+                        if k == Kept::of(top.key) {
                             break;
                         }
                     }
-                } else if let Some(parent) = path.last_mut() {
-                    parent.low = parent.low.min(done.low);
+                } else if depth > 0 {
+                    let low = top.low;
+                    below[depth - 1].low = below[depth - 1].low.min(low);
                 }
-                self.spare.push((done.children, done.keys, done.steps));
                 continue;
             };
             let known = match top.keys.get(top.next) {
@@ -713,21 +739,18 @@ impl Tries<'_> {
                 top.low = top.low.min(order); // met before: the child is not made at all
                 continue;
             }
-            let mut board = top.board.clone();
-            let (mut kids, keys, mut line) = self.spare.pop().unwrap_or_default();
-            kids.clear();
-            line.clear();
-            rules.apply(&mut board, step, order);
-            line.push(step);
-            rules.settle(&mut board, &mut line, order);
-            debug_assert!(known.is_none_or(|k| k == rules.key(&board)), "a child's key worked out wrong");
-            if board.out == 0 {
-                return Ended::Won(path.iter().flat_map(|f| f.steps.iter().copied()).chain(line).collect());
+            child.board.clone_from(&top.board);
+            child.steps.clear();
+            rules.apply(&mut child.board, step, order);
+            child.steps.push(step);
+            rules.settle(&mut child.board, &mut child.steps, order);
+            debug_assert!(known.is_none_or(|k| k == rules.key(&child.board)), "a child's key worked out wrong");
+            if child.board.out == 0 {
+                return Ended::Won(path[..=depth].iter().flat_map(|f| f.steps.iter().copied()).collect());
             }
-            let key = known.unwrap_or_else(|| rules.key(&board));
+            let key = known.unwrap_or_else(|| rules.key(&child.board));
             if let Some(order) = self.met.get(&Kept::of(key)).filter(|_| known.is_none()) {
                 top.low = top.low.min(order);
-                self.spare.push((kids, keys, line));
                 continue;
             }
             self.states += 1;
@@ -737,8 +760,8 @@ impl Tries<'_> {
             if self.states.is_multiple_of(CLOCK_EVERY) && self.start.elapsed() >= self.timeout {
                 return Ended::Out(Stop::Seconds);
             }
-            let frame = self.frame(board, key, line, (kids, keys), noise, order);
-            path.push(frame);
+            self.enter(child, key, noise, order);
+            depth += 1;
         }
         Ended::Lost
     }
@@ -751,7 +774,7 @@ impl<'r> Tries<'r> {
             met: Met::default(),
             open_keys: Vec::new(),
             lost: 0,
-            spare: Vec::new(),
+            frames: Vec::new(),
             places: Vec::new(),
             states: 1,
             start: Instant::now(),
