@@ -49,6 +49,9 @@ pub struct Rules {
     empty: u64,
     /// the cards that, while not home, keep `c` from going home without branching
     blocks: Vec<u64>,
+    /// the cards of `c`'s chain and place (`c` among them), and those of the place after it
+    peers: Vec<u64>,
+    after: Vec<u64>,
     /// the longest run a column can build
     run_max: usize,
     draw: usize,
@@ -73,7 +76,9 @@ impl Rules {
         // go home as soon as it can be reached (docs/solver.md says why).
         let useless: u64 = (0..n).filter(|&x| rank[x] == 1 && on[x] == 0).fold(0, |m, x| m | 1 << x);
         let blocks = on.iter().map(|&m| m & !useless).collect();
-        Ok(Rules { suit, rank, on, empty, blocks, run_max, draw, zobrist: Zobrist::new() })
+        let cards = |c: usize, up: u8| (0..n).filter(|&x| suit[x] == suit[c] && rank[x] == rank[c].wrapping_add(up)).fold(0, |m, x| m | 1 << x);
+        let (peers, after) = (0..n).map(|c| (cards(c, 0), cards(c, 1))).unzip();
+        Ok(Rules { suit, rank, on, empty, blocks, peers, after, run_max, draw, zobrist: Zobrist::new() })
     }
 
     fn n(&self) -> usize {
@@ -148,7 +153,7 @@ fn mix(mut z: u64) -> u64 {
 }
 
 /// A position: each column's cards (bottom first) and how many of them are face down, the
-/// talon and the waste's size, and the cards home (by chain, and as a set).
+/// talon and the waste's size, and the cards home (as a set, and the next of each chain).
 #[derive(Clone)]
 struct Board {
     cols: [[u8; COLUMN_CAP]; MAX_COLUMNS],
@@ -158,8 +163,8 @@ struct Board {
     talon: [u8; MAX_CARDS],
     talon_len: u8,
     waste: u8,
-    home: [u8; MAX_SUITS],
     home_set: u64,
+    next_home: u64,
     out: u8,
     /// each column's face-up cards, as a set
     up: [u64; MAX_COLUMNS],
@@ -233,8 +238,8 @@ impl Rules {
             talon: [0; MAX_CARDS],
             talon_len: p.talon.len() as u8,
             waste: p.waste as u8,
-            home: [0; MAX_SUITS],
             home_set: 0,
+            next_home: 0,
             out: 0,
             up: [0; MAX_COLUMNS],
             col_key: [[0; 2]; MAX_COLUMNS],
@@ -268,13 +273,15 @@ impl Rules {
             meet(c)?;
             b.talon[j] = c;
         }
-        for (s, &h) in p.home.iter().enumerate() {
-            b.home[s] = h;
-        }
+        let mut home = [0u8; MAX_SUITS];
+        home[..p.home.len()].copy_from_slice(&p.home);
         for c in 0..n {
-            if self.rank[c] <= b.home[usize::from(self.suit[c])] {
+            let h = home[usize::from(self.suit[c])];
+            if self.rank[c] <= h {
                 meet(c as u8)?;
                 b.home_set |= 1 << c;
+            } else if usize::from(self.rank[c]) == usize::from(h) + 1 {
+                b.next_home |= 1 << c;
             }
         }
         if met.count_ones() as usize != n {
@@ -385,12 +392,11 @@ impl Rules {
     }
 
     fn goes_home(&self, b: &Board, c: u8) -> bool {
-        let c = usize::from(c);
-        self.rank[c] == b.home[usize::from(self.suit[c])] + 1
+        b.next_home & 1 << c != 0
     }
 
     fn send_home(&self, b: &mut Board, c: u8) {
-        b.home[usize::from(self.suit[usize::from(c)])] += 1;
+        b.next_home = b.next_home & !self.peers[usize::from(c)] | self.after[usize::from(c)];
         b.home_set |= 1 << c;
         b.out -= 1;
     }
@@ -457,10 +463,11 @@ impl Rules {
     fn settle(&self, b: &mut Board, steps: &mut Vec<Step>, order: &[u8]) {
         'again: loop {
             for i in 0..usize::from(b.n_cols) {
-                let l = usize::from(b.len[i]);
-                if l == 0 {
+                // a column's top is face up: no face-up card that goes home, no top that does
+                if b.up[i] & b.next_home == 0 {
                     continue;
                 }
+                let l = usize::from(b.len[i]);
                 let c = b.cols[i][l - 1];
                 if self.goes_home(b, c) && self.blocks[usize::from(c)] & !b.home_set == 0 {
                     let s = Step::Column { from: i as u8, at: (l - 1) as u8, to: To::Home };
