@@ -141,6 +141,12 @@ fn xor(a: [u64; 2], b: [u64; 2]) -> [u64; 2] {
     [a[0] ^ b[0], a[1] ^ b[1]]
 }
 
+/// Set column `i`'s share of the key from its words.
+fn set_raw(b: &mut Board, i: usize, raw: [u64; 2]) {
+    b.col_raw[i] = raw;
+    b.col_key[i] = mixed(raw);
+}
+
 /// A column's share of the key, mixed from its words (the second half with another seed).
 fn mixed(h: [u64; 2]) -> [u64; 2] {
     [mix(h[0]), mix(h[1] ^ 0x5bd1_e995)]
@@ -303,8 +309,7 @@ impl Rules {
         for (j, &c) in b.cols[i][..usize::from(b.len[i])].iter().enumerate() {
             h = xor(h, z.column[j * MAX_CARDS + usize::from(c)]);
         }
-        b.col_raw[i] = h;
-        b.col_key[i] = mixed(h);
+        set_raw(b, i, h);
     }
 
     fn talon_key(&self, b: &Board) -> [u64; 2] {
@@ -330,7 +335,6 @@ impl Rules {
     /// more may follow without branching, and only making it tells which). `b` is settled, as
     /// every position the search keeps is: no column top could go home without branching.
     fn child_key(&self, b: &Board, key: u128, s: Step, order: &[u8]) -> Option<u128> {
-        let z = &self.zobrist;
         let safe = |c: u8| self.goes_home(b, c) && self.blocks[usize::from(c)] & !b.home_set == 0;
         let mut sum = [key as u64, (key >> 64) as u64];
         let mut swap = |old: [u64; 2], new: [u64; 2]| {
@@ -340,26 +344,12 @@ impl Rules {
             Step::Column { to: To::Home, .. } | Step::Talon { to: To::Home, .. } => return None,
             Step::Column { from, at, to: To::Column(t) } => {
                 let (i, at, t) = (usize::from(from), usize::from(at), usize::from(t));
-                let (l, tl, d) = (usize::from(b.len[i]), usize::from(b.len[t]), usize::from(b.down[i]));
                 let under = if at > 0 { self.under(b, i, at, order) } else { 0 };
                 if at > 0 && safe(under) {
                     return None;
                 }
-                let (mut from_raw, mut to_raw) = (b.col_raw[i], b.col_raw[t]);
-                for (k, &c) in b.cols[i][at..l].iter().enumerate() {
-                    from_raw = xor(from_raw, z.column[(at + k) * MAX_CARDS + usize::from(c)]);
-                    to_raw = xor(to_raw, z.column[(tl + k) * MAX_CARDS + usize::from(c)]);
-                }
-                if at > 0 && d == at {
-                    from_raw = xor(from_raw, xor(z.down[d], z.down[d - 1]));
-                    if !order.is_empty() {
-                        let place = (at - 1) * MAX_CARDS;
-                        let (was, up) = (usize::from(b.cols[i][at - 1]), usize::from(under));
-                        from_raw = xor(from_raw, xor(z.column[place + was], z.column[place + up]));
-                    }
-                }
-                swap(b.col_key[i], mixed(from_raw));
-                swap(b.col_key[t], mixed(to_raw));
+                swap(b.col_key[i], mixed(self.raw_without(b, i, at, under)));
+                swap(b.col_key[t], mixed(self.raw_with(b, t, &b.cols[i][at..usize::from(b.len[i])])));
             }
             Step::Talon { at, to: To::Column(t) } => {
                 let (at, t) = (usize::from(at), usize::from(t));
@@ -367,22 +357,53 @@ impl Rules {
                 if safe(c) {
                     return None;
                 }
-                let to_raw = xor(b.col_raw[t], z.column[usize::from(b.len[t]) * MAX_CARDS + usize::from(c)]);
-                swap(b.col_key[t], mixed(to_raw));
-                let mut talon = xor(b.talon_key, xor(z.waste[usize::from(b.waste)], z.waste[at]));
-                talon = xor(talon, z.talon[at * MAX_CARDS + usize::from(c)]);
-                for j in at + 1..usize::from(b.talon_len) {
-                    let card = usize::from(b.talon[j]);
-                    talon = xor(talon, xor(z.talon[j * MAX_CARDS + card], z.talon[(j - 1) * MAX_CARDS + card]));
-                }
-                swap(b.talon_key, talon);
+                swap(b.col_key[t], mixed(self.raw_with(b, t, &[c])));
+                swap(b.talon_key, self.talon_without(b, at));
             }
         }
         Some(u128::from(sum[0]) | u128::from(sum[1]) << 64)
     }
 
+    /// Column `i`'s share before mixing once its cards from `at` up leave it, the card under
+    /// them turning up as `under` (`Rules::under`) when they lay on its face-down cards.
+    #[inline(always)]
+    fn raw_without(&self, b: &Board, i: usize, at: usize, under: u8) -> [u64; 2] {
+        let z = &self.zobrist;
+        let (l, d) = (usize::from(b.len[i]), usize::from(b.down[i]));
+        let mut raw = b.cols[i][at..l].iter().enumerate().fold(b.col_raw[i], |raw, (k, &c)| xor(raw, z.column[(at + k) * MAX_CARDS + usize::from(c)]));
+        if at > 0 && d == at {
+            // the card may turn up as another (`order`); when it does not its words cancel
+            let place = (at - 1) * MAX_CARDS;
+            let card = xor(z.column[place + usize::from(b.cols[i][at - 1])], z.column[place + usize::from(under)]);
+            raw = xor(raw, xor(card, xor(z.down[d], z.down[d - 1])));
+        }
+        raw
+    }
+
+    /// Column `t`'s share before mixing once `cards` are put on it.
+    #[inline(always)]
+    fn raw_with(&self, b: &Board, t: usize, cards: &[u8]) -> [u64; 2] {
+        let (z, tl) = (&self.zobrist, usize::from(b.len[t]));
+        cards.iter().enumerate().fold(b.col_raw[t], |raw, (k, &c)| xor(raw, z.column[(tl + k) * MAX_CARDS + usize::from(c)]))
+    }
+
+    /// The talon's share once its card at `at` is played: the cards above it move down a place
+    /// and the waste ends below it.
+    #[inline(always)]
+    fn talon_without(&self, b: &Board, at: usize) -> [u64; 2] {
+        let z = &self.zobrist;
+        let mut talon = xor(b.talon_key, xor(z.waste[usize::from(b.waste)], z.waste[at]));
+        talon = xor(talon, z.talon[at * MAX_CARDS + usize::from(b.talon[at])]);
+        for j in at + 1..usize::from(b.talon_len) {
+            let card = usize::from(b.talon[j]);
+            talon = xor(talon, xor(z.talon[j * MAX_CARDS + card], z.talon[(j - 1) * MAX_CARDS + card]));
+        }
+        talon
+    }
+
     /// The card under column `i`'s place `at` once that is uncovered: the one there, or when it
     /// is face down and the face-down cards turn up in `order`, the next in it.
+    #[inline(always)]
     fn under(&self, b: &Board, i: usize, at: usize, order: &[u8]) -> u8 {
         if !order.is_empty() && at == usize::from(b.down[i]) {
             next_in(b, order)
@@ -408,6 +429,8 @@ impl Rules {
             Step::Column { from, at, to } => {
                 let (i, at) = (usize::from(from), usize::from(at));
                 let l = usize::from(b.len[i]);
+                let under = if at > 0 { self.under(b, i, at, order) } else { 0 };
+                let from_raw = self.raw_without(b, i, at, under);
                 match to {
                     To::Home => {
                         let c = b.cols[i][at];
@@ -416,6 +439,7 @@ impl Rules {
                     }
                     To::Column(t) => {
                         let t = usize::from(t);
+                        let to_raw = self.raw_with(b, t, &b.cols[i][at..l]);
                         let tl = usize::from(b.len[t]);
                         let moved = l - at;
                         let group = b.cols[i];
@@ -424,18 +448,16 @@ impl Rules {
                         let cards = group[at..l].iter().fold(0u64, |m, &c| m | 1 << c);
                         b.up[i] &= !cards;
                         b.up[t] |= cards;
-                        self.set_column_key(b, t);
+                        set_raw(b, t, to_raw);
                     }
                 }
                 b.len[i] = at as u8;
                 if at > 0 && b.down[i] as usize == at {
-                    if !order.is_empty() {
-                        b.cols[i][at - 1] = next_in(b, order);
-                    }
+                    b.cols[i][at - 1] = under; // as dealt, or the next in `order`
                     b.down[i] -= 1; // the new top turns up
-                    b.up[i] |= 1 << b.cols[i][at - 1];
+                    b.up[i] |= 1 << under;
                 }
-                self.set_column_key(b, i);
+                set_raw(b, i, from_raw);
             }
             Step::Talon { at, to } => {
                 let at = usize::from(at);
@@ -444,17 +466,18 @@ impl Rules {
                     To::Home => self.send_home(b, c),
                     To::Column(t) => {
                         let t = usize::from(t);
+                        let to_raw = self.raw_with(b, t, &[c]);
                         b.cols[t][usize::from(b.len[t])] = c;
                         b.len[t] += 1;
                         b.up[t] |= 1 << c;
-                        self.set_column_key(b, t);
+                        set_raw(b, t, to_raw);
                     }
                 }
+                b.talon_key = self.talon_without(b, at);
                 let tl = usize::from(b.talon_len);
                 b.talon.copy_within(at + 1..tl, at);
                 b.talon_len -= 1;
                 b.waste = at as u8;
-                b.talon_key = self.talon_key(b);
             }
         }
     }
@@ -901,23 +924,34 @@ mod tests {
     #[test]
     fn a_childs_key_worked_out_from_its_parent_is_the_key_of_the_child_made() {
         let r = rules(4, 13, 3);
+        // the key of `b`'s cards worked out afresh, not kept up move by move
+        let afresh = |b: &Board| {
+            let mut b = b.clone();
+            (0..usize::from(b.n_cols)).for_each(|i| r.set_column_key(&mut b, i));
+            b.talon_key = r.talon_key(&b);
+            r.key(&b)
+        };
         let mut seed = 7u64;
         let mut checked = 0;
-        for _ in 0..20 {
+        for deal in 0..40 {
             let mut cards: Vec<u8> = (0..52).collect();
             for j in (1..52).rev() {
                 cards.swap(j, (splitmix(&mut seed) % (j as u64 + 1)) as usize);
             }
             let mut rest = cards.as_slice();
-            let columns = (1..=7)
+            let columns: Vec<(usize, Vec<u8>)> = (1..=7)
                 .map(|n| {
                     let (col, after) = rest.split_at(n);
                     rest = after;
                     (n - 1, col.to_vec())
                 })
                 .collect();
+            // every other deal turns its face-down cards up in an order of their own
+            let mut order: Vec<u8> = columns.iter().flat_map(|(down, col)| col[..*down].to_vec()).collect();
+            order.reverse();
+            let order = if deal % 2 == 0 { IN_PLACE } else { order.as_slice() };
             let mut b = r.board(&Position { columns, talon: rest.to_vec(), waste: 0, home: vec![0; 4] }).expect("a deal");
-            r.settle(&mut b, &mut Vec::new(), IN_PLACE); // as the search's positions are
+            r.settle(&mut b, &mut Vec::new(), order); // as the search's positions are
             let (mut kids, mut places) = (Vec::new(), Vec::new());
             for _ in 0..200 {
                 kids.clear();
@@ -926,21 +960,23 @@ mod tests {
                     break;
                 }
                 let key = r.key(&b);
+                assert_eq!(key, afresh(&b));
                 for &(_, s) in &kids {
                     let mut child = b.clone();
-                    r.apply(&mut child, s, IN_PLACE);
-                    r.settle(&mut child, &mut Vec::new(), IN_PLACE);
-                    if let Some(k) = r.child_key(&b, key, s, IN_PLACE) {
+                    r.apply(&mut child, s, order);
+                    r.settle(&mut child, &mut Vec::new(), order);
+                    assert_eq!(r.key(&child), afresh(&child));
+                    if let Some(k) = r.child_key(&b, key, s, order) {
                         assert_eq!(k, r.key(&child));
                         checked += 1;
                     }
                 }
                 let (_, s) = kids[(splitmix(&mut seed) % kids.len() as u64) as usize];
-                r.apply(&mut b, s, IN_PLACE);
-                r.settle(&mut b, &mut Vec::new(), IN_PLACE);
+                r.apply(&mut b, s, order);
+                r.settle(&mut b, &mut Vec::new(), order);
             }
         }
-        assert!(checked > 1000, "only {checked} children checked");
+        assert!(checked > 2000, "only {checked} children checked");
     }
 
     #[test]
