@@ -571,16 +571,18 @@ impl Rules {
             ready |= b.up[i];
         }
         for i in 0..nc {
-            let (l, d) = (usize::from(b.len[i]), usize::from(b.down[i]));
-            if l == 0 {
+            // only a face-up card goes home or moves, and only one some column would take: most
+            // columns have none (an empty one has no card face up)
+            let up = b.up[i];
+            if up & (wanted | b.next_home) == 0 {
                 continue;
             }
+            let (l, d) = (usize::from(b.len[i]), usize::from(b.down[i]));
             if self.goes_home(b, b.cols[i][l - 1]) {
                 let rank = if l - 1 == d && d > 0 { 1000 + d as i32 } else { 950 };
                 out.push((rank, Step::Column { from: i as u8, at: (l - 1) as u8, to: To::Home }));
             }
-            // only the face-up cards some column would take can move; most columns have none
-            let mut movable = b.up[i] & wanted;
+            let mut movable = up & wanted;
             let mut run = 0u64; // the cards from `at` up
             for at in (d..l).rev() {
                 if movable == 0 {
