@@ -506,18 +506,26 @@ impl Rules {
     /// The talon places whose card taps can bring to the waste's top, fewest taps first: the
     /// waste's top itself, then each tap's, turning the waste over when the stock is out.
     fn reachable(&self, b: &Board, out: &mut Vec<u8>) {
-        let (tl, k) = (usize::from(b.talon_len), self.draw);
+        let (tl, k, w) = (usize::from(b.talon_len), self.draw, usize::from(b.waste));
         if tl == 0 {
             return;
         }
-        let mut met = 0u128;
-        let mut p = usize::from(b.waste);
-        while met & 1 << p == 0 {
-            met |= 1 << p;
+        // a waste of `p` cards shows place `p - 1`; taps add `k` up to the talon's end
+        let mut p = w;
+        loop {
             if p > 0 {
                 out.push((p - 1) as u8);
             }
-            p = if p == tl { 0 } else { (p + k).min(tl) };
+            if p == tl {
+                break;
+            }
+            p = (p + k).min(tl);
+        }
+        // turned over, the waste grows by `k` from none until it meets a size it had: `w`
+        // when `k` divides it, else the talon's end
+        let end = if w % k == 0 { w } else { tl };
+        for p in (k..end).step_by(k) {
+            out.push((p - 1) as u8);
         }
     }
 
@@ -891,6 +899,32 @@ mod tests {
         // a time reaches it
         assert_eq!(answer(3, &[1, 2, 0, 4, 5, 3]).answer, Answer::Lost);
         assert_eq!(answer(1, &[1, 2, 0, 4, 5, 3]).answer, Answer::Won);
+    }
+
+    #[test]
+    fn the_talons_reach_is_every_waste_size_taps_lead_to_in_turn() {
+        for draw in 1..=4 {
+            for tl in 1..=30usize {
+                let r = rules(1, tl, draw); // every card in the talon
+                for w in 0..=tl {
+                    // tap by tap: the waste grows by `draw` up to the talon's end, then is
+                    // turned over, until a size comes round again
+                    let (mut want, mut met, mut p) = (Vec::new(), vec![false; tl + 1], w);
+                    while !met[p] {
+                        met[p] = true;
+                        if p > 0 {
+                            want.push((p - 1) as u8);
+                        }
+                        p = if p == tl { 0 } else { (p + draw).min(tl) };
+                    }
+                    let talon: Vec<u8> = (0..tl as u8).collect();
+                    let b = r.board(&Position { columns: vec![], talon, waste: w, home: vec![0] }).expect("a talon");
+                    let mut got = Vec::new();
+                    r.reachable(&b, &mut got);
+                    assert_eq!(got, want, "draw {draw}, talon {tl}, waste {w}");
+                }
+            }
+        }
     }
 
     #[test]
