@@ -217,7 +217,7 @@ class KlondikePlanner:
         plan = []
         v = view
         for step in steps:
-            for move in step_moves(self.shape, game, v, talon, step):
+            for move in step_moves(self.shape, v, talon, step):
                 plan.append((v.piles, move))
                 try:
                     v = game.apply(v, move, reveal=refuse_reveal)

@@ -198,35 +198,36 @@ def search_klondike(shape: KlondikeShape, game: Any, state: Any, *, max_states: 
     line: list[Any] = []
     if result == RESULT_WON:
         for step in steps:
-            taps_and_play = step_moves(shape, game, state, talon, step)
+            taps_and_play = step_moves(shape, state, talon, step)
             for move in taps_and_play:
                 state = game.apply(state, move)
             line += taps_and_play
     return SearchResult(result, line, states, time.perf_counter() - start, stopped)
 
 
-def step_moves(shape: KlondikeShape, game: Any, state: Any, talon: list[int],
+def step_moves(shape: KlondikeShape, state: Any, talon: list[int],
                step: tuple[int, int, int]) -> list[Any]:
     """The engine moves of the model's ``step`` from ``state``: a talon card's taps, then the
     play, onto the foundation its chain is on (or an empty one). ``talon`` is the model's talon
-    at ``state``; a talon card played is taken out of it. Only the taps are played (on a copy):
-    the play may turn up a card a view does not know."""
+    at ``state``; a talon card played is taken out of it. The taps are counted as the model
+    follows the waste's size (a tap adds ``draw`` cards up to the talon's end, or turns the
+    waste over when the stock is out), not played: nothing here is applied to ``state``."""
     src, at, to = step
     moves: list[Any] = []
-    tap = Move(shape.stock, -1, -1)
     piles = state.piles
+    tap = Move(shape.stock, -1, -1)
     if src < 0:
-        card = talon.pop(at)
-        for _ in range(len(talon) + 2):  # a full turn of the talon and its turning over
-            if piles[shape.waste] and piles[shape.waste][-1] >> 1 == card:
-                break
+        size, end = len(piles[shape.waste]), len(talon)
+        while size != at + 1:  # the waste shows place ``at`` when it holds ``at + 1`` cards
+            if len(moves) > end:
+                raise AssertionError(f"taps never bring the talon's place {at} to the waste's top")
+            size = 0 if size == end else min(size + shape.draw, end)
             moves.append(tap)
-            state = game.apply(state, tap)
-            piles = state.piles
-        move = Move(shape.waste, len(piles[shape.waste]) - 1, -1)
+        card = talon.pop(at)
+        move = Move(shape.waste, at, -1)
     else:
         move = Move(shape.columns[src], at, -1)
-    card = piles[move.src][move.index] >> 1
+        card = piles[move.src][at] >> 1
     if to >= 0:
         dst = shape.columns[to]
     else:
