@@ -335,7 +335,6 @@ impl Rules {
     /// more may follow without branching, and only making it tells which). `b` is settled, as
     /// every position the search keeps is: no column top could go home without branching.
     fn child_key(&self, b: &Board, key: u128, s: Step, order: &[u8]) -> Option<u128> {
-        let safe = |c: u8| self.goes_home(b, c) && self.blocks[usize::from(c)] & !b.home_set == 0;
         let mut sum = [key as u64, (key >> 64) as u64];
         let mut swap = |old: [u64; 2], new: [u64; 2]| {
             sum = [sum[0].wrapping_sub(old[0]).wrapping_add(new[0]), sum[1].wrapping_sub(old[1]).wrapping_add(new[1])];
@@ -345,7 +344,7 @@ impl Rules {
             Step::Column { from, at, to: To::Column(t) } => {
                 let (i, at, t) = (usize::from(from), usize::from(at), usize::from(t));
                 let under = if at > 0 { self.under(b, i, at, order) } else { 0 };
-                if at > 0 && safe(under) {
+                if at > 0 && self.goes_home_now(b, under) {
                     return None;
                 }
                 swap(b.col_key[i], mixed(self.raw_without(b, i, at, under)));
@@ -354,7 +353,7 @@ impl Rules {
             Step::Talon { at, to: To::Column(t) } => {
                 let (at, t) = (usize::from(at), usize::from(t));
                 let c = b.talon[at];
-                if safe(c) {
+                if self.goes_home_now(b, c) {
                     return None;
                 }
                 swap(b.col_key[t], mixed(self.raw_with(b, t, &[c])));
@@ -414,6 +413,12 @@ impl Rules {
 
     fn goes_home(&self, b: &Board, c: u8) -> bool {
         b.next_home & 1 << c != 0
+    }
+
+    /// Whether `c` goes home without branching (`settle`): it may, and no card still out could
+    /// lie on it.
+    fn goes_home_now(&self, b: &Board, c: u8) -> bool {
+        self.goes_home(b, c) && self.blocks[usize::from(c)] & !b.home_set == 0
     }
 
     fn send_home(&self, b: &mut Board, c: u8) {
@@ -492,7 +497,7 @@ impl Rules {
                 }
                 let l = usize::from(b.len[i]);
                 let c = b.cols[i][l - 1];
-                if self.goes_home(b, c) && self.blocks[usize::from(c)] & !b.home_set == 0 {
+                if self.goes_home_now(b, c) {
                     let s = Step::Column { from: i as u8, at: (l - 1) as u8, to: To::Home };
                     self.apply(b, s, order);
                     steps.push(s);
