@@ -19,6 +19,7 @@ use met::{Kept, Met};
 
 mod met;
 pub mod sampled;
+mod trap;
 
 /// The most cards the model holds: a card set is one 64-bit mask.
 pub const MAX_CARDS: usize = 64;
@@ -52,6 +53,9 @@ pub struct Rules {
     /// the cards of `c`'s chain and place (`c` among them), and those of the place after it
     peers: Vec<u64>,
     after: Vec<u64>,
+    /// the cards `c` may lie on in a column, and the cards after `c` in its chain (`trap`)
+    bases: Vec<u64>,
+    later: Vec<u64>,
     /// the longest run a column can build
     run_max: usize,
     draw: usize,
@@ -78,7 +82,9 @@ impl Rules {
         let blocks = on.iter().map(|&m| m & !useless).collect();
         let cards = |c: usize, up: u8| (0..n).filter(|&x| suit[x] == suit[c] && rank[x] == rank[c].wrapping_add(up)).fold(0, |m, x| m | 1 << x);
         let (peers, after) = (0..n).map(|c| (cards(c, 0), cards(c, 1))).unzip();
-        Ok(Rules { suit, rank, on, empty, blocks, peers, after, run_max, draw, zobrist: Zobrist::new() })
+        let bases = (0..n).map(|c| (0..n).filter(|&b| on[b] & 1 << c != 0).fold(0, |m, b| m | 1 << b)).collect();
+        let later = (0..n).map(|c| (0..n).filter(|&x| suit[x] == suit[c] && rank[x] > rank[c]).fold(0, |m, x| m | 1 << x)).collect();
+        Ok(Rules { suit, rank, on, empty, blocks, peers, after, bases, later, run_max, draw, zobrist: Zobrist::new() })
     }
 
     fn n(&self) -> usize {
@@ -194,6 +200,16 @@ pub enum To {
 pub enum Step {
     Column { from: u8, at: u8, to: To },
     Talon { at: u8, to: To },
+}
+
+impl Step {
+    /// The column the step puts its cards on, if any.
+    fn to_column(self) -> Option<usize> {
+        match self {
+            Step::Column { to: To::Column(t), .. } | Step::Talon { to: To::Column(t), .. } => Some(usize::from(t)),
+            _ => None,
+        }
+    }
 }
 
 /// A deal or a later position of the model: the columns (face-down count, cards bottom first),
@@ -798,6 +814,11 @@ impl Tries<'_> {
                 top.low = top.low.min(order);
                 continue;
             }
+            // a trapped child is lost, as one met lost is (the face-down cards must be known:
+            // not with an `order`, in which they turn up)
+            if order.is_empty() && rules.newly_trapped(&top.board, &child.board, step.to_column()) {
+                continue;
+            }
             self.states += 1;
             if self.states >= until {
                 return Ended::Out(Stop::States);
@@ -838,6 +859,9 @@ impl<'r> Tries<'r> {
         let found = |answer, steps, states, stopped_by| Found { answer, steps, states, stopped_by };
         if root.out == 0 {
             return found(Answer::Won, steps, 1, None);
+        }
+        if order.is_empty() && self.rules.trapped(root) {
+            return found(Answer::Lost, vec![], 1, None);
         }
         if !keep_lost {
             self.met.clear();
@@ -892,6 +916,24 @@ mod tests {
             .collect();
         let empty = (0..n).filter(|&x| usize::from(rank[x]) == ranks).fold(0u64, |m, x| m | 1 << x);
         Rules::new(suit, rank, on, empty, draw).expect("rules")
+    }
+
+    /// A shuffled deal of cards 0 to `n - 1`: a column of each of the `sizes`, its top card face
+    /// up, and the rest the talon.
+    pub(super) fn shuffled_deal(seed: &mut u64, n: u8, sizes: std::ops::RangeInclusive<usize>) -> (Vec<(usize, Vec<u8>)>, Vec<u8>) {
+        let mut cards: Vec<u8> = (0..n).collect();
+        for j in (1..cards.len()).rev() {
+            cards.swap(j, (splitmix(seed) % (j as u64 + 1)) as usize);
+        }
+        let mut rest = cards.as_slice();
+        let columns = sizes
+            .map(|k| {
+                let (col, after) = rest.split_at(k);
+                rest = after;
+                (k - 1, col.to_vec())
+            })
+            .collect();
+        (columns, rest.to_vec())
     }
 
     #[test]
@@ -975,23 +1017,12 @@ mod tests {
         let mut seed = 7u64;
         let mut checked = 0;
         for deal in 0..40 {
-            let mut cards: Vec<u8> = (0..52).collect();
-            for j in (1..52).rev() {
-                cards.swap(j, (splitmix(&mut seed) % (j as u64 + 1)) as usize);
-            }
-            let mut rest = cards.as_slice();
-            let columns: Vec<(usize, Vec<u8>)> = (1..=7)
-                .map(|n| {
-                    let (col, after) = rest.split_at(n);
-                    rest = after;
-                    (n - 1, col.to_vec())
-                })
-                .collect();
+            let (columns, talon) = shuffled_deal(&mut seed, 52, 1..=7);
             // every other deal turns its face-down cards up in an order of their own
             let mut order: Vec<u8> = columns.iter().flat_map(|(down, col)| col[..*down].to_vec()).collect();
             order.reverse();
             let order = if deal % 2 == 0 { IN_PLACE } else { order.as_slice() };
-            let mut b = r.board(&Position { columns, talon: rest.to_vec(), waste: 0, home: vec![0; 4] }).expect("a deal");
+            let mut b = r.board(&Position { columns, talon, waste: 0, home: vec![0; 4] }).expect("a deal");
             r.settle(&mut b, &mut Vec::new(), order); // as the search's positions are
             let (mut kids, mut places) = (Vec::new(), Vec::new());
             for _ in 0..200 {
