@@ -25,8 +25,8 @@ MAX_CARDS = 64  # src/solver/klondike.rs: a card set is one 64-bit mask
 MAX_COLUMNS = 10  # src/solver/klondike.rs: the most columns a position may have
 
 NOTE = ("Klondike-shaped game: a fixed-size model whose taps are folded into the play they "
-        "lead to, columns keyed as interchangeable, positions with a card trapped over a lower "
-        "card of its suit proved lost, tries that keep the positions proved lost")
+        "lead to, columns keyed as interchangeable, positions with cards that can never leave "
+        "their places proved lost, tries that keep the positions proved lost")
 
 
 def _plain_rule(a: Any) -> bool:

@@ -53,9 +53,9 @@ pub struct Rules {
     /// the cards of `c`'s chain and place (`c` among them), and those of the place after it
     peers: Vec<u64>,
     after: Vec<u64>,
-    /// the cards `c` may lie on in a column, and the cards after `c` in its chain (`trap`)
+    /// the cards `c` may lie on in a column, and the cards before `c` in its chain (`trap`)
     bases: Vec<u64>,
-    later: Vec<u64>,
+    lower: Vec<u64>,
     /// the longest run a column can build
     run_max: usize,
     draw: usize,
@@ -83,12 +83,17 @@ impl Rules {
         let cards = |c: usize, up: u8| (0..n).filter(|&x| suit[x] == suit[c] && rank[x] == rank[c].wrapping_add(up)).fold(0, |m, x| m | 1 << x);
         let (peers, after) = (0..n).map(|c| (cards(c, 0), cards(c, 1))).unzip();
         let bases = (0..n).map(|c| (0..n).filter(|&b| on[b] & 1 << c != 0).fold(0, |m, b| m | 1 << b)).collect();
-        let later = (0..n).map(|c| (0..n).filter(|&x| suit[x] == suit[c] && rank[x] > rank[c]).fold(0, |m, x| m | 1 << x)).collect();
-        Ok(Rules { suit, rank, on, empty, blocks, peers, after, bases, later, run_max, draw, zobrist: Zobrist::new() })
+        let lower = (0..n).map(|c| (0..n).filter(|&x| suit[x] == suit[c] && rank[x] < rank[c]).fold(0, |m, x| m | 1 << x)).collect();
+        Ok(Rules { suit, rank, on, empty, blocks, peers, after, bases, lower, run_max, draw, zobrist: Zobrist::new() })
     }
 
     fn n(&self) -> usize {
         self.suit.len()
+    }
+
+    /// Every card of the game, as a set.
+    fn all(&self) -> u64 {
+        u64::MAX.checked_shr((MAX_CARDS - self.n()) as u32).unwrap_or(0)
     }
 }
 

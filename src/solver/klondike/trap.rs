@@ -1,129 +1,125 @@
-//! Positions lost because some card can never part from a face-down card of its own chain
-//! under it (docs/solver.md, section 8, "Trapped cards").
+//! Positions lost because some cards can never leave their places (docs/solver.md, section 8,
+//! "Trapped cards").
 //!
-//! A face-down card `y` under a card `x` that comes after it in its chain: `x` cannot go home
-//! before `y`, and `y` cannot leave its column before `x` parts from it (it is face down, and so
-//! is everything under it), so the two part only by a move of a run from some card `w` above
-//! `y` up to `x` or beyond onto another column's top. If every card that could head that move
-//! (a face-up one, or `x` itself once turned up) has nowhere to go, the position is lost. A card
-//! has nowhere to go when an empty column takes no such card and every card it may lie on is
-//! home (foundations give nothing back), under it in its column, or under a card of such a pair
-//! in another column. That last is read as a set: pairs none of which can part before another
-//! of them has (the greatest set that holds, found by dropping pairs with a way out until none
-//! has one); the first of them to part would need another to have parted first.
+//! A set of *stuck* cards, each lying on another card in a column, such that none can move
+//! before another of them has: each has a lower card of its chain under one of them (in its
+//! own column or another), so it cannot go home first; and no card that could head a move of
+//! it to another column (a face-up card at or under it, or the card itself once turned up if
+//! it is face down) has anywhere to go. A card has nowhere to go when an empty column takes no
+//! such card and every card it may lie on is home (foundations give nothing back), under it in
+//! its column, or under a stuck card. Until the first of them moves, every card under a stuck
+//! card stays covered, so the first could not move: none ever does, the cards under them never
+//! go home, and the position is lost. The greatest such set is found by starting from every
+//! card that lies on another and dropping those with a way out until none has one.
 
 use super::{Board, Rules, MAX_COLUMNS};
 
 impl Rules {
     /// Whether `child`, made from the untrapped `parent` by a step to column `to` (if any) and
-    /// the cards sent home after it, is lost by a trapped card. Its pairs can only all be
-    /// trapped where the parent's were not if a card sent home was one that a card heading a
-    /// pair may lie on, or a card put on `to` made a pair with no way out of its own: otherwise
-    /// every pair's way out in the parent is one in the child. A card in the talon or in a
-    /// column with no face-down card heads no pair and is never closed to one that does.
+    /// the cards sent home after it, is lost by a trapped card. A set of stuck cards of the
+    /// child that was not one of the parent must hold a card the step put on `to`, or have lost
+    /// a way out to a card sent home: taking cards off a column's top or turning one up leaves
+    /// every card there the ways out it had. So the full check runs only when a column card
+    /// that lay on a card sent home, or a card put on `to` with every face-up card under it,
+    /// has nowhere to go but onto a covered card (one under another in a column) or home.
     pub(super) fn newly_trapped(&self, parent: &Board, child: &Board, to: Option<usize>) -> bool {
-        let mut made = 0u64; // the cards put on `to` that made a pair
-        if let Some(t) = to.filter(|&t| child.down[t] > 0) {
-            let (from, l, d) = (usize::from(parent.len[t]), usize::from(child.len[t]), usize::from(child.down[t]));
-            let later = child.cols[t][..d].iter().fold(0u64, |m, &y| m | self.later[usize::from(y)]);
-            made = child.cols[t][from.min(l)..l].iter().fold(0u64, |m, &c| m | 1 << c) & later;
-        }
         let sent = child.home_set & !parent.home_set;
-        if sent | made == 0 {
+        if sent == 0 && to.is_none() {
             return false;
         }
         let nc = usize::from(child.n_cols);
-        let free = (0..nc).filter(|&i| child.down[i] == 0).fold(0, |m, i| m | child.up[i]);
-        let mut bereft = 0u64; // the cards that lay on a card sent home
+        let talon = child.talon[..usize::from(child.talon_len)].iter().fold(0u64, |m, &c| m | 1 << c);
+        let tops = (0..nc).filter(|&i| child.len[i] > 0).fold(0u64, |m, i| m | 1 << child.cols[i][usize::from(child.len[i]) - 1]);
+        let covered = self.all() & !(child.home_set | talon | tops);
+        let closed = covered | child.home_set;
+        let shut = |c: usize| self.empty & 1 << c == 0 && self.bases[c] & !closed == 0;
         let mut rest = sent;
         while rest != 0 {
-            bereft |= self.on[rest.trailing_zeros() as usize];
+            let mut bereft = self.on[rest.trailing_zeros() as usize] & !(child.home_set | talon);
             rest &= rest - 1;
-        }
-        bereft &= !(child.home_set | free);
-        if bereft | made == 0 {
-            return false;
-        }
-        let open = child.talon[..usize::from(child.talon_len)].iter().fold(free, |m, &c| m | 1 << c);
-        let mut stuck = made & !self.empty;
-        let mut rest = stuck;
-        while rest != 0 {
-            let c = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            if self.bases[c] & open != 0 {
-                stuck &= !(1 << c);
+            while bereft != 0 {
+                let c = bereft.trailing_zeros() as usize;
+                bereft &= bereft - 1;
+                if shut(c) {
+                    return self.trapped(child);
+                }
             }
         }
-        (bereft & !open != 0 || stuck != 0) && self.trapped(child)
+        let Some(t) = to else { return false };
+        let (from, l, d) = (usize::from(parent.len[t]), usize::from(child.len[t]), usize::from(child.down[t]));
+        for (q, &c) in child.cols[t][..l].iter().enumerate().skip(d) {
+            let c = usize::from(c);
+            if !shut(c) {
+                return false;
+            }
+            if q >= from.max(1) && self.lower[c] & covered != 0 {
+                return self.trapped(child);
+            }
+        }
+        false
     }
 
     /// Whether `b` is lost by a trapped card (the module's comment says when).
     pub(super) fn trapped(&self, b: &Board) -> bool {
         let nc = usize::from(b.n_cols);
-        // Each column's pairs, by their upper card's place (a bit per place). A pair whose upper
-        // card is face up parts by a move headed by a face-up card at or under it; one whose
-        // upper card is face down, only by that card once turned up. So which face-down card
-        // it waits on does not matter.
-        let mut pairs = [0u32; MAX_COLUMNS];
-        let mut any = false;
-        for (i, pairs) in pairs.iter_mut().enumerate().take(nc) {
-            let (l, d) = (usize::from(b.len[i]), usize::from(b.down[i]));
-            let col = &b.cols[i][..l];
-            let mut later = 0u64;
-            for (x, &c) in col.iter().enumerate().skip(1) {
-                if x <= d {
-                    later |= self.later[usize::from(col[x - 1])];
-                }
-                if later & 1 << c != 0 {
-                    *pairs |= 1 << x;
-                }
-            }
-            any |= *pairs != 0;
+        // Each column's stuck cards, by place (a bit per place): at first every card over
+        // another, then those with a way out dropped until none is left with one.
+        let mut stuck = [0u32; MAX_COLUMNS];
+        for (i, stuck) in stuck.iter_mut().enumerate().take(nc) {
+            *stuck = ((1u64 << b.len[i]) - 1) as u32 & !1;
         }
-        while any {
-            // the cards no card may lie on before some pair parts: home, or under a pair's
-            // upper card (until it parts, nothing under it is a column's top)
-            let closed = (0..nc).filter(|&i| pairs[i] != 0).fold(b.home_set, |m, i| m | under(b, i, highest(pairs[i])));
+        loop {
+            // the cards under a stuck card: none is a column's top before a stuck card moves
+            let covered = (0..nc).filter(|&i| stuck[i] != 0).fold(0, |m, i| m | under(b, i, highest(stuck[i])));
+            let closed = covered | b.home_set;
             // whether card `w`, with the cards `beneath` under it in its column, has somewhere to go
             let heads = |w: u8, beneath: u64| {
                 let w = usize::from(w);
                 self.empty & 1 << w != 0 || self.bases[w] & !(closed | beneath) != 0
             };
-            let mut changed = false;
-            any = false;
-            for (i, pairs) in pairs.iter_mut().enumerate().take(nc) {
-                if *pairs == 0 {
-                    continue;
-                }
-                let (d, col) = (usize::from(b.down[i]), &b.cols[i]);
-                let mut left = *pairs;
-                // the face-up cards head from the lowest up: the pairs at or over the first
-                // that can go somewhere may part
-                let mut beneath = under(b, i, d);
-                for (q, &w) in col.iter().enumerate().take(highest(left) + 1).skip(d) {
-                    if heads(w, beneath) {
-                        left &= (1u32 << q) - 1;
-                        break;
-                    }
-                    beneath |= 1 << w;
-                }
-                let mut down = left & ((1u32 << d) - 1);
-                while down != 0 {
-                    let q = down.trailing_zeros() as usize;
-                    down &= down - 1;
-                    if heads(col[q], under(b, i, q)) {
+            let (mut changed, mut any) = (false, false);
+            for (i, stuck) in stuck.iter_mut().enumerate().take(nc) {
+                let col = &b.cols[i];
+                // a card with no lower card of its chain covered may go home
+                let mut left = *stuck;
+                let mut rest = left;
+                while rest != 0 {
+                    let q = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if self.lower[usize::from(col[q])] & covered == 0 {
                         left &= !(1 << q);
                     }
                 }
-                changed |= left != *pairs;
+                if left != 0 {
+                    // the face-up cards head from the lowest up: the cards at or over the first
+                    // that can go somewhere may move
+                    let d = usize::from(b.down[i]);
+                    let mut beneath = under(b, i, d);
+                    for (q, &w) in col.iter().enumerate().take(highest(left) + 1).skip(d) {
+                        if heads(w, beneath) {
+                            left &= (1u32 << q) - 1;
+                            break;
+                        }
+                        beneath |= 1 << w;
+                    }
+                    // a face-down card heads only itself, once turned up
+                    let mut down = left & ((1u32 << d) - 1);
+                    while down != 0 {
+                        let q = down.trailing_zeros() as usize;
+                        down &= down - 1;
+                        if heads(col[q], under(b, i, q)) {
+                            left &= !(1 << q);
+                        }
+                    }
+                }
+                changed |= left != *stuck;
                 any |= left != 0;
-                *pairs = left;
+                *stuck = left;
             }
-            if !changed {
+            if !changed || !any {
                 return any;
             }
         }
-        false
     }
 }
 
@@ -183,43 +179,83 @@ mod tests {
     }
 
     #[test]
-    fn two_cards_each_waiting_on_a_card_under_the_other_are_trapped() {
-        // the two of suit 0 (card 1) lies on its ace (0); it may lie on the threes of suits 1
-        // and 3 (6 and 14): 14 is under it, 6 under the two of suit 1 (5), which lies on its
-        // ace (4) and may lie on the threes of suits 0 and 2 (2, 10), each under one of them
-        let (r, b) = two_columns(vec![2, 14, 0, 1], vec![10, 6, 4, 5]);
-        assert!(r.trapped(&b));
-        assert_eq!(won_exhaustively(&r, &b, 100_000), Some(false));
-        // with the three of suit 1 dealt elsewhere, the first pair has a way out to look for
-        let (r, b) = two_columns(vec![2, 14, 0, 1], vec![10, 8, 4, 5]);
-        assert!(!r.trapped(&b));
+    fn two_cards_each_waiting_on_the_other_to_move_are_trapped() {
+        // each case: two columns trapped only as a set, and the same with one card dealt
+        // elsewhere, which frees them
+        let cases = [
+            // the two of suit 0 (card 1) lies on its ace (0); it may lie on the threes of suits
+            // 1 and 3 (6 and 14): 14 is under it, 6 under the two of suit 1 (5), which lies on
+            // its ace (4) and may lie on the threes of suits 0 and 2 (2, 10), each under one of
+            // them. With the three of suit 1 elsewhere, card 1 has a way out to look for.
+            ([2, 14, 0, 1], [10, 6, 4, 5], [10, 8, 4, 5]),
+            // no card lies over a lower card of its own suit: card 1 waits on its ace (0), under
+            // card 5, which waits on its ace (4), under card 1; each may lie only on cards under
+            // one of the two. With an ace in card 5's place, nothing keeps card 0 covered.
+            ([2, 6, 4, 1], [10, 14, 0, 5], [10, 14, 0, 8]),
+        ];
+        for (a, b, freed) in cases {
+            let (r, board) = two_columns(a.to_vec(), b.to_vec());
+            assert!(r.trapped(&board), "{a:?} {b:?}");
+            assert_eq!(won_exhaustively(&r, &board, 100_000), Some(false));
+            let (r, board) = two_columns(a.to_vec(), freed.to_vec());
+            assert!(!r.trapped(&board), "{a:?} {freed:?}");
+        }
     }
 
-    #[test]
-    fn a_trapped_position_is_lost_on_every_line() {
+    /// Random walks of a small Klondike (four suits of five cards, one at a time): `walks`
+    /// deals, each played by random children for at most `steps` moves, or until `stop`, shown
+    /// each board with its children, says so.
+    fn random_walks(mut seed: u64, walks: usize, steps: usize, mut stop: impl FnMut(&Rules, &Board, &[(i32, Step)]) -> bool) {
         let r = rules(4, 5, 1);
-        let mut seed = 11u64;
-        let (mut trapped, mut kids, mut places) = (0, Vec::new(), Vec::new());
-        for _ in 0..3000 {
+        let (mut kids, mut places) = (Vec::new(), Vec::new());
+        for _ in 0..walks {
             let (columns, talon) = shuffled_deal(&mut seed, 20, 2..=5);
             let mut b = r.board(&Position { columns, talon, waste: 0, home: vec![0; 4] }).expect("a deal");
             r.settle(&mut b, &mut Vec::new(), IN_PLACE);
-            for _ in 0..40 {
-                if r.trapped(&b) {
-                    trapped += 1;
-                    assert_eq!(won_exhaustively(&r, &b, 2_000_000), Some(false), "a trapped position is won");
-                    break;
-                }
+            for _ in 0..steps {
                 kids.clear();
                 r.children(&b, &mut kids, &mut places, 0);
-                if kids.is_empty() {
+                if stop(&r, &b, &kids) || kids.is_empty() {
                     break;
                 }
-                let (_, s): (i32, Step) = kids[(splitmix(&mut seed) % kids.len() as u64) as usize];
+                let (_, s) = kids[(splitmix(&mut seed) % kids.len() as u64) as usize];
                 r.apply(&mut b, s, IN_PLACE);
                 r.settle(&mut b, &mut Vec::new(), IN_PLACE);
             }
         }
+    }
+
+    #[test]
+    fn a_trapped_position_is_lost_on_every_line() {
+        let mut trapped = 0;
+        random_walks(11, 3000, 40, |r, b, _| {
+            let stop = r.trapped(b);
+            if stop {
+                trapped += 1;
+                assert_eq!(won_exhaustively(r, b, 2_000_000), Some(false), "a trapped position is won");
+            }
+            stop
+        });
         assert!(trapped >= 100, "only {trapped} trapped positions met");
+    }
+
+    #[test]
+    fn the_check_on_a_child_finds_every_trapped_child_of_an_untrapped_position() {
+        let mut found = 0;
+        random_walks(12, 1000, 60, |r, b, kids| {
+            if r.trapped(b) {
+                return true;
+            }
+            for &(_, s) in kids {
+                let mut child = b.clone();
+                r.apply(&mut child, s, IN_PLACE);
+                r.settle(&mut child, &mut Vec::new(), IN_PLACE);
+                let trapped = r.trapped(&child);
+                assert_eq!(r.newly_trapped(b, &child, s.to_column()), trapped, "{s:?}");
+                found += usize::from(trapped);
+            }
+            false
+        });
+        assert!(found >= 100, "only {found} trapped children met");
     }
 }
