@@ -48,8 +48,6 @@ pub struct Rules {
     rank: Vec<u8>,
     on: Vec<u64>,
     empty: u64,
-    /// the cards that, while not home, keep `c` from going home without branching
-    blocks: Vec<u64>,
     /// the cards of `c`'s chain and place (`c` among them), and those of the place after it
     peers: Vec<u64>,
     after: Vec<u64>,
@@ -76,15 +74,11 @@ impl Rules {
             return unfit(format!("suits are 0 to {}, ranks from 1, and a tap deals at least one card", MAX_SUITS - 1));
         }
         let run_max = longest_run(&on).ok_or_else(|| Unfit("a column could build round in a circle".into()))?;
-        // A first card of its chain that nothing lies on is no use in a column: it may as well
-        // go home as soon as it can be reached (docs/solver.md says why).
-        let useless: u64 = (0..n).filter(|&x| rank[x] == 1 && on[x] == 0).fold(0, |m, x| m | 1 << x);
-        let blocks = on.iter().map(|&m| m & !useless).collect();
         let cards = |c: usize, up: u8| (0..n).filter(|&x| suit[x] == suit[c] && rank[x] == rank[c].wrapping_add(up)).fold(0, |m, x| m | 1 << x);
         let (peers, after) = (0..n).map(|c| (cards(c, 0), cards(c, 1))).unzip();
         let bases = (0..n).map(|c| (0..n).filter(|&b| on[b] & 1 << c != 0).fold(0, |m, b| m | 1 << b)).collect();
         let lower = (0..n).map(|c| (0..n).filter(|&x| suit[x] == suit[c] && rank[x] < rank[c]).fold(0, |m, x| m | 1 << x)).collect();
-        Ok(Rules { suit, rank, on, empty, blocks, peers, after, bases, lower, run_max, draw, zobrist: Zobrist::new() })
+        Ok(Rules { suit, rank, on, empty, peers, after, bases, lower, run_max, draw, zobrist: Zobrist::new() })
     }
 
     fn n(&self) -> usize {
@@ -436,10 +430,23 @@ impl Rules {
         b.next_home & 1 << c != 0
     }
 
-    /// Whether `c` goes home without branching (`settle`): it may, and no card still out could
-    /// lie on it.
+    /// Whether `c` goes home without branching (`settle`): it may, and each card still out that
+    /// could lie on it may go home too and has no card still out that could lie on it in turn. A
+    /// winning line that would put such a card on `c` may send it home instead, as nothing is
+    /// ever put on it (docs/solver.md, section 8).
     fn goes_home_now(&self, b: &Board, c: u8) -> bool {
-        self.goes_home(b, c) && self.blocks[usize::from(c)] & !b.home_set == 0
+        if !self.goes_home(b, c) {
+            return false;
+        }
+        let mut out = self.on[usize::from(c)] & !b.home_set;
+        while out != 0 {
+            let x = out.trailing_zeros() as usize;
+            out &= out - 1;
+            if b.next_home & 1 << x == 0 || self.on[x] & !b.home_set != 0 {
+                return false;
+            }
+        }
+        true
     }
 
     fn send_home(&self, b: &mut Board, c: u8) {
@@ -905,6 +912,8 @@ pub fn search(rules: &Rules, p: &Position, max_states: u64, timeout: Duration) -
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashSet;
+
     use super::*;
 
     /// A small Klondike: `suits` suits of `ranks` cards (card `s * ranks + r - 1`), alternate
@@ -939,6 +948,92 @@ mod tests {
             })
             .collect();
         (columns, rest.to_vec())
+    }
+
+    /// Whether `b` is won, by every child the model lists (nothing trapped pruned), each with
+    /// the cards that go home without branching sent there when `settle`; None past `cap`
+    /// positions.
+    pub(super) fn won_exhaustively(r: &Rules, b: &Board, settle: bool, cap: usize) -> Option<bool> {
+        let (mut seen, mut stack) = (HashSet::new(), vec![b.clone()]);
+        let (mut kids, mut places) = (Vec::new(), Vec::new());
+        while let Some(b) = stack.pop() {
+            if b.out == 0 {
+                return Some(true);
+            }
+            if !seen.insert(r.key(&b)) {
+                continue;
+            }
+            if seen.len() > cap {
+                return None;
+            }
+            kids.clear();
+            r.children(&b, &mut kids, &mut places, 0);
+            for &(_, s) in &kids {
+                let mut child = b.clone();
+                r.apply(&mut child, s, IN_PLACE);
+                if settle {
+                    r.settle(&mut child, &mut Vec::new(), IN_PLACE);
+                }
+                stack.push(child);
+            }
+        }
+        Some(false)
+    }
+
+    /// Random walks of a small Klondike (four suits of five cards, one at a time): `walks`
+    /// deals, each played by random children for at most `steps` moves, or until `stop`, shown
+    /// each board with its children, says so.
+    pub(super) fn random_walks(mut seed: u64, walks: usize, steps: usize,
+                               mut stop: impl FnMut(&Rules, &Board, &[(i32, Step)]) -> bool) {
+        let r = rules(4, 5, 1);
+        let (mut kids, mut places) = (Vec::new(), Vec::new());
+        for _ in 0..walks {
+            let (columns, talon) = shuffled_deal(&mut seed, 20, 2..=5);
+            let mut b = r.board(&Position { columns, talon, waste: 0, home: vec![0; 4] }).expect("a deal");
+            r.settle(&mut b, &mut Vec::new(), IN_PLACE);
+            for _ in 0..steps {
+                kids.clear();
+                r.children(&b, &mut kids, &mut places, 0);
+                if stop(&r, &b, &kids) || kids.is_empty() {
+                    break;
+                }
+                let (_, s) = kids[(splitmix(&mut seed) % kids.len() as u64) as usize];
+                r.apply(&mut b, s, IN_PLACE);
+                r.settle(&mut b, &mut Vec::new(), IN_PLACE);
+            }
+        }
+    }
+
+    #[test]
+    fn a_card_sent_home_while_a_card_that_could_lie_on_it_is_out_keeps_the_answer() {
+        // Children whose settling sends home a card some card still out could lie on (the
+        // second clause of `goes_home_now`): the answer with cards sent home without branching
+        // is the answer of a search that never sends one without branching.
+        let mut compared = 0;
+        random_walks(13, 400, 40, |r, b, kids| {
+            for &(_, s) in kids {
+                let mut child = b.clone();
+                r.apply(&mut child, s, IN_PLACE);
+                let mut steps = Vec::new();
+                let mut settled = child.clone();
+                r.settle(&mut settled, &mut steps, IN_PLACE);
+                let mut home = child.home_set;
+                let mut second_clause = false;
+                for step in steps {
+                    let Step::Column { from, at, .. } = step else { unreachable!("settle sends column tops") };
+                    let c = usize::from(child.cols[usize::from(from)][usize::from(at)]);
+                    second_clause |= r.on[c] & !home != 0;
+                    home |= 1 << c;
+                }
+                if second_clause {
+                    let plain = won_exhaustively(r, &child, false, 3_000_000).expect("a small game");
+                    assert_eq!(won_exhaustively(r, &settled, true, 3_000_000), Some(plain), "{s:?}");
+                    compared += 1;
+                }
+            }
+            false
+        });
+        assert!(compared >= 100, "only {compared} children compared");
     }
 
     #[test]

@@ -135,38 +135,9 @@ fn highest(places: u32) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashSet;
-
-    use super::super::tests::{rules, shuffled_deal};
-    use super::super::{splitmix, Position, Step, IN_PLACE};
+    use super::super::tests::{random_walks, rules, won_exhaustively};
+    use super::super::{Position, IN_PLACE};
     use super::*;
-
-    /// Whether `b` is won, by every child the model lists (nothing trapped pruned), or None past
-    /// `cap` positions.
-    fn won_exhaustively(r: &Rules, b: &Board, cap: usize) -> Option<bool> {
-        let (mut seen, mut stack) = (HashSet::new(), vec![b.clone()]);
-        let (mut kids, mut places) = (Vec::new(), Vec::new());
-        while let Some(b) = stack.pop() {
-            if b.out == 0 {
-                return Some(true);
-            }
-            if !seen.insert(r.key(&b)) {
-                continue;
-            }
-            if seen.len() > cap {
-                return None;
-            }
-            kids.clear();
-            r.children(&b, &mut kids, &mut places, 0);
-            for &(_, s) in &kids {
-                let mut child = b.clone();
-                r.apply(&mut child, s, IN_PLACE);
-                r.settle(&mut child, &mut Vec::new(), IN_PLACE);
-                stack.push(child);
-            }
-        }
-        Some(false)
-    }
 
     /// Four suits of four cards (card `4 * suit + rank - 1`), one at a time.
     fn two_columns(a: Vec<u8>, b: Vec<u8>) -> (Rules, Board) {
@@ -196,32 +167,9 @@ mod tests {
         for (a, b, freed) in cases {
             let (r, board) = two_columns(a.to_vec(), b.to_vec());
             assert!(r.trapped(&board), "{a:?} {b:?}");
-            assert_eq!(won_exhaustively(&r, &board, 100_000), Some(false));
+            assert_eq!(won_exhaustively(&r, &board, true, 100_000), Some(false));
             let (r, board) = two_columns(a.to_vec(), freed.to_vec());
             assert!(!r.trapped(&board), "{a:?} {freed:?}");
-        }
-    }
-
-    /// Random walks of a small Klondike (four suits of five cards, one at a time): `walks`
-    /// deals, each played by random children for at most `steps` moves, or until `stop`, shown
-    /// each board with its children, says so.
-    fn random_walks(mut seed: u64, walks: usize, steps: usize, mut stop: impl FnMut(&Rules, &Board, &[(i32, Step)]) -> bool) {
-        let r = rules(4, 5, 1);
-        let (mut kids, mut places) = (Vec::new(), Vec::new());
-        for _ in 0..walks {
-            let (columns, talon) = shuffled_deal(&mut seed, 20, 2..=5);
-            let mut b = r.board(&Position { columns, talon, waste: 0, home: vec![0; 4] }).expect("a deal");
-            r.settle(&mut b, &mut Vec::new(), IN_PLACE);
-            for _ in 0..steps {
-                kids.clear();
-                r.children(&b, &mut kids, &mut places, 0);
-                if stop(&r, &b, &kids) || kids.is_empty() {
-                    break;
-                }
-                let (_, s) = kids[(splitmix(&mut seed) % kids.len() as u64) as usize];
-                r.apply(&mut b, s, IN_PLACE);
-                r.settle(&mut b, &mut Vec::new(), IN_PLACE);
-            }
         }
     }
 
@@ -232,7 +180,7 @@ mod tests {
             let stop = r.trapped(b);
             if stop {
                 trapped += 1;
-                assert_eq!(won_exhaustively(r, b, 2_000_000), Some(false), "a trapped position is won");
+                assert_eq!(won_exhaustively(r, b, true, 2_000_000), Some(false), "a trapped position is won");
             }
             stop
         });
