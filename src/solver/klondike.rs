@@ -676,8 +676,10 @@ impl Rules {
 /// The first try's positions. A try that proves less than half of its positions lost hands the
 /// next twice its budget (as the general search's tries do).
 const FIRST_TRY: u64 = 20_000;
-/// The most a try's sibling order is shaken (ranks of one kind of move lie further apart).
-const NOISE: u64 = 64;
+/// The most a later try's sibling order is shaken: four times the ranks' whole spread, so a
+/// later try keeps little of the first try's order, whose long subtrees it is there to leave
+/// (docs/solver.md, "Later tries shaken past the order").
+const NOISE: u64 = 4096;
 
 /// An expanded position on the path: its board and key, its children (best first) with, once the
 /// table is large, their keys worked out from its own (`Rules::child_key`; 0 where it gives none;
