@@ -358,8 +358,8 @@ def test_noisy_orders_are_seeded():
 
 @pytest.mark.engines_chosen
 def test_a_win_found_by_a_noisy_try_is_the_same_every_time(monkeypatch):
-    """Klondike deal 25 with tries of 1,000 positions: the first try with noise (the sixth) wins
-    it, and solving again gives the same line."""
+    """Klondike deal 25 with tries of 1,000 positions: a try with noise (the seventeenth, the
+    twelfth with noise) wins it, and solving again gives the same line."""
     import cardz_core.planners.solver as solver_module
     from cardz_core.solver.search import search
 
@@ -375,7 +375,7 @@ def test_a_win_found_by_a_noisy_try_is_the_same_every_time(monkeypatch):
     s = g.deal(25)
     first = solve(g, s, max_states=20_000, timeout=600)
     assert first.result == "won" and g.status(replay(g, s, first.line)) == WON
-    assert tries[-1] == (True, "won") and len(tries) == 6
+    assert tries[-1] == (True, "won") and len(tries) == 17
     assert solve(g, s, max_states=20_000, timeout=600).line == first.line
 
 

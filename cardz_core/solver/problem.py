@@ -49,9 +49,11 @@ ORDERINGS_VERSION = 2
 # face-down outside the stocks (Klondike, Canfield). Of 12 Klondike draw-1 deals the orders above
 # left unknown after about 300,000 positions, these won 3 within 100,000 (speed only).
 FACE_DOWN_ORDERINGS = (Weights(50, 100, 10, 0, 20, 10), Weights(20, 100, 30, 10, 5, 10))
-# The largest random amount a try with noise adds to a priority: two cards home. Of 25 Klondike
-# draw-1 deals no ordering had won in 180 s, noisy tries of 30,000 positions won 2 (speed only).
-NOISE = 200
+# The largest random amount a try with noise adds to a priority: two hundred cards home, far past
+# what one move changes, so a noisy try keeps little of the orders that left the deal undecided.
+# Canfield deals 1-300 at 200,000 positions: 47 unknown with two cards home, 31 with twenty, 26
+# with two hundred (docs/solver.md, "Later tries shaken past the order"; speed only).
+NOISE = 20_000
 
 
 def tap_run(game: Any, state: Any, tap: tuple[int, int], moves: list[Any],
