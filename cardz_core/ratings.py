@@ -231,33 +231,65 @@ def table_document(name: str, file: str, hash_: str, made: dict[str, Any],
             "deals": rows}
 
 
-@dataclass(frozen=True)
 class Table:
-    """A loaded table: where it came from and its document."""
+    """A loaded table: where it came from, its head (every field but the deals) and, read only
+    when first asked for, the whole document. Listing the games needs the heads alone, and the
+    deals are most of the 9.5 MB of shipped tables."""
 
-    path: Path
-    doc: dict[str, Any]
+    def __init__(self, path: Path, head: dict[str, Any], text: str = "",
+                 doc: dict[str, Any] | None = None) -> None:
+        self.path, self.head, self._text, self._doc = path, head, text, doc
+
+    @property
+    def doc(self) -> dict[str, Any]:
+        """The whole document, deals included."""
+        if self._doc is None:
+            self._doc = _parsed(self.path, self._text)
+            self._text = ""
+        return self._doc
 
     @property
     def hash(self) -> str:
-        return str(self.doc["hash"])
+        return str(self.head["hash"])
 
     def of_level(self, level: str) -> list[dict[str, Any]]:
         """The rows of ``level``, in seed order."""
         return [r for r in self.doc["deals"] if r.get("level") == level]
 
 
-@cache
-def _load(path: Path, _stamp: tuple[int, int]) -> Table:
-    """The table at ``path``, read once per version of the file (``_stamp``: its modification
-    time and size), so a table rebuilt while a process runs is read again."""
+# where ``benchmarks/build_ratings.py`` starts the deals: everything before is the head
+_DEALS_START = '\n "deals": ['
+
+
+def _parsed(path: Path, text: str) -> dict[str, Any]:
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
         raise CardzError(f"{path}: a ratings table that cannot be read: {exc}") from None
     if not isinstance(doc, dict) or doc.get("format") != RATINGS_FORMAT:
         raise CardzError(f"{path}: not a {RATINGS_FORMAT} table")
-    return Table(path, doc)
+    return doc
+
+
+@cache
+def _load(path: Path, _stamp: tuple[int, int]) -> Table:
+    """The table at ``path``, read once per version of the file (``_stamp``: its modification
+    time and size), so a table rebuilt while a process runs is read again. As the builder
+    writes it, the head is parsed alone and the deals when first needed; a table written
+    otherwise is parsed whole."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CardzError(f"{path}: a ratings table that cannot be read: {exc}") from None
+    cut = text.find(_DEALS_START)
+    try:
+        head = json.loads(text[:cut].rstrip().rstrip(",") + "}") if cut > 0 else None
+    except json.JSONDecodeError:
+        head = None
+    if not isinstance(head, dict) or head.get("format") != RATINGS_FORMAT or "deals" in head:
+        doc = _parsed(path, text)
+        return Table(path, {k: v for k, v in doc.items() if k != "deals"}, doc=doc)
+    return Table(path, head, text)
 
 
 def shipped_tables(folder: Path | None = None) -> list[Table]:
@@ -286,8 +318,8 @@ def table_for(name: str, hash_: str, folder: Path | None = None) -> Found:
         if t.hash == hash_:
             return Found(t)
     for t in tables:
-        if t.doc.get("game") == name:
-            return Found(None, f"the rated deals of {t.doc.get('game')} ({t.path.name}) were "
+        if t.head.get("game") == name:
+            return Found(None, f"the rated deals of {t.head.get('game')} ({t.path.name}) were "
                                "made for another version of the game file; they are not used")
     return Found(None)
 
@@ -310,14 +342,14 @@ def pick(table: Table, level: str, seed: int) -> dict[str, Any]:
     ``seed`` modulo their number. CardzError when no rated deal has that level."""
     rows = table.of_level(check_level(level))
     if not rows:
-        raise CardzError(f"no rated deal of {table.doc['game']} is {level}: {shortfall(table)}")
+        raise CardzError(f"no rated deal of {table.head['game']} is {level}: {shortfall(table)}")
     return rows[seed % len(rows)]
 
 
 def shortfall(table: Table) -> str:
     """Why a table has a level with no deal: what the solver did with the deals rated, and the
     builder's note on the game (``made.note``) when it gave one."""
-    w, made = table.doc["winnability"], table.doc["made"]
+    w, made = table.head["winnability"], table.head["made"]
     if w["won"]:
         text = f"of {w['deals']} deal(s) rated, {w['won']} won (the four levels need at least four)"
     else:

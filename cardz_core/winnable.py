@@ -119,7 +119,7 @@ def _from_table(game: Any, table: Table, level: str, seed: int, timeout: float) 
 
     deal_seed, row = rated_deal(table, level, seed)
     state = game.deal(deal_seed)
-    made = table.doc["made"]
+    made = table.head["made"]
     line, timed_out = line_of(row), False
     if line is None:  # an older row: the table's budget, orders and beam find the same first win
         result = solve(game, state, max_states=made["max_states"],

@@ -97,6 +97,36 @@ def test_a_built_table_matches_its_game_and_its_deals(tiny: Path,
     assert len({r["wins"] for r in doc["deals"] if r["result"] == "won"}) > 1
 
 
+def test_a_built_table_is_read_head_first(tiny_table: ratings.Table, tmp_path: Path) -> None:
+    """A table as the builder writes it gives its head without parsing its deals (listing the
+    games reads 74 heads; the deals are most of the 9.5 MB), and the whole document when asked:
+    the same as one parsed whole, which is how a table written otherwise is read."""
+    assert tiny_table._doc is None
+    whole = json.loads(tiny_table.path.read_text(encoding="utf-8"))
+    assert tiny_table.head == {k: v for k, v in whole.items() if k != "deals"}
+    assert tiny_table.doc == whole and tiny_table.of_level("easy")
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(whole, indent=2), encoding="utf-8")
+    read = ratings.shipped_tables(other.parent)
+    [plain] = [t for t in read if t.path == other]
+    assert plain._doc is not None and plain.head == tiny_table.head and plain.doc == whole
+
+
+def test_a_table_whose_deals_are_broken_is_named_when_they_are_needed(
+        tiny_table: ratings.Table, tmp_path: Path) -> None:
+    text = tiny_table.path.read_text(encoding="utf-8")
+    broken = tmp_path / "broken" / "tiny.json"
+    broken.parent.mkdir()
+    broken.write_text(text[:-40], encoding="utf-8")  # cut inside the last deal
+    [table] = ratings.shipped_tables(broken.parent)
+    assert table.head == tiny_table.head  # its figures are listed
+    with pytest.raises(CardzError, match=f"{broken}: a ratings table that cannot be read"):
+        table.of_level("easy")
+    broken.write_text(text.replace('"format"', '"formats"', 1), encoding="utf-8")
+    with pytest.raises(CardzError, match=f"{broken}: not a cardz-ratings/1 table"):
+        ratings.shipped_tables(broken.parent)
+
+
 def test_the_builder_keeps_what_is_done(tiny: Path, tiny_table: ratings.Table,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     _builder().main([str(tiny), "--seeds", "0-27", "--max-states", str(TINY_STATES),

@@ -83,7 +83,7 @@ def _figures(found: Found) -> dict[str, Any]:
     game it wins rarely or never (else null), and its deals per level."""
     if found.table is None:
         return {"winnability": None, "levels": None}
-    doc = found.table.doc
+    doc = found.table.head
     budget = {"states": doc["made"]["max_states"], "seconds": doc["made"]["timeout"]}
     return {"winnability": {**doc["winnability"], "budget": budget,
                             "note": doc["made"].get("note")}, "levels": doc["levels"]}
@@ -96,8 +96,8 @@ def _figures_text(found: Found, measured: dict[str, Any] | None) -> tuple[str, s
     when every level has rated deals."""
     if found.table is None:  # one made for another version of the file is not used
         return "table out of date" if found.note else "no table", "-"
-    levels = found.table.doc["levels"]
-    w = measured if measured is not None else found.table.doc["winnability"]
+    levels = found.table.head["levels"]
+    w = measured if measured is not None else found.table.head["winnability"]
     if not w["deals"]:
         return "no deals rated", "-"
     return (f"{100 * w['rate']:.1f}% ({100 * w['low'][0]:.1f}-{100 * w['high'][1]:.1f}) "
