@@ -327,9 +327,22 @@ impl Rules {
         set_raw(b, i, h);
     }
 
+    /// The waste's size as the key sees it. Taps are free and the stock turns over without
+    /// limit, so the sizes taps lead round to from an empty waste (every multiple of `draw`, and
+    /// the whole talon) reach one another and the same talon places: one class, keyed as 0.
+    /// Any other size is reached from its class only by playing a card, and keyed as itself.
+    #[inline(always)]
+    fn waste_class(&self, w: usize, tl: usize) -> usize {
+        if w % self.draw == 0 || w == tl {
+            0
+        } else {
+            w
+        }
+    }
+
     fn talon_key(&self, b: &Board) -> [u64; 2] {
         let z = &self.zobrist;
-        let mut t = z.waste[usize::from(b.waste)];
+        let mut t = z.waste[self.waste_class(usize::from(b.waste), usize::from(b.talon_len))];
         for (j, &c) in b.talon[..usize::from(b.talon_len)].iter().enumerate() {
             let w = z.talon[j * MAX_CARDS + usize::from(c)];
             t = [t[0] ^ w[0], t[1] ^ w[1]];
@@ -406,7 +419,9 @@ impl Rules {
     #[inline(always)]
     fn talon_without(&self, b: &Board, at: usize) -> [u64; 2] {
         let z = &self.zobrist;
-        let mut talon = xor(b.talon_key, xor(z.waste[usize::from(b.waste)], z.waste[at]));
+        let tl = usize::from(b.talon_len);
+        let (old, new) = (self.waste_class(usize::from(b.waste), tl), self.waste_class(at, tl - 1));
+        let mut talon = xor(b.talon_key, xor(z.waste[old], z.waste[new]));
         talon = xor(talon, z.talon[at * MAX_CARDS + usize::from(b.talon[at])]);
         for j in at + 1..usize::from(b.talon_len) {
             let card = usize::from(b.talon[j]);
@@ -1158,9 +1173,39 @@ mod tests {
         let r = rules(2, 3, 1);
         let a = r.board(&Position { columns: vec![(0, vec![2]), (0, vec![5])], talon: vec![1, 4, 0, 3], waste: 1, home: vec![0, 0] });
         let b = r.board(&Position { columns: vec![(0, vec![5]), (0, vec![2])], talon: vec![1, 4, 0, 3], waste: 1, home: vec![0, 0] });
-        let c = r.board(&Position { columns: vec![(0, vec![5]), (0, vec![2])], talon: vec![1, 4, 0, 3], waste: 2, home: vec![0, 0] });
+        let c = r.board(&Position { columns: vec![(0, vec![5]), (0, vec![2])], talon: vec![4, 1, 0, 3], waste: 1, home: vec![0, 0] });
         let (a, b, c) = (a.expect("a"), b.expect("b"), c.expect("c"));
         assert_eq!(r.key(&a), r.key(&b));
         assert_ne!(r.key(&a), r.key(&c));
+    }
+
+    #[test]
+    fn waste_sizes_that_taps_lead_round_to_share_a_key() {
+        // a talon of seven, three a tap: sizes 0, 3, 6 and 7 follow one another round and reach
+        // the same places; 1, 2, 4 and 5 lead into them and are not reached back
+        let r = rules(2, 7, 3);
+        let board = |w: usize| {
+            let talon = vec![0, 1, 2, 3, 4, 5, 6];
+            r.board(&Position { columns: vec![(6, (7..14).collect())], talon, waste: w, home: vec![0, 0] }).expect("a board")
+        };
+        let reach = |w: usize| {
+            let mut places = Vec::new();
+            r.reachable(&board(w), &mut places);
+            places.sort_unstable();
+            places
+        };
+        for w in [3, 6, 7] {
+            assert_eq!(r.key(&board(w)), r.key(&board(0)), "waste {w}");
+            assert_eq!(reach(w), reach(0), "waste {w}");
+        }
+        let apart: Vec<u128> = [0, 1, 2, 4, 5].iter().map(|&w| r.key(&board(w))).collect();
+        assert!(apart.iter().enumerate().all(|(i, k)| !apart[i + 1..].contains(k)), "{apart:?}");
+        // one at a tap, every size reaches every other
+        let r = rules(2, 7, 1);
+        let key = |w: usize| {
+            let p = Position { columns: vec![(6, (7..14).collect())], talon: (0..7).collect(), waste: w, home: vec![0, 0] };
+            r.key(&r.board(&p).expect("a board"))
+        };
+        assert!((1..=7).all(|w| key(w) == key(0)));
     }
 }
