@@ -531,6 +531,7 @@ impl Rules {
     }
 
     /// Send home every column top that may go without branching, until none may; each is a step.
+    /// At one card a tap, talon cards too: taps reach every talon card whatever has left it.
     fn settle(&self, b: &mut Board, steps: &mut Vec<Step>, order: &[u8]) {
         'again: loop {
             for i in 0..usize::from(b.n_cols) {
@@ -542,6 +543,15 @@ impl Rules {
                 let c = b.cols[i][l - 1];
                 if self.goes_home_now(b, c) {
                     let s = Step::Column { from: i as u8, at: (l - 1) as u8, to: To::Home };
+                    self.apply(b, s, order);
+                    steps.push(s);
+                    continue 'again;
+                }
+            }
+            if self.draw == 1 {
+                let talon = &b.talon[..usize::from(b.talon_len)];
+                if let Some(at) = talon.iter().position(|&c| self.goes_home_now(b, c)) {
+                    let s = Step::Talon { at: at as u8, to: To::Home };
                     self.apply(b, s, order);
                     steps.push(s);
                     continue 'again;
@@ -1024,9 +1034,10 @@ mod tests {
     #[test]
     fn a_card_sent_home_while_a_card_that_could_lie_on_it_is_out_keeps_the_answer() {
         // Children whose settling sends home a card some card still out could lie on (the
-        // second clause of `goes_home_now`): the answer with cards sent home without branching
-        // is the answer of a search that never sends one without branching.
-        let mut compared = 0;
+        // second clause of `goes_home_now`), or a talon card (one a tap): the answer with cards
+        // sent home without branching is the answer of a search that never sends one without
+        // branching.
+        let (mut compared, mut from_talon) = (0, 0);
         random_walks(13, 400, 40, |r, b, kids| {
             for &(_, s) in kids {
                 let mut child = b.clone();
@@ -1034,23 +1045,28 @@ mod tests {
                 let mut steps = Vec::new();
                 let mut settled = child.clone();
                 r.settle(&mut settled, &mut steps, IN_PLACE);
-                let mut home = child.home_set;
-                let mut second_clause = false;
+                let mut before = child.clone();
+                let (mut second_clause, mut talon) = (false, false);
                 for step in steps {
-                    let Step::Column { from, at, .. } = step else { unreachable!("settle sends column tops") };
-                    let c = usize::from(child.cols[usize::from(from)][usize::from(at)]);
-                    second_clause |= r.on[c] & !home != 0;
-                    home |= 1 << c;
+                    let c = match step {
+                        Step::Column { from, at, .. } => before.cols[usize::from(from)][usize::from(at)],
+                        Step::Talon { at, .. } => {
+                            talon = true;
+                            before.talon[usize::from(at)]
+                        }
+                    };
+                    second_clause |= r.on[usize::from(c)] & !before.home_set != 0;
+                    r.apply(&mut before, step, IN_PLACE);
                 }
-                if second_clause {
+                if second_clause || talon {
                     let plain = won_exhaustively(r, &child, false, 3_000_000).expect("a small game");
                     assert_eq!(won_exhaustively(r, &settled, true, 3_000_000), Some(plain), "{s:?}");
-                    compared += 1;
+                    (compared, from_talon) = (compared + 1, from_talon + usize::from(talon));
                 }
             }
             false
         });
-        assert!(compared >= 100, "only {compared} children compared");
+        assert!(compared >= 100 && from_talon >= 200, "only {compared} children compared, {from_talon} from the talon");
     }
 
     #[test]
@@ -1102,7 +1118,7 @@ mod tests {
 
     #[test]
     fn a_budget_of_one_position_stops_on_positions() {
-        let r = rules(2, 3, 1);
+        let r = rules(2, 3, 3);
         let p = Position { columns: vec![(0, vec![2]), (0, vec![5])], talon: vec![1, 4, 0, 3], waste: 0, home: vec![0, 0] };
         let f = search(&r, &p, 1, Duration::from_secs(10)).expect("fits");
         assert_eq!((f.answer, f.stopped_by), (Answer::Unknown, Some(Stop::States)));
@@ -1123,7 +1139,14 @@ mod tests {
 
     #[test]
     fn a_childs_key_worked_out_from_its_parent_is_the_key_of_the_child_made() {
-        let r = rules(4, 13, 3);
+        // three a tap, and one a tap, where settling sends talon cards home too
+        for draw in [3, 1] {
+            childs_key_worked_out_is_the_key_of_the_child_made(draw);
+        }
+    }
+
+    fn childs_key_worked_out_is_the_key_of_the_child_made(draw: usize) {
+        let r = rules(4, 13, draw);
         // the key of `b`'s cards worked out afresh, not kept up move by move
         let afresh = |b: &Board| {
             let mut b = b.clone();

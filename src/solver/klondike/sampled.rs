@@ -296,7 +296,7 @@ mod tests {
 
     #[test]
     fn a_child_is_won_on_a_sample_only_if_some_deal_wins_it_and_lost_only_if_some_deal_loses_it() {
-        let r = rules(3, 4, 1);
+        let r = rules(3, 4, 3);
         let mut compared = 0;
         for ((p, unseen), commit) in views(40).into_iter().zip([false, true].into_iter().cycle()) {
             let budget = Budget { samples: 400, limit: 100_000, unknown: 0.0, seed: 5, commit, in_order: false };
@@ -329,7 +329,7 @@ mod tests {
 
     #[test]
     fn the_best_child_is_first_and_a_seed_gives_the_same_decision() {
-        let r = rules(3, 4, 1);
+        let r = rules(3, 4, 3);
         let budget = |seed| Budget { samples: 300, limit: 1000, unknown: 0.5, seed, commit: seed % 2 == 0, in_order: seed % 3 == 0 };
         let mut decided = 0;
         for ((p, unseen), seed) in views(20).into_iter().zip(1..) {
