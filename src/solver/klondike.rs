@@ -333,7 +333,7 @@ impl Rules {
     /// Any other size is reached from its class only by playing a card, and keyed as itself.
     #[inline(always)]
     fn waste_class(&self, w: usize, tl: usize) -> usize {
-        if w % self.draw == 0 || w == tl {
+        if w.is_multiple_of(self.draw) || w == tl {
             0
         } else {
             w
