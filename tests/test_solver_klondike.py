@@ -136,12 +136,32 @@ def test_later_tries_leave_the_first_order():
     """Draw-3 deal 34: the first try's order sinks into long subtrees the deal's wins are not
     in (with the later tries shaken by at most 64, a sixteenth of the ranks' spread, it was
     still unknown after 5 s and 4.6 million positions); shaken past the whole spread, a later
-    try wins it within 300,000 positions."""
+    try wins it within 300,000 positions, and within 500,000 with those of its twin at one a
+    tap, which wins too and stops after 120,000."""
     game = native(ruleset("klondike_draw3"))
-    r = solve(game, game.deal(34), max_states=300_000, timeout=60)
+    r = solve(game, game.deal(34), max_states=500_000, timeout=60)
     assert r.notes == [klondike.NOTE]
     assert r.result == "won" and r.states > FIRST_TRY
     assert game.status(replay(game, game.deal(34), r.line)) == WON
+
+
+def test_a_draw_3_deal_lost_at_one_a_tap_is_proved_lost_by_its_twin():
+    """Draw-3 deal 746 is lost at one card a tap within 7,000 positions; alone, the search at
+    three a tap had not proved it after 5 s and millions of positions. Searched beside its twin
+    at one a tap (src/solver/klondike.rs, `search`), it is lost within the first tries."""
+    game = native(ruleset("klondike_draw3"))
+    r = solve(game, game.deal(746), max_states=100_000, timeout=60)
+    assert r.notes == [klondike.NOTE]
+    assert r.result == "lost" and FIRST_TRY < r.states < 100_000
+
+
+def test_lazy_stock_proves_a_draw_1_deal_lost_sooner():
+    """Draw-1 deal 957 was still unknown after 5.4 million positions before the lazy stock
+    (src/solver/klondike.rs, `used_from_columns`); with it, the deal is lost within 200,000."""
+    game = native(ruleset("klondike"))
+    r = solve(game, game.deal(957), max_states=200_000, timeout=60)
+    assert r.notes == [klondike.NOTE]
+    assert r.result == "lost"
 
 
 def test_budgets_stop_the_model():

@@ -26,7 +26,9 @@ MAX_COLUMNS = 10  # src/solver/klondike.rs: the most columns a position may have
 
 NOTE = ("Klondike-shaped game: a fixed-size model whose taps are folded into the play they "
         "lead to, columns keyed as interchangeable, positions with cards that can never leave "
-        "their places proved lost, tries that keep the positions proved lost")
+        "their places proved lost, tries that keep the positions proved lost; at one card a "
+        "tap a talon card put on a column only when a column's card can follow it, at more "
+        "the same position at one a tap searched beside it, its losses losses here")
 
 
 def _plain_rule(a: Any) -> bool:

@@ -43,6 +43,7 @@ fn unfit<T>(why: impl Into<String>) -> Result<T, Unfit> {
 /// What the rules say of the cards, once per game. `suit[c]` is the foundation chain card `c`
 /// belongs to and `rank[c]` its place in it (1 first); `on[b]` the cards a column lets lie on `b`,
 /// `empty` those an empty column takes; `draw` the cards a tap deals.
+#[derive(Clone)]
 pub struct Rules {
     suit: Vec<u8>,
     rank: Vec<u8>,
@@ -57,6 +58,11 @@ pub struct Rules {
     /// the longest run a column can build
     run_max: usize,
     draw: usize,
+    /// a talon card goes to a column only when a card from a column can follow it there (one
+    /// card a tap: `used_from_columns`)
+    lazy_stock: bool,
+    /// the same game at one card a tap, searched beside this one when it deals more (`search`)
+    one_a_tap: Option<Box<Rules>>,
     zobrist: Zobrist,
 }
 
@@ -78,7 +84,11 @@ impl Rules {
         let (peers, after) = (0..n).map(|c| (cards(c, 0), cards(c, 1))).unzip();
         let bases = (0..n).map(|c| (0..n).filter(|&b| on[b] & 1 << c != 0).fold(0, |m, b| m | 1 << b)).collect();
         let lower = (0..n).map(|c| (0..n).filter(|&x| suit[x] == suit[c] && rank[x] < rank[c]).fold(0, |m, x| m | 1 << x)).collect();
-        Ok(Rules { suit, rank, on, empty, peers, after, bases, lower, run_max, draw, zobrist: Zobrist::new() })
+        let rules = Rules { suit, rank, on, empty, peers, after, bases, lower, run_max, draw: 1, lazy_stock: true, one_a_tap: None, zobrist: Zobrist::new() };
+        Ok(match draw {
+            1 => rules,
+            _ => Rules { draw, lazy_stock: false, one_a_tap: Some(Box::new(rules.clone())), ..rules },
+        })
     }
 
     fn n(&self) -> usize {
@@ -117,6 +127,7 @@ fn longest_run(on: &[u64]) -> Option<usize> {
 
 /// Random words for the key: one per (place in a column, card), face-down count, (place in the
 /// talon, card) and waste size, each 128 bits as two halves.
+#[derive(Clone)]
 struct Zobrist {
     column: Vec<[u64; 2]>,
     down: Vec<[u64; 2]>,
@@ -587,6 +598,29 @@ impl Rules {
         }
     }
 
+    /// Whether a face-up card of `up` (the columns but the one `c` would go to) could lie on
+    /// `c`, directly or through a chain of cards of `talon`. At one card a tap a talon card put
+    /// on a column helps only once a card from a column lies on it; until then the talon keeps
+    /// it as well, so it is played to a column only when that can follow (*lazy stock*,
+    /// docs/solver.md section 8).
+    fn used_from_columns(&self, c: u8, talon: u64, up: u64) -> bool {
+        let (mut seen, mut front) = (1u64 << c, 1u64 << c);
+        while front != 0 {
+            let mut next = 0u64;
+            let mut rest = front;
+            while rest != 0 {
+                next |= self.on[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
+            }
+            if next & up != 0 {
+                return true;
+            }
+            front = next & talon & !seen;
+            seen |= front;
+        }
+        false
+    }
+
     /// The children of `b`, each with its rank (higher is searched first).
     fn children(&self, b: &Board, out: &mut Vec<(i32, Step)>, places: &mut Vec<u8>, noise: u64) {
         let nc = usize::from(b.n_cols);
@@ -615,6 +649,13 @@ impl Rules {
         }
         places.clear();
         self.reachable(b, places);
+        let lazy = self.lazy_stock;
+        let (talon, up) = if lazy {
+            let talon = b.talon[..usize::from(b.talon_len)].iter().fold(0u64, |m, &c| m | 1 << c);
+            (talon, b.up[..nc].iter().fold(0u64, |m, &u| m | u))
+        } else {
+            (0, 0)
+        };
         for (taps, &at) in places.iter().enumerate() {
             let c = b.talon[usize::from(at)];
             let later = -(taps as i32);
@@ -626,8 +667,12 @@ impl Rules {
             }
             let mut to = targets[usize::from(c)];
             while to != 0 {
-                out.push((600 + later, Step::Talon { at, to: To::Column(to.trailing_zeros() as u8) }));
+                let t = to.trailing_zeros() as usize;
                 to &= to - 1;
+                if lazy && !self.used_from_columns(c, talon, up & !b.up[t]) {
+                    continue;
+                }
+                out.push((600 + later, Step::Talon { at, to: To::Column(t as u8) }));
             }
         }
         // the cards that could be played next: the talon's reachable ones and every face-up one
@@ -895,46 +940,103 @@ impl<'r> Tries<'r> {
     /// them proved already (a deal's lost position is lost whatever leads to it, and with the
     /// same `order`, in which its face-down cards turn up: `Rules::apply`).
     fn solve(&mut self, root: &Board, steps: Vec<Step>, max_states: u64, keep_lost: bool, order: &[u8]) -> Found {
-        let found = |answer, steps, states, stopped_by| Found { answer, steps, states, stopped_by };
+        if let Some(found) = self.begin(root, &steps, keep_lost, order) {
+            return found;
+        }
+        let mut budget = FIRST_TRY;
+        for noise in 0u64.. {
+            if let Some(found) = self.next_try(root, &steps, &mut budget, noise, max_states.saturating_sub(self.states), order) {
+                return found;
+            }
+        }
+        unreachable!("the tries end by answer or budget")
+    }
+
+    /// Ready the tables for a search of `root`, or its answer when it needs none.
+    fn begin(&mut self, root: &Board, steps: &[Step], keep_lost: bool, order: &[u8]) -> Option<Found> {
         if root.out == 0 {
-            return found(Answer::Won, steps, 1, None);
+            return Some(Found { answer: Answer::Won, steps: steps.to_vec(), states: 1, stopped_by: None });
         }
         if order.is_empty() && self.rules.trapped(root) {
-            return found(Answer::Lost, vec![], 1, None);
+            return Some(Found { answer: Answer::Lost, steps: vec![], states: 1, stopped_by: None });
         }
         if !keep_lost {
             self.met.clear();
         }
         self.lost = 0;
         self.states = 1;
-        let mut budget = FIRST_TRY;
-        for noise in 0u64.. {
-            let before = (self.lost, self.states);
-            let left = max_states.saturating_sub(self.states);
-            let ended = self.run(root, &steps, budget.min(left), noise.wrapping_mul(0x9e37_79b9_7f4a_7c15), order);
-            match ended {
-                Ended::Won(line) => return found(Answer::Won, line, self.states, None),
-                Ended::Lost => return found(Answer::Lost, vec![], self.states, None),
-                Ended::Out(stop) if stop == Stop::Seconds || budget >= left => {
-                    return found(Answer::Unknown, vec![], self.states, Some(stop));
+        None
+    }
+
+    /// One try of `budget` positions, at most `left`, in the order `noise` shakes; its answer,
+    /// or None when the next try should follow (with twice the budget where this one proved
+    /// less than half of its positions lost).
+    fn next_try(&mut self, root: &Board, steps: &[Step], budget: &mut u64, noise: u64, left: u64, order: &[u8]) -> Option<Found> {
+        let found = |answer, steps, states, stopped_by| Some(Found { answer, steps, states, stopped_by });
+        let before = (self.lost, self.states);
+        match self.run(root, steps, (*budget).min(left), noise.wrapping_mul(0x9e37_79b9_7f4a_7c15), order) {
+            Ended::Won(line) => found(Answer::Won, line, self.states, None),
+            Ended::Lost => found(Answer::Lost, vec![], self.states, None),
+            Ended::Out(stop) if stop == Stop::Seconds || *budget >= left => found(Answer::Unknown, vec![], self.states, Some(stop)),
+            Ended::Out(_) => {
+                if 2 * (self.lost - before.0) < self.states - before.1 {
+                    *budget = budget.saturating_mul(2);
                 }
-                Ended::Out(_) => {
-                    if 2 * (self.lost - before.0) < self.states - before.1 {
-                        budget = budget.saturating_mul(2);
-                    }
-                }
+                None
             }
         }
-        unreachable!("the tries end by answer or budget")
     }
 }
 
-/// Search `p` for a win within `max_states` positions and `timeout` (`Tries::solve`).
+/// Search `p` for a win within `max_states` positions and `timeout` (`Tries::solve`). At more
+/// than one card a tap the same position at one card a tap is searched beside it, try for try,
+/// until that is won: there taps reach every talon card at any time, so every line here is a
+/// line there, and a position lost there is lost here (docs/solver.md, section 8).
 pub fn search(rules: &Rules, p: &Position, max_states: u64, timeout: Duration) -> Result<Found, Unfit> {
-    let mut root = rules.board(p)?;
-    let mut steps = Vec::new();
-    rules.settle(&mut root, &mut steps, IN_PLACE);
-    Ok(Tries::new(rules, timeout).solve(&root, steps, max_states, false, IN_PLACE))
+    let settled = |rules: &Rules| -> Result<(Board, Vec<Step>), Unfit> {
+        let (mut root, mut steps) = (rules.board(p)?, Vec::new());
+        rules.settle(&mut root, &mut steps, IN_PLACE);
+        Ok((root, steps))
+    };
+    let (root, steps) = settled(rules)?;
+    let mut here = Tries::new(rules, timeout);
+    let Some(relaxed) = rules.one_a_tap.as_deref() else {
+        return Ok(here.solve(&root, steps, max_states, false, IN_PLACE));
+    };
+    if let Some(found) = here.begin(&root, &steps, false, IN_PLACE) {
+        return Ok(found);
+    }
+    let (root_1, steps_1) = settled(relaxed)?;
+    let mut there = Tries::new(relaxed, timeout);
+    let mut open = match there.begin(&root_1, &steps_1, false, IN_PLACE) {
+        Some(Found { answer: Answer::Lost, states, .. }) => return Ok(lost(here.states + states)),
+        found => found.is_none(),
+    };
+    // the twin's positions, counted once it has recorded any
+    let mut twin = 0;
+    let (mut budget, mut budget_1) = (FIRST_TRY, FIRST_TRY);
+    for noise in 0u64.. {
+        let left = max_states.saturating_sub(here.states + twin);
+        if let Some(found) = here.next_try(&root, &steps, &mut budget, noise, left, IN_PLACE) {
+            return Ok(Found { states: here.states + twin, ..found });
+        }
+        if open {
+            let left = max_states.saturating_sub(here.states + there.states);
+            let found = there.next_try(&root_1, &steps_1, &mut budget_1, noise, left, IN_PLACE);
+            twin = there.states;
+            match found {
+                None => {}
+                Some(Found { answer: Answer::Won, .. }) => open = false,
+                Some(Found { answer: Answer::Lost, .. }) => return Ok(lost(here.states + twin)),
+                Some(found) => return Ok(Found { states: here.states + twin, ..found }),
+            }
+        }
+    }
+    unreachable!("the tries end by answer or budget")
+}
+
+fn lost(states: u64) -> Found {
+    Found { answer: Answer::Lost, steps: vec![], states, stopped_by: None }
 }
 
 #[cfg(test)]
@@ -1067,6 +1169,52 @@ mod tests {
             false
         });
         assert!(compared >= 100 && from_talon >= 200, "only {compared} children compared, {from_talon} from the talon");
+    }
+
+    #[test]
+    fn a_talon_card_kept_from_a_column_no_column_card_can_follow_it_to_keeps_the_answer() {
+        // Positions where the lazy stock leaves out a talon card's move to a column: the answer
+        // of the search that leaves such moves out everywhere is that of one that never does.
+        let plain = Rules { lazy_stock: false, ..rules(4, 5, 1) };
+        let (mut kids, mut places) = (Vec::new(), Vec::new());
+        let (mut compared, mut won) = (0, 0);
+        random_walks(29, 300, 40, |r, b, lazy_kids| {
+            kids.clear();
+            plain.children(b, &mut kids, &mut places, 0);
+            if kids.len() > lazy_kids.len() {
+                let want = won_exhaustively(&plain, b, true, 3_000_000).expect("a small game");
+                assert_eq!(won_exhaustively(r, b, true, 3_000_000), Some(want));
+                (compared, won) = (compared + 1, won + usize::from(want));
+            }
+            false
+        });
+        assert!(compared >= 1000 && won >= 200 && compared - won >= 200, "{compared} compared, {won} won");
+    }
+
+    #[test]
+    fn three_a_tap_searched_beside_one_a_tap_keeps_the_answer() {
+        // Small deals at three a tap: the search with its twin at one a tap answers as an
+        // exhaustive search at three a tap does, and every deal the twin alone proves lost is
+        // lost at three a tap.
+        let paired = rules(4, 7, 3);
+        let twin = paired.one_a_tap.as_deref().expect("a twin at one a tap");
+        let mut seed = 41;
+        let (mut won, mut lost, mut twin_lost) = (0, 0, 0);
+        for _ in 0..1000 {
+            let (columns, talon) = shuffled_deal(&mut seed, 28, 1..=5);
+            let p = Position { columns, talon, waste: 0, home: vec![0; 4] };
+            let mut b = paired.board(&p).expect("a deal");
+            paired.settle(&mut b, &mut Vec::new(), IN_PLACE);
+            let want = if won_exhaustively(&paired, &b, true, 3_000_000).expect("a small game") { Answer::Won } else { Answer::Lost };
+            let found = search(&paired, &p, 1_000_000, Duration::from_secs(60)).expect("fits");
+            assert_eq!(found.answer, want);
+            if search(twin, &p, 1_000_000, Duration::from_secs(60)).expect("fits").answer == Answer::Lost {
+                assert_eq!(want, Answer::Lost);
+                twin_lost += 1;
+            }
+            (won, lost) = if want == Answer::Won { (won + 1, lost) } else { (won, lost + 1) };
+        }
+        assert!(won >= 500 && lost >= 50 && twin_lost >= 20, "{won} won, {lost} lost, {twin_lost} lost at one a tap");
     }
 
     #[test]
