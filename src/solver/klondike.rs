@@ -958,7 +958,7 @@ impl<'r> Tries<'r> {
             return Some(Found { answer: Answer::Won, steps: steps.to_vec(), states: 1, stopped_by: None });
         }
         if order.is_empty() && self.rules.trapped(root) {
-            return Some(Found { answer: Answer::Lost, steps: vec![], states: 1, stopped_by: None });
+            return Some(lost(1));
         }
         if !keep_lost {
             self.met.clear();
@@ -976,7 +976,7 @@ impl<'r> Tries<'r> {
         let before = (self.lost, self.states);
         match self.run(root, steps, (*budget).min(left), noise.wrapping_mul(0x9e37_79b9_7f4a_7c15), order) {
             Ended::Won(line) => found(Answer::Won, line, self.states, None),
-            Ended::Lost => found(Answer::Lost, vec![], self.states, None),
+            Ended::Lost => Some(lost(self.states)),
             Ended::Out(stop) if stop == Stop::Seconds || *budget >= left => found(Answer::Unknown, vec![], self.states, Some(stop)),
             Ended::Out(_) => {
                 if 2 * (self.lost - before.0) < self.states - before.1 {
@@ -1035,6 +1035,7 @@ pub fn search(rules: &Rules, p: &Position, max_states: u64, timeout: Duration) -
     unreachable!("the tries end by answer or budget")
 }
 
+/// A proof of loss after `states` positions.
 fn lost(states: u64) -> Found {
     Found { answer: Answer::Lost, steps: vec![], states, stopped_by: None }
 }
