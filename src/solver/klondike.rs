@@ -893,11 +893,18 @@ impl Tries<'_> {
             if child.board.out == 0 {
                 return Ended::Won(path[..=depth].iter().flat_map(|f| f.steps.iter().copied()).collect());
             }
-            let key = known.unwrap_or_else(|| rules.key(&child.board));
-            if let Some(order) = self.met.get(&Kept::of(key)).filter(|_| known.is_none()) {
-                top.low = top.low.min(order);
-                continue;
-            }
+            // a key worked out ahead was looked up above; one only the child tells is looked up now
+            let key = match known {
+                Some(k) => k,
+                None => {
+                    let k = rules.key(&child.board);
+                    if let Some(order) = self.met.get(&Kept::of(k)) {
+                        top.low = top.low.min(order);
+                        continue;
+                    }
+                    k
+                }
+            };
             // a trapped child is lost, as one met lost is (the face-down cards must be known:
             // not with an `order`, in which they turn up)
             if order.is_empty() && rules.newly_trapped(&top.board, &child.board, step.to_column()) {
