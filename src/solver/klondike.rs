@@ -370,16 +370,30 @@ impl Rules {
     }
 
     /// The key of the child `s` makes of `b` (whose key is `key`), worked out from the words the
-    /// move changes without making the child; None when the child would send a card home (then
-    /// more may follow without branching, and only making it tells which). `b` is settled, as
-    /// every position the search keeps is: no column top could go home without branching.
+    /// move changes without making the child; None when the child would send a card home without
+    /// branching (then more may follow, and only making it tells which). `b` is settled, as every
+    /// position the search keeps is: no column top could go home without branching.
     fn child_key(&self, b: &Board, key: u128, s: Step, order: &[u8]) -> Option<u128> {
         let mut sum = [key as u64, (key >> 64) as u64];
         let mut swap = |old: [u64; 2], new: [u64; 2]| {
             sum = [sum[0].wrapping_sub(old[0]).wrapping_add(new[0]), sum[1].wrapping_sub(old[1]).wrapping_add(new[1])];
         };
         match s {
-            Step::Column { to: To::Home, .. } | Step::Talon { to: To::Home, .. } => return None,
+            Step::Column { from, at, to: To::Home } => {
+                let (i, at) = (usize::from(from), usize::from(at));
+                let under = if at > 0 { self.under(b, i, at, order) } else { 0 };
+                if self.home_then_settles(b, b.cols[i][at], Some((i, (at > 0).then_some(under)))) {
+                    return None;
+                }
+                swap(b.col_key[i], mixed(self.raw_without(b, i, at, under)));
+            }
+            Step::Talon { at, to: To::Home } => {
+                let at = usize::from(at);
+                if self.home_then_settles(b, b.talon[at], None) {
+                    return None;
+                }
+                swap(b.talon_key, self.talon_without(b, at));
+            }
             Step::Column { from, at, to: To::Column(t) } => {
                 let (i, at, t) = (usize::from(from), usize::from(at), usize::from(t));
                 let under = if at > 0 { self.under(b, i, at, order) } else { 0 };
@@ -461,18 +475,43 @@ impl Rules {
     /// winning line that would put such a card on `c` may send it home instead, as nothing is
     /// ever put on it (docs/solver.md, section 8).
     fn goes_home_now(&self, b: &Board, c: u8) -> bool {
-        if !self.goes_home(b, c) {
+        self.goes_home_now_with(b.next_home, b.home_set, c)
+    }
+
+    /// `goes_home_now` with the cards that go home next and the cards home given as masks.
+    #[inline(always)]
+    fn goes_home_now_with(&self, next_home: u64, home_set: u64, c: u8) -> bool {
+        if next_home & 1 << c == 0 {
             return false;
         }
-        let mut out = self.on[usize::from(c)] & !b.home_set;
+        let mut out = self.on[usize::from(c)] & !home_set;
         while out != 0 {
             let x = out.trailing_zeros() as usize;
             out &= out - 1;
-            if b.next_home & 1 << x == 0 || self.on[x] & !b.home_set != 0 {
+            if next_home & 1 << x == 0 || self.on[x] & !home_set != 0 {
                 return false;
             }
         }
         true
+    }
+
+    /// Whether `settle` sends another card home once `c` has gone home from the settled `b`:
+    /// a column's top (for the column `c` leaves, `from` with its new top, none when it empties)
+    /// or, at one card a tap, a talon card, that goes home without branching then.
+    fn home_then_settles(&self, b: &Board, c: u8, from: Option<(usize, Option<u8>)>) -> bool {
+        let next_home = b.next_home & !self.peers[usize::from(c)] | self.after[usize::from(c)];
+        let home_set = b.home_set | 1 << c;
+        let now = |t: u8| self.goes_home_now_with(next_home, home_set, t);
+        for j in 0..usize::from(b.n_cols) {
+            let top = match from {
+                Some((i, top)) if i == j => top,
+                _ => usize::from(b.len[j]).checked_sub(1).map(|l| b.cols[j][l]),
+            };
+            if top.is_some_and(now) {
+                return true;
+            }
+        }
+        self.draw == 1 && b.talon[..usize::from(b.talon_len)].iter().any(|&t| t != c && now(t))
     }
 
     fn send_home(&self, b: &mut Board, c: u8) {
@@ -1311,7 +1350,7 @@ mod tests {
             r.key(&b)
         };
         let mut seed = 7u64;
-        let mut checked = 0;
+        let (mut checked, mut home_checked) = (0, 0);
         for deal in 0..40 {
             let (columns, talon) = shuffled_deal(&mut seed, 52, 1..=7);
             // every other deal turns its face-down cards up in an order of their own
@@ -1332,11 +1371,18 @@ mod tests {
                 for &(_, s) in &kids {
                     let mut child = b.clone();
                     r.apply(&mut child, s, order);
-                    r.settle(&mut child, &mut Vec::new(), order);
+                    let mut settled = Vec::new();
+                    r.settle(&mut child, &mut settled, order);
                     assert_eq!(r.key(&child), afresh(&child));
-                    if let Some(k) = r.child_key(&b, key, s, order) {
+                    let worked_out = r.child_key(&b, key, s, order);
+                    if let Some(k) = worked_out {
                         assert_eq!(k, r.key(&child));
                         checked += 1;
+                    }
+                    // a card sent home gives no key exactly when more cards follow it home
+                    if matches!(s, Step::Column { to: To::Home, .. } | Step::Talon { to: To::Home, .. }) {
+                        assert_eq!(worked_out.is_none(), !settled.is_empty(), "{s:?}");
+                        home_checked += usize::from(worked_out.is_some());
                     }
                 }
                 let (_, s) = kids[(splitmix(&mut seed) % kids.len() as u64) as usize];
@@ -1345,6 +1391,7 @@ mod tests {
             }
         }
         assert!(checked > 2000, "only {checked} children checked");
+        assert!(home_checked > 300, "only {home_checked} children that send a card home checked");
     }
 
     #[test]
