@@ -125,8 +125,8 @@ fn longest_run(on: &[u64]) -> Option<usize> {
     (0..on.len()).try_fold(0, |m, c| Some(m.max(visit(c, on, &mut memo)?)))
 }
 
-/// Random words for the key: one per (place in a column, card), face-down count, (place in the
-/// talon, card) and waste size, each 128 bits as two halves.
+/// Random words for the key: one per (place in a column, card), face-down count, card in the
+/// talon and waste size, each 128 bits as two halves.
 #[derive(Clone)]
 struct Zobrist {
     column: Vec<[u64; 2]>,
@@ -142,7 +142,7 @@ impl Zobrist {
         Zobrist {
             column: words(COLUMN_CAP * MAX_CARDS),
             down: words(COLUMN_CAP + 1),
-            talon: words(MAX_CARDS * MAX_CARDS),
+            talon: words(MAX_CARDS),
             waste: words(MAX_CARDS + 1),
         }
     }
@@ -354,9 +354,10 @@ impl Rules {
     fn talon_key(&self, b: &Board) -> [u64; 2] {
         let z = &self.zobrist;
         let mut t = z.waste[self.waste_class(usize::from(b.waste), usize::from(b.talon_len))];
-        for (j, &c) in b.talon[..usize::from(b.talon_len)].iter().enumerate() {
-            let w = z.talon[j * MAX_CARDS + usize::from(c)];
-            t = [t[0] ^ w[0], t[1] ^ w[1]];
+        // the talon's cards as a set: cards only ever leave it, so within a search its order is
+        // the first talon's order and the set tells which cards lie where
+        for &c in &b.talon[..usize::from(b.talon_len)] {
+            t = xor(t, z.talon[usize::from(c)]);
         }
         t
     }
@@ -439,20 +440,14 @@ impl Rules {
         cards.iter().enumerate().fold(b.col_raw[t], |raw, (k, &c)| xor(raw, z.column[(tl + k) * MAX_CARDS + usize::from(c)]))
     }
 
-    /// The talon's share once its card at `at` is played: the cards above it move down a place
-    /// and the waste ends below it.
+    /// The talon's share once its card at `at` is played: the card leaves the set and the
+    /// waste ends below it.
     #[inline(always)]
     fn talon_without(&self, b: &Board, at: usize) -> [u64; 2] {
         let z = &self.zobrist;
         let tl = usize::from(b.talon_len);
         let (old, new) = (self.waste_class(usize::from(b.waste), tl), self.waste_class(at, tl - 1));
-        let mut talon = xor(b.talon_key, xor(z.waste[old], z.waste[new]));
-        talon = xor(talon, z.talon[at * MAX_CARDS + usize::from(b.talon[at])]);
-        for j in at + 1..usize::from(b.talon_len) {
-            let card = usize::from(b.talon[j]);
-            talon = xor(talon, xor(z.talon[j * MAX_CARDS + card], z.talon[(j - 1) * MAX_CARDS + card]));
-        }
-        talon
+        xor(b.talon_key, xor(xor(z.waste[old], z.waste[new]), z.talon[usize::from(b.talon[at])]))
     }
 
     /// The card under column `i`'s place `at` once that is uncovered: the one there, or when it
@@ -1399,10 +1394,15 @@ mod tests {
         let r = rules(2, 3, 1);
         let a = r.board(&Position { columns: vec![(0, vec![2]), (0, vec![5])], talon: vec![1, 4, 0, 3], waste: 1, home: vec![0, 0] });
         let b = r.board(&Position { columns: vec![(0, vec![5]), (0, vec![2])], talon: vec![1, 4, 0, 3], waste: 1, home: vec![0, 0] });
-        let c = r.board(&Position { columns: vec![(0, vec![5]), (0, vec![2])], talon: vec![4, 1, 0, 3], waste: 1, home: vec![0, 0] });
-        let (a, b, c) = (a.expect("a"), b.expect("b"), c.expect("c"));
+        // a card of the talon swapped with a column's: the talon holds other cards
+        let c = r.board(&Position { columns: vec![(0, vec![5]), (0, vec![3])], talon: vec![1, 4, 0, 2], waste: 1, home: vec![0, 0] });
+        // the talon's cards in another order: one search never meets both (cards only leave
+        // the talon), and the key reads the talon as a set
+        let d = r.board(&Position { columns: vec![(0, vec![5]), (0, vec![2])], talon: vec![4, 1, 0, 3], waste: 1, home: vec![0, 0] });
+        let (a, b, c, d) = (a.expect("a"), b.expect("b"), c.expect("c"), d.expect("d"));
         assert_eq!(r.key(&a), r.key(&b));
         assert_ne!(r.key(&a), r.key(&c));
+        assert_eq!(r.key(&a), r.key(&d));
     }
 
     #[test]
