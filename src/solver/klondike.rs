@@ -494,8 +494,7 @@ impl Rules {
     /// a column's top (for the column `c` leaves, `from` with its new top, none when it empties)
     /// or, at one card a tap, a talon card, that goes home without branching then.
     fn home_then_settles(&self, b: &Board, c: u8, from: Option<(usize, Option<u8>)>) -> bool {
-        let next_home = b.next_home & !self.peers[usize::from(c)] | self.after[usize::from(c)];
-        let home_set = b.home_set | 1 << c;
+        let (next_home, home_set) = self.home_after(b, c);
         let now = |t: u8| self.goes_home_now_with(next_home, home_set, t);
         for j in 0..usize::from(b.n_cols) {
             let top = match from {
@@ -509,9 +508,14 @@ impl Rules {
         self.draw == 1 && b.talon[..usize::from(b.talon_len)].iter().any(|&t| t != c && now(t))
     }
 
+    /// The cards that go home next and the cards home once `c` has gone home from `b`.
+    #[inline(always)]
+    fn home_after(&self, b: &Board, c: u8) -> (u64, u64) {
+        (b.next_home & !self.peers[usize::from(c)] | self.after[usize::from(c)], b.home_set | 1 << c)
+    }
+
     fn send_home(&self, b: &mut Board, c: u8) {
-        b.next_home = b.next_home & !self.peers[usize::from(c)] | self.after[usize::from(c)];
-        b.home_set |= 1 << c;
+        (b.next_home, b.home_set) = self.home_after(b, c);
         b.out -= 1;
     }
 
