@@ -379,38 +379,44 @@ impl Rules {
         let mut swap = |old: [u64; 2], new: [u64; 2]| {
             sum = [sum[0].wrapping_sub(old[0]).wrapping_add(new[0]), sum[1].wrapping_sub(old[1]).wrapping_add(new[1])];
         };
+        // the pile the cards leave changes as `apply` changes it, whatever they go to; a card
+        // the move leaves ready to go home without branching gives no key
         match s {
-            Step::Column { from, at, to: To::Home } => {
+            Step::Column { from, at, to } => {
                 let (i, at) = (usize::from(from), usize::from(at));
                 let under = if at > 0 { self.under(b, i, at, order) } else { 0 };
-                if self.home_then_settles(b, b.cols[i][at], Some((i, (at > 0).then_some(under)))) {
-                    return None;
+                match to {
+                    To::Home => {
+                        if self.home_then_settles(b, b.cols[i][at], Some((i, (at > 0).then_some(under)))) {
+                            return None;
+                        }
+                    }
+                    To::Column(t) => {
+                        if at > 0 && self.goes_home_now(b, under) {
+                            return None;
+                        }
+                        let t = usize::from(t);
+                        swap(b.col_key[t], mixed(self.raw_with(b, t, &b.cols[i][at..usize::from(b.len[i])])));
+                    }
                 }
                 swap(b.col_key[i], mixed(self.raw_without(b, i, at, under)));
             }
-            Step::Talon { at, to: To::Home } => {
-                let at = usize::from(at);
-                if self.home_then_settles(b, b.talon[at], None) {
-                    return None;
+            Step::Talon { at, to } => {
+                let (at, c) = (usize::from(at), b.talon[usize::from(at)]);
+                match to {
+                    To::Home => {
+                        if self.home_then_settles(b, c, None) {
+                            return None;
+                        }
+                    }
+                    To::Column(t) => {
+                        if self.goes_home_now(b, c) {
+                            return None;
+                        }
+                        let t = usize::from(t);
+                        swap(b.col_key[t], mixed(self.raw_with(b, t, &[c])));
+                    }
                 }
-                swap(b.talon_key, self.talon_without(b, at));
-            }
-            Step::Column { from, at, to: To::Column(t) } => {
-                let (i, at, t) = (usize::from(from), usize::from(at), usize::from(t));
-                let under = if at > 0 { self.under(b, i, at, order) } else { 0 };
-                if at > 0 && self.goes_home_now(b, under) {
-                    return None;
-                }
-                swap(b.col_key[i], mixed(self.raw_without(b, i, at, under)));
-                swap(b.col_key[t], mixed(self.raw_with(b, t, &b.cols[i][at..usize::from(b.len[i])])));
-            }
-            Step::Talon { at, to: To::Column(t) } => {
-                let (at, t) = (usize::from(at), usize::from(t));
-                let c = b.talon[at];
-                if self.goes_home_now(b, c) {
-                    return None;
-                }
-                swap(b.col_key[t], mixed(self.raw_with(b, t, &[c])));
                 swap(b.talon_key, self.talon_without(b, at));
             }
         }
