@@ -790,6 +790,9 @@ impl Rules {
 /// The first try's positions. A try that proves less than half of its positions lost hands the
 /// next twice its budget (as the general search's tries do).
 const FIRST_TRY: u64 = 20_000;
+/// How many times the positions of the search at more than one card a tap its twin at one a tap
+/// may record before the search's next try (`search`).
+const TWIN_SHARE: u64 = 3;
 /// The most a later try's sibling order is shaken: four times the ranks' whole spread, so a
 /// later try keeps little of the first try's order, whose long subtrees it is there to leave
 /// (docs/solver.md, "Later tries shaken past the order").
@@ -1066,13 +1069,15 @@ pub fn search(rules: &Rules, p: &Position, max_states: u64, timeout: Duration) -
     // the twin's positions, counted once it has recorded any
     let mut twin = 0;
     let (mut budget, mut budget_1) = (FIRST_TRY, FIRST_TRY);
+    let mut noise_1 = 0u64..;
     for noise in 0u64.. {
         let left = max_states.saturating_sub(here.states + twin);
         if let Some(found) = here.next_try(&root, &steps, &mut budget, noise, left, IN_PLACE) {
             return Ok(Found { states: here.states + twin, ..found });
         }
-        if open {
+        while open && twin <= TWIN_SHARE * here.states {
             let left = max_states.saturating_sub(here.states + there.states);
+            let noise = noise_1.next().expect("endless");
             let found = there.next_try(&root_1, &steps_1, &mut budget_1, noise, left, IN_PLACE);
             twin = there.states;
             match found {
