@@ -54,6 +54,8 @@ pub struct Rules {
     after: Vec<u64>,
     /// the cards `c` may lie on in a column, and the cards before `c` in its chain (`trap`)
     bases: Vec<u64>,
+    /// the cards that `c` going home may let go home without branching (`home_then_settles`)
+    stirs: Vec<u64>,
     lower: Vec<u64>,
     /// the longest run a column can build
     run_max: usize,
@@ -81,10 +83,11 @@ impl Rules {
         }
         let run_max = longest_run(&on).ok_or_else(|| Unfit("a column could build round in a circle".into()))?;
         let cards = |c: usize, up: u8| (0..n).filter(|&x| suit[x] == suit[c] && rank[x] == rank[c].wrapping_add(up)).fold(0, |m, x| m | 1 << x);
-        let (peers, after) = (0..n).map(|c| (cards(c, 0), cards(c, 1))).unzip();
-        let bases = (0..n).map(|c| (0..n).filter(|&b| on[b] & 1 << c != 0).fold(0, |m, b| m | 1 << b)).collect();
+        let (peers, after): (Vec<u64>, Vec<u64>) = (0..n).map(|c| (cards(c, 0), cards(c, 1))).unzip();
+        let bases: Vec<u64> = (0..n).map(|c| (0..n).filter(|&b| on[b] & 1 << c != 0).fold(0, |m, b| m | 1 << b)).collect();
         let lower = (0..n).map(|c| (0..n).filter(|&x| suit[x] == suit[c] && rank[x] < rank[c]).fold(0, |m, x| m | 1 << x)).collect();
-        let rules = Rules { suit, rank, on, empty, peers, after, bases, lower, run_max, draw: 1, lazy_stock: true, one_a_tap: None, zobrist: Zobrist::new() };
+        let stirs = stirs(&after, &bases);
+        let rules = Rules { suit, rank, on, empty, peers, after, bases, stirs, lower, run_max, draw: 1, lazy_stock: true, one_a_tap: None, zobrist: Zobrist::new() };
         Ok(match draw {
             1 => rules,
             _ => Rules { draw, lazy_stock: false, one_a_tap: Some(Box::new(rules.clone())), ..rules },
@@ -99,6 +102,25 @@ impl Rules {
     fn all(&self) -> u64 {
         u64::MAX.checked_shr((MAX_CARDS - self.n()) as u32).unwrap_or(0)
     }
+}
+
+/// For each card `c`, the cards that `goes_home_now` may call ready once `c` has gone home when
+/// it did not before: the card after `c`, a card `c` may lie on (`bases`), and a card on which
+/// may lie the card after `c` or a card `c` may lie on. Nothing else `c` going home changes.
+fn stirs(after: &[u64], bases: &[u64]) -> Vec<u64> {
+    let union = |m: u64| bits(m).fold(0, |u, x| u | bases[x]);
+    (0..after.len()).map(|c| after[c] | bases[c] | union(bases[c]) | union(after[c])).collect()
+}
+
+/// The cards of a set, lowest first.
+fn bits(mut m: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let x = m.trailing_zeros() as usize;
+            m &= m - 1;
+            x
+        })
+    })
 }
 
 /// The number of cards in the longest chain of `on`, None when it has a circle.
@@ -502,16 +524,17 @@ impl Rules {
     fn home_then_settles(&self, b: &Board, c: u8, from: Option<(usize, Option<u8>)>) -> bool {
         let (next_home, home_set) = self.home_after(b, c);
         let now = |t: u8| self.goes_home_now_with(next_home, home_set, t);
-        for j in 0..usize::from(b.n_cols) {
-            let top = match from {
-                Some((i, top)) if i == j => top,
-                _ => usize::from(b.len[j]).checked_sub(1).map(|l| b.cols[j][l]),
-            };
-            if top.is_some_and(now) {
-                return true;
-            }
+        if from.is_some_and(|(_, top)| top.is_some_and(now)) {
+            return true;
         }
-        self.draw == 1 && b.talon[..usize::from(b.talon_len)].iter().any(|&t| t != c && now(t))
+        // `b` is settled: any other card that goes home now is one `c` going home stirred,
+        // which is rarely any
+        let (nc, tl) = (usize::from(b.n_cols), usize::from(b.talon_len));
+        bits(next_home & self.stirs[usize::from(c)]).any(|t| {
+            let t = t as u8;
+            let top = |j: usize| from.is_none_or(|(i, _)| i != j) && b.len[j] > 0 && b.cols[j][usize::from(b.len[j]) - 1] == t;
+            now(t) && ((0..nc).any(top) || self.draw == 1 && b.talon[..tl].contains(&t))
+        })
     }
 
     /// The cards that go home next and the cards home once `c` has gone home from `b`.
@@ -1360,7 +1383,7 @@ mod tests {
             r.key(&b)
         };
         let mut seed = 7u64;
-        let (mut checked, mut home_checked) = (0, 0);
+        let (mut checked, mut home_checked, mut followed) = (0, 0, 0);
         for deal in 0..40 {
             let (columns, talon) = shuffled_deal(&mut seed, 52, 1..=7);
             // every other deal turns its face-down cards up in an order of their own
@@ -1393,6 +1416,7 @@ mod tests {
                     if matches!(s, Step::Column { to: To::Home, .. } | Step::Talon { to: To::Home, .. }) {
                         assert_eq!(worked_out.is_none(), !settled.is_empty(), "{s:?}");
                         home_checked += usize::from(worked_out.is_some());
+                        followed += usize::from(worked_out.is_none());
                     }
                 }
                 let (_, s) = kids[(splitmix(&mut seed) % kids.len() as u64) as usize];
@@ -1402,6 +1426,7 @@ mod tests {
         }
         assert!(checked > 2000, "only {checked} children checked");
         assert!(home_checked > 300, "only {home_checked} children that send a card home checked");
+        assert!(followed > 25, "only {followed} children that send cards home after the first");
     }
 
     #[test]
