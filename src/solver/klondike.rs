@@ -134,10 +134,7 @@ fn longest_run(on: &[u64]) -> Option<usize> {
         }
         memo[c] = 1;
         let mut best = 0;
-        let mut rest = on[c];
-        while rest != 0 {
-            let x = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
+        for x in bits(on[c]) {
             best = best.max(visit(x, on, memo)?);
         }
         memo[c] = best + 3;
