@@ -36,6 +36,7 @@ MAX_OUTCOME_WORK = 25_000
 PLANNER_DEFAULT_NODES = 2_000  # positions `expectimax` expands per move unless told otherwise
 PLANNER_MAX_NODES = 10_000_000  # the most positions a planner may be asked to expand per move
 PLANNER_MAX_GAME_NODES = 10_000_000_000  # the most positions a planner may spend on one game
+USUAL_SOLVE_STATES = 20_000  # positions `usual` looks ahead when it sees every card
 PLANNER_MAX_DEALS = 1_000  # the most deals the sampling planner may solve per decision
 BANDIT_MAX_SAMPLES = 100_000  # the most child solves the bandit planner may make per decision
 KLONDIKE_MAX_SAMPLES = 1_000_000  # the most child solves the klondike planner may make per decision

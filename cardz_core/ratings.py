@@ -56,6 +56,9 @@ PLAYOUTS = 4  # fair playouts per won deal
 SLIP = 0.1  # the playout player's chance of a random legal move instead of its choice
 PLAYOUT_MOVES = 500  # move cap of one playout; past it the playout counts as not won
 PLAYOUT_PLANNER = "usual"
+# without its look ahead: the playouts measure how a greedy player fares, and the tables were
+# made before ``usual`` looked ahead
+PLAYOUT_OPTIONS: dict[str, Any] = {"solve": 0}
 
 
 def file_hash(path: Path) -> str:
@@ -83,7 +86,7 @@ class SlippingPlanner:
     def __init__(self, game: Game) -> None:
         from cardz_core.planners import make_planner
 
-        self.inner = make_planner(game, PLAYOUT_PLANNER)
+        self.inner = make_planner(game, PLAYOUT_PLANNER, **PLAYOUT_OPTIONS)
 
     def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
         if rng.random() < SLIP:

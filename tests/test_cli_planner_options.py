@@ -11,6 +11,7 @@ import pytest
 
 from cardz_core.cli.main import main
 from cardz_core.engines import engine_of
+from cardz_core.limits import PLANNER_MAX_NODES, USUAL_SOLVE_STATES
 from cardz_core.planners import BUILTIN_PLANNERS, option_names
 from cardz_core.planners import klondike as klondike_planner
 from cardz_core.rulesets import open_game
@@ -45,7 +46,7 @@ def made_with(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 
 def test_each_builtin_planner_names_the_options_it_takes():
     takes = {name: option_names(f) or frozenset() for name, f in BUILTIN_PLANNERS.items()}
-    assert takes["usual"] == takes["random"] == frozenset()
+    assert takes["random"] == frozenset() and takes["usual"] == {"solve"}
     assert {"samples", "limit", "game_nodes", "reveal", "commit"} <= takes["klondike"]
     assert "nodes" in takes["expectimax"] and "samples" not in takes["sampling"]
 
@@ -107,7 +108,7 @@ def test_the_run_records_what_every_builtin_planner_played_with(capsys):
         "expectimax": {"nodes": 300, "depth": expectimax.MAX_DEPTH,
                        "samples": expectimax.CHANCE_SAMPLES, "width": expectimax.WIDTH},
         "value": {"samples": value.CHANCE_SAMPLES},
-        "usual": {}}
+        "usual": {"solve": USUAL_SOLVE_STATES}}
     code, out, err = run(capsys, "simulate", "klondike_draw3", "--planner", "bandit",
                          "--games", "1", "--workers", "1", "--max-moves", "2", "--json",
                          "--option", "samples=5", "--option", "lines=false")
@@ -120,8 +121,12 @@ def test_the_run_records_what_every_builtin_planner_played_with(capsys):
 
 @needs_native
 @pytest.mark.parametrize("argv, code, says", [
+    (["--planner", "random", "--option", "samples=4"], 1,
+     "planner 'random' takes no option 'samples' (it takes: none)"),
     (["--planner", "usual", "--option", "samples=4"], 1,
-     "planner 'usual' takes no option 'samples' (it takes: none)"),
+     "planner 'usual' takes no option 'samples' (it takes: solve)"),
+    (["--planner", "usual", "--option", f"solve={PLANNER_MAX_NODES + 1}"], 1,
+     f"usual's look ahead records 0 to {PLANNER_MAX_NODES} positions"),
     (["--planner", "klondike,usual", "--option", "limit=300"], 1, "'usual' takes no option 'limit'"),
     (["--planner", "klondike", "--option", "samples=0"], 1, "samples (solves a decision) is 1 to"),
     (["--planner", "klondike", "--option", "samples=4", "--option", "samples=5"], 2,

@@ -14,7 +14,8 @@ from cardz_core.cli.main import main
 from cardz_core.engines import engine_of
 from cardz_core.rulesets import open_game
 from cardz_core.sim.rows import read_rows
-from cardz_core.limits import MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_WORKERS, SIM_MAX_MOVES
+from cardz_core.limits import (MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_WORKERS, SIM_MAX_MOVES,
+                               USUAL_SOLVE_STATES)
 from cardz_core.planners import expectimax
 
 
@@ -217,7 +218,7 @@ def test_every_result_says_how_it_was_made(tmp_path, capsys):
     engine = engine_of(open_game(GAME))[0]  # the engine compile chose (auto: native)
     assert (variant["engine"], variant["game"], variant["file"]) == (engine, "Pocket Patience",
                                                                      GAME)
-    assert made["planners"] == [{"name": "usual", "options": {}},
+    assert made["planners"] == [{"name": "usual", "options": {"solve": USUAL_SOLVE_STATES}},
                                 {"name": "expectimax", "options": {
                                     "nodes": 30, "depth": expectimax.MAX_DEPTH,
                                     "samples": expectimax.CHANCE_SAMPLES,

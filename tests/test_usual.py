@@ -5,11 +5,20 @@ last, and giving up after a long stretch without progress."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cardz_core import ratings
+from cardz_core.engine import compile
+from cardz_core.engine.state import PLAYING, WON
+from cardz_core.limits import PLANNER_MAX_NODES, USUAL_SOLVE_STATES
+from cardz_core.native import extension
 from cardz_core.planners import make_planner, measures, usual
+from cardz_core.planners.solver import SolveResult
+from cardz_core.problems import CardzError
+from cardz_core.spec import load_game
 from cardz_core.view import Seat
 from conftest import board, mv, tap
 from test_planners import play
@@ -218,3 +227,79 @@ def test_usual_plays_a_columns_card_home_before_turning_the_stocks() -> None:
     home = mv(game, "column-1", 1, "foundation")
     assert {home, tap(game, "stock")} <= set(game.legal_moves(there))
     assert make_planner(game, "usual").choose(game, game.view(there), random.Random(3)) == home
+
+
+def _played(game: Any, seed: int, moves: int, **options: Any) -> tuple[Any, list[Any]]:
+    """One deal played by ``usual`` with ``options``: the seat and the moves made."""
+    seat = Seat(game, game.deal(seed))
+    planner = make_planner(game, "usual", **options)
+    rng = random.Random(seed)
+    made = []
+    while seat.state.status == PLAYING and seat.state.moves < moves:
+        move = planner.choose(game, seat.view, rng)
+        if move is None:
+            break
+        made.append(move)
+        seat.play(move)
+    return seat, made
+
+
+def test_usual_plays_out_the_win_its_look_ahead_finds_alike_on_both_engines() -> None:
+    # Fan deal 3: every card is dealt face up, and one try of the solver wins it in 7,231
+    # positions; by its scores alone usual loses it
+    path = Path(next(p for p in RULESETS if p.stem == "fan"))
+    lines = []
+    for engine in ("python", "native") if extension() is not None else ("python",):
+        game = compile(load_game(path), engine=engine)
+        seat, made = _played(game, 3, 500)
+        assert seat.state.status == WON
+        lines.append(made)
+        assert _played(game, 3, 500, solve=0)[0].state.status != WON
+    assert all(line == lines[0] for line in lines)
+
+
+def test_usual_looks_ahead_only_on_views_it_knows_in_full_and_ever_later(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    looked: list[tuple[int, bool]] = []
+
+    def unknown(game: Any, state: Any, **kw: Any) -> Any:
+        assert kw["max_states"] == USUAL_SOLVE_STATES and kw["one_try"]
+        looked.append((state.moves, state.pools is None))
+        return SolveResult("unknown", states=kw["max_states"])
+
+    monkeypatch.setattr(usual, "solve", unknown)
+    seat, _ = _played(_game("simple_simon"), 2, 400)  # nothing is hidden
+    assert seat.state.moves >= 175  # (it gives up at 200, by STALL_MOVES)
+    assert [m for m, _ in looked] == [0, 25, 75, 175] and all(true for _, true in looked)
+    looked.clear()
+    _played(_game("klondike"), 1, 60)  # cards face down all along: no look
+    assert looked == []
+    assert _played(_game("simple_simon"), 2, 400, solve=0) and looked == []
+
+
+def test_usual_stops_looking_once_a_loss_is_proved(monkeypatch: pytest.MonkeyPatch) -> None:
+    looked: list[int] = []
+
+    def lost(game: Any, state: Any, **kw: Any) -> Any:
+        looked.append(state.moves)
+        return SolveResult("lost", states=1)
+
+    monkeypatch.setattr(usual, "solve", lost)
+    seat, _ = _played(_game("simple_simon"), 2, 200)
+    assert looked == [0] and seat.state.moves > 25  # and it plays on by its scores
+
+
+@pytest.mark.parametrize("solve, refused", [
+    (0, False), (PLANNER_MAX_NODES, False), (PLANNER_MAX_NODES + 1, True), (-1, True),
+    (True, True), (2.5, True)])
+def test_usual_takes_a_look_ahead_of_0_to_the_most_positions(solve: Any, refused: bool) -> None:
+    game = _game("fan")
+    if refused:
+        with pytest.raises(CardzError, match="usual's look ahead records 0 to"):
+            make_planner(game, "usual", solve=solve)
+    else:
+        assert make_planner(game, "usual", solve=solve).settings() == {"solve": solve}
+
+
+def test_the_rating_playouts_play_usual_without_its_look_ahead() -> None:
+    assert ratings.SlippingPlanner(_game("fan")).inner.settings() == {"solve": 0}

@@ -58,10 +58,9 @@ import attrs
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import PLAYING, WON, State
 from cardz_core.limits import BANDIT_MAX_SAMPLES, SOLVE_DEFAULT_STATES
-from cardz_core.planners.base import Budget, Unknown, refuse_reveal
-from cardz_core.planners.expectimax import Piles
+from cardz_core.planners.base import NO_TIME_LIMIT, Budget, Piles, Unknown, follow, refuse_reveal
 from cardz_core.planners.measures import roles
-from cardz_core.planners.sampling import NO_TIME_LIMIT, SamplingPlanner, follow
+from cardz_core.planners.sampling import SamplingPlanner
 from cardz_core.planners.solver import solve
 from cardz_core.planners.usual import Visited
 from cardz_core.problems import CardzError

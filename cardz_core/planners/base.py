@@ -19,13 +19,18 @@ from typing import TYPE_CHECKING, Protocol
 
 import attrs
 
-from cardz_core.engine.moves import Move
+from cardz_core.engine.moves import IllegalMove, Move
+from cardz_core.engine.state import PLAYING
 from cardz_core.limits import PLANNER_MAX_NODES
 from cardz_core.problems import CardzError
 from cardz_core.view import View, deck_info, pool_counts
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
+
+NO_TIME_LIMIT = 3600.0  # seconds a solve may take when only positions bound it
+
+Piles = tuple[tuple[int, ...], ...]
 
 
 class Planner(Protocol):
@@ -109,3 +114,27 @@ def _widest_pool(game: Game, view: View) -> int:
     """The most different printed cards one pool of the view holds."""
     rows = pool_counts(deck_info(game), view.pools or ())
     return max((sum(1 for n in row if n) for row in rows), default=0)
+
+
+def follow(game: Game, view: View, line: list[Move], through_reveal: bool
+           ) -> list[tuple[Piles, Move]]:
+    """A solved line as (piles before, move) pairs, played from ``view`` for as long as the view
+    knows every card it uses: up to its first move that turns up an unknown card, that move
+    included when ``through_reveal`` or when it is the first (past it the view knows what the
+    sample made up). A move legal only with the sample's cards ends the plan."""
+    plan: list[tuple[Piles, Move]] = []
+    v = view
+    for move in line:
+        try:
+            after = game.apply(v, move, reveal=refuse_reveal)
+        except Unknown:
+            if through_reveal or not plan:
+                plan.append((v.piles, move))
+            break
+        except IllegalMove:  # legal only with the sample's cards: think again there
+            break
+        plan.append((v.piles, move))
+        v = after
+        if v.status != PLAYING:
+            break
+    return plan

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Hashable
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import PLAYING
 from cardz_core.limits import PLANNER_DEFAULT_NODES
-from cardz_core.planners.base import Budget, Clock, Unknown, children, refuse_reveal
+from cardz_core.planners.base import Budget, Clock, Piles, Unknown, children, refuse_reveal
 from cardz_core.planners.measures import WIN_VALUE, roles, terminal_value
 from cardz_core.planners.usual import UsualPlanner
 from cardz_core.planners.value import value_function
@@ -48,7 +48,6 @@ if TYPE_CHECKING:
     from cardz_core.engine.game import Game
 
 Line = tuple[Move, ...]  # moves played one after the other from a view
-Piles = tuple[tuple[int, ...], ...]
 Table = dict[tuple[Hashable, int], "_Closure"]  # a search's closures by (view key, depth)
 
 KNOWLEDGE_WEIGHT = 1.0  # per unknown card a chance node turns up: seeing a card is progress

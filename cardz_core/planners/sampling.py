@@ -23,11 +23,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from cardz_core.engine.moves import IllegalMove, Move
+from cardz_core.engine.moves import Move
 from cardz_core.engine.state import PLAYING, State
 from cardz_core.limits import PLANNER_DEFAULT_NODES, PLANNER_MAX_DEALS, SOLVE_DEFAULT_STATES
-from cardz_core.planners.base import Budget, Unknown, refuse_reveal
-from cardz_core.planners.expectimax import ExpectimaxPlanner, Piles
+from cardz_core.planners.base import NO_TIME_LIMIT, Budget, Piles, follow
+from cardz_core.planners.expectimax import ExpectimaxPlanner
 from cardz_core.planners.solver import solve
 from cardz_core.problems import CardzError
 from cardz_core.view import View, sample_deal
@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from cardz_core.engine.game import Game
 
 DEALS = 8  # deals sampled and solved per decision
-NO_TIME_LIMIT = 3600.0  # seconds a sample's solve may take when only nodes bound it
 
 
 class SamplingPlanner:
@@ -108,27 +107,3 @@ def _settled(votes: dict[Move, int], left: int) -> bool:
     solved vote for (a tie could go to a move listed earlier, so the lead must exceed them)."""
     top = sorted(votes.values(), reverse=True)
     return top[0] - (top[1] if len(top) > 1 else 0) > left
-
-
-def follow(game: Game, view: View, line: list[Move], through_reveal: bool
-           ) -> list[tuple[Piles, Move]]:
-    """A solved line as (piles before, move) pairs, played from ``view`` for as long as the view
-    knows every card it uses: up to its first move that turns up an unknown card, that move
-    included when ``through_reveal`` or when it is the first (past it the view knows what the
-    sample made up). A move legal only with the sample's cards ends the plan."""
-    plan: list[tuple[Piles, Move]] = []
-    v = view
-    for move in line:
-        try:
-            after = game.apply(v, move, reveal=refuse_reveal)
-        except Unknown:
-            if through_reveal or not plan:
-                plan.append((v.piles, move))
-            break
-        except IllegalMove:  # legal only with the sample's cards: think again there
-            break
-        plan.append((v.piles, move))
-        v = after
-        if v.status != PLAYING:
-            break
-    return plan

@@ -56,7 +56,7 @@ def check_budget(max_states: int, timeout: float) -> None:
 def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
           timeout: float = SOLVE_DEFAULT_SECONDS, analysis: Analysis | None = None,
           orders: tuple[Weights, ...] | None = None, beam: Beam | None = None,
-          klondike_model: bool = True) -> SolveResult:
+          klondike_model: bool = True, one_try: bool = False) -> SolveResult:
     """Search ``state`` of ``game`` (a compiled ``Game``) for a win. The per-game tables are
     the game's (``analysis_of``) unless ``analysis`` is given.
 
@@ -93,10 +93,14 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
 
     ``beam`` puts a beam try (``cardz_core.solver.beam``) before the tries, ranked by the first
     order: it counts only if it wins; when it ends without a win, the tries go on with the
-    budgets it left, and ``states`` counts its positions too."""
+    budgets it left, and ``states`` counts its positions too.
+
+    ``one_try`` gives the first try every budget, as a budget under ``PROBE_MIN_STATES`` does:
+    no tries with noise, whose orders differ between the two engines, so the answer and line
+    are the same on both (``usual``'s look ahead, which must play alike on both)."""
     check_budget(max_states, timeout)
     an = analysis if analysis is not None else analysis_of(game)
-    native = prepare(game, an, orders)
+    native = prepare(game, an, orders, one_try)
     assert an.oneway is not None
     if an.oneway.reason is None and an.oneway.fits(state) is None:
         return _solve_oneway(an, game, state, max_states, timeout)
@@ -134,7 +138,7 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     if orders is None:
         orders = ORDERINGS + FACE_DOWN_ORDERINGS if hidden else ORDERINGS
     size_states, size_seconds = max_states // PROBE_SHARE, timeout / PROBE_SHARE
-    if size_states < PROBE_MIN_STATES:  # too small to cut: one try with everything
+    if one_try or size_states < PROBE_MIN_STATES:  # too small to cut: one try with everything
         size_states, size_seconds = max_states, timeout
     found = None
     lost: set = set()  # positions proved lost by the tries so far (docs/solver.md, section 7)
@@ -166,45 +170,52 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
                        time.perf_counter() - start, stopped, [*an.notes, PYTHON_NOTE])
 
 
-def prepare(game: Any, an: Analysis, orders: tuple[Weights, ...] | None = None) -> Any | None:
+def prepare(game: Any, an: Analysis, orders: tuple[Weights, ...] | None = None,
+            one_try: bool = False) -> Any | None:
     """Build on ``an`` the per-game tables ``solve`` reads (the one-way model, the native
     search with its plan), once: a caller that solves many deals of one game in fresh processes
     builds them before it forks, so that no deal pays for them. The native search whose tries
-    take ``orders`` (``solve``'s; None: the default orders), or None."""
+    take ``orders`` (``solve``'s; None: the default orders) and, with ``one_try``, make one try
+    with every budget, or None."""
     if an.oneway is None:
         an.oneway = OneWay(an)
     if an.klondike is None:
         an.klondike = KlondikeShape(an)
-    return _native_solver(game, an, orders)
+    return _native_solver(game, an, orders, one_try)
 
 
-# the native searches with orders of their own, per analysis (``solve``'s ``orders``); the one
-# with the default orders is kept on the analysis (``Analysis.native``)
-_ORDERED: weakref.WeakKeyDictionary[Analysis, dict[tuple[Weights, ...], Any]] = \
-    weakref.WeakKeyDictionary()
+# the native searches with orders of their own or one try, per analysis (``solve``'s ``orders``
+# and ``one_try``); the one with the default orders and tries is kept on the analysis
+# (``Analysis.native``)
+_ORDERED: weakref.WeakKeyDictionary[Analysis, dict[tuple[tuple[Weights, ...] | None, bool], Any]] \
+    = weakref.WeakKeyDictionary()
 
 
-def _native_solver(game: Any, an: Analysis,
-                   orders: tuple[Weights, ...] | None = None) -> Any | None:
-    """The native search of ``game`` whose tries take ``orders`` (None: the default orders),
-    built once, or None when the game is not on the native engine or its rules hold a kind the
-    analysis does not know. Only the search asked for is built."""
+def _native_solver(game: Any, an: Analysis, orders: tuple[Weights, ...] | None = None,
+                   one_try: bool = False) -> Any | None:
+    """The native search of ``game`` whose tries take ``orders`` (None: the default orders)
+    and, with ``one_try``, make one try with every budget, built once, or None when the game is
+    not on the native engine or its rules hold a kind the analysis does not know. Only the
+    search asked for is built."""
     if not isinstance(game, NativeEngineGame) or not an.known:
         return None
-    if orders is None:
+    if orders is None and not one_try:
         if an.native is None:
-            an.native = _build_native(game, an, None)
+            an.native = _build_native(game, an, None, False)
         return an.native
     built = _ORDERED.setdefault(an, {})
-    if orders not in built:
-        built[orders] = _build_native(game, an, orders)
-    return built[orders]
+    if (orders, one_try) not in built:
+        built[orders, one_try] = _build_native(game, an, orders, one_try)
+    return built[orders, one_try]
 
 
-def _build_native(game: Any, an: Analysis, orders: tuple[Weights, ...] | None) -> Any:
+def _build_native(game: Any, an: Analysis, orders: tuple[Weights, ...] | None,
+                  one_try: bool) -> Any:
     ext = extension()
     assert ext is not None  # a NativeEngineGame exists only with the extension built
-    plan = solver_plan(game, an, share=PROBE_SHARE, min_states=PROBE_MIN_STATES)
+    # one try: no budget is ever too large to be cut, since none reaches SOLVE_MAX_STATES
+    least = SOLVE_MAX_STATES + 1 if one_try else PROBE_MIN_STATES
+    plan = solver_plan(game, an, share=PROBE_SHARE, min_states=least)
     if orders is not None:
         plan["tries"]["orderings"] = [w.numbers() for w in orders]
         plan["tries"]["face_down"] = []

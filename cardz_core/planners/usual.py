@@ -30,11 +30,15 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from cardz_core.engine.moves import Move
-from cardz_core.engine.state import State
+from cardz_core.engine.state import PLAYING, State
+from cardz_core.limits import PLANNER_MAX_NODES, USUAL_SOLVE_STATES
+from cardz_core.planners.base import NO_TIME_LIMIT, Piles, follow
+from cardz_core.planners.solver import solve
 from cardz_core.planners.measures import (Roles, empty_spaces, hidden_cards, home_cards, roles,
                                           terminal_value)
+from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import analysis_of
-from cardz_core.view import View
+from cardz_core.view import View, known_position
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
@@ -51,8 +55,7 @@ ORDER_WEIGHT = 0.01  # per face-down card under the picked card: work on the dee
 REVISIT_COST = 3.0  # per earlier visit of the board a move leads to
 MAX_VISITS = 3  # a board visited this often is not gone back to
 STALL_MOVES = 200  # moves without a card more home or turned up, after which it gives up
-
-Piles = tuple[tuple[int, ...], ...]
+SOLVE_EVERY = 25  # moves from the first look ahead that found neither a win nor a loss to the next
 
 
 class Visited:
@@ -161,9 +164,46 @@ def _best_next(game: Game, r: Roles, view: State) -> float:
 class UsualPlanner:
     name = "usual"
 
-    def __init__(self, game: Game, **_options: Any) -> None:
+    def __init__(self, game: Game, solve: int = USUAL_SOLVE_STATES, **_options: Any) -> None:
+        if isinstance(solve, bool) or not isinstance(solve, int) \
+                or not 0 <= solve <= PLANNER_MAX_NODES:
+            raise CardzError(f"usual's look ahead records 0 to {PLANNER_MAX_NODES} positions "
+                             f"(0: none), not {solve!r}")
         self.visited = Visited(roles(game))
         self.safe = analysis_of(game).safe
+        self.solve_states = solve
+        self.plan: list[tuple[Piles, Move]] = []  # (piles the move is played from, move)
+        self.solve_at = 0  # the move count from which the next look ahead may be made
+        self.wait = SOLVE_EVERY  # moves from a look that found nothing to the next
+        self.proved_lost = False
+
+    def settings(self) -> dict[str, Any]:
+        """The options this planner plays with (a run's record of them)."""
+        return {"solve": self.solve_states}
+
+    def solved(self, game: Game, view: View) -> Move | None:
+        """The next move of a win the solver found, when the view knows every card: one try of
+        ``solve_states`` positions (the same on both engines), made again ``SOLVE_EVERY`` moves
+        later while it finds neither a win nor a loss, then after twice as many moves each time.
+        None: play by the scores."""
+        if self.plan and self.plan[0][0] == view.piles:
+            return self.plan.pop(0)[1]
+        self.plan = []
+        if not self.solve_states or self.proved_lost or view.status != PLAYING \
+                or view.moves < self.solve_at:
+            return None
+        known = known_position(view)
+        if known is None:
+            return None
+        found = solve(game, known, max_states=self.solve_states, timeout=NO_TIME_LIMIT,
+                      klondike_model=False, one_try=True)
+        # each look that finds nothing waits twice as long for the next: a game's looks are few
+        self.solve_at = view.moves + self.wait
+        self.wait *= 2
+        self.proved_lost = found.result == "lost"
+        if found.result == "won":
+            self.plan = follow(game, view, found.line, through_reveal=True)
+        return self.plan.pop(0)[1] if self.plan else None
 
     def ranked(self, game: Game, view: View, rng: random.Random
                ) -> list[tuple[float, int, Move]]:
@@ -192,6 +232,9 @@ class UsualPlanner:
     def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
         if self.visited.stalled(view):
             return None
+        won = self.solved(game, view)
+        if won is not None:
+            return won
         if self.safe is not None:
             moves = game.legal_moves(view)
             safe = self.safe.find(view, moves)
