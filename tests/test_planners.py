@@ -34,7 +34,8 @@ DEALS = 50 if LONG else 1
 MOVES = 300 if LONG else 20
 OPTIONS: dict[str, dict[str, Any]] = {"expectimax": {"nodes": 30, "depth": 2, "samples": 2},
                                       "value": {"samples": 2}, "sampling": {"nodes": 60, "deals": 2},
-                                      "bandit": {"nodes": 60, "samples": 4}}
+                                      "bandit": {"nodes": 60, "samples": 4},
+                                      "usual": {"solve": 2000}}
 
 
 def play(game: Any, name: str, seed: int, moves: int) -> Seat:

@@ -16,10 +16,10 @@ from cardz_core.engine.state import PLAYING, WON
 from cardz_core.limits import PLANNER_MAX_NODES, USUAL_SOLVE_STATES
 from cardz_core.native import extension
 from cardz_core.planners import make_planner, measures, usual
-from cardz_core.planners.solver import SolveResult
+from cardz_core.planners.solver import SolveResult, solve
 from cardz_core.problems import CardzError
 from cardz_core.spec import load_game
-from cardz_core.view import Seat
+from cardz_core.view import Seat, sample_deal
 from conftest import board, mv, tap
 from test_planners import play
 from test_view import RULESETS, bundled, game_of
@@ -244,17 +244,20 @@ def _played(game: Any, seed: int, moves: int, **options: Any) -> tuple[Any, list
     return seat, made
 
 
-def test_usual_plays_out_the_win_its_look_ahead_finds_alike_on_both_engines() -> None:
-    # Fan deal 3: every card is dealt face up, and one try of the solver wins it in 7,231
-    # positions; by its scores alone usual loses it
-    path = Path(next(p for p in RULESETS if p.stem == "fan"))
+# Fan deal 3: every card is dealt face up, and one try of the solver wins it in 7,231 positions.
+# Gaps deal 22: the Aces lie face down on their foundation, out of play; a try on a deal that
+# fills them in finds a win with no redeal left to shuffle. By its scores alone usual loses both.
+@pytest.mark.parametrize("stem, seed, hidden", [("fan", 3, False), ("gaps", 22, True)])
+def test_usual_plays_out_the_win_its_look_ahead_finds_alike_on_both_engines(
+        stem: str, seed: int, hidden: bool) -> None:
+    path = Path(next(p for p in RULESETS if p.stem == stem))
     lines = []
     for engine in ("python", "native") if extension() is not None else ("python",):
         game = compile(load_game(path), engine=engine)
-        seat, made = _played(game, 3, 500)
-        assert seat.state.status == WON
+        seat, made = _played(game, seed, 500)
+        assert seat.state.status == WON and any(map(any, seat.view.pools)) == hidden
         lines.append(made)
-        assert _played(game, 3, 500, solve=0)[0].state.status != WON
+        assert _played(game, seed, 500, solve=0)[0].state.status != WON
     assert all(line == lines[0] for line in lines)
 
 
@@ -301,5 +304,26 @@ def test_usual_takes_a_look_ahead_of_0_to_the_most_positions(solve: Any, refused
         assert make_planner(game, "usual", solve=solve).settings() == {"solve": solve}
 
 
-def test_the_rating_playouts_play_usual_without_its_look_ahead() -> None:
-    assert ratings.SlippingPlanner(_game("fan")).inner.settings() == {"solve": 0}
+def test_the_rating_playouts_and_the_fallbacks_play_usual_without_its_look_ahead() -> None:
+    game = _game("fan")
+    assert ratings.SlippingPlanner(game).inner.settings() == {"solve": 0}
+    for name in ("value", "expectimax"):
+        assert make_planner(game, name).usual.settings() == {"solve": 0}
+
+
+def test_a_win_is_played_only_when_no_chance_event_decides_it() -> None:
+    game = _game("klondike")
+    view = Seat(game, game.deal(2)).view
+    found = solve(game, sample_deal(view, random.Random(2)), max_states=300_000,
+                  klondike_model=False)
+    assert found.result == "won"  # on the sample; but the line turns up the view's unknown cards
+    assert usual._sure_win(game, view, found.line) == []
+    gaps = _game("gaps")  # deal 6's win redeals: the view cannot know how the shuffle falls
+    view = Seat(gaps, gaps.deal(6)).view
+    found = solve(gaps, sample_deal(view, random.Random(6)), max_states=20_000, one_try=True)
+    assert found.result == "won" and usual._sure_win(gaps, view, found.line) == []
+    freecell = _game("freecell")  # every card known, no chance: the whole line
+    view = Seat(freecell, freecell.deal(1)).view
+    found = solve(freecell, view, max_states=20_000, one_try=True)
+    assert [m for _, m in usual._sure_win(freecell, view, found.line)] == found.line
+    assert found.line and usual._sure_win(freecell, view, found.line[:-1]) == []  # not won

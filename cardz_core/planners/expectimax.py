@@ -124,7 +124,7 @@ class ExpectimaxPlanner:
         self.samples = max(1, samples)
         self.width = max(1, width)
         self.inner_nodes = max(10, (nodes or PLANNER_DEFAULT_NODES) // INNER_SHARE)
-        self.usual = UsualPlanner(game)
+        self.usual = UsualPlanner(game, solve=0)  # its scores only: the fallback it always had
         self.plan: list[tuple[Piles, Move]] = []  # (piles the move is played from, move)
         an = analysis(game)
         self.safe = an.safe

@@ -74,7 +74,7 @@ class SamplingPlanner:
         votes: dict[Move, int] = {}
         lines: dict[Move, list[Move]] = {}
         for i in range(n):
-            deal: State = sample_deal(view, rng) if hidden else view
+            deal: State = sample_deal(view, rng)  # with nothing hidden, the view as a true position
             found = solve(game, deal, analysis=self.analysis, klondike_model=False,
                           **self._share(n))
             if not hidden and found.result == "lost":

@@ -29,16 +29,16 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from cardz_core.engine.moves import Move
-from cardz_core.engine.state import PLAYING, State
+from cardz_core.engine.moves import IllegalMove, Move
+from cardz_core.engine.state import PLAYING, WON, State
 from cardz_core.limits import PLANNER_MAX_NODES, USUAL_SOLVE_STATES
-from cardz_core.planners.base import NO_TIME_LIMIT, Piles, follow
+from cardz_core.planners.base import NO_TIME_LIMIT, Piles, Unknown
 from cardz_core.planners.solver import solve
 from cardz_core.planners.measures import (Roles, empty_spaces, hidden_cards, home_cards, roles,
                                           terminal_value)
 from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import analysis_of
-from cardz_core.view import View, known_position
+from cardz_core.view import View, known_position, sample_deal
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
@@ -156,6 +156,34 @@ def _next_score(r: Roles, view: State, move: Move) -> float:
     return score
 
 
+class _RefuseChance:
+    """A ``reveal`` callback that refuses every chance event: a card turned up that the view
+    does not know, and a shuffle (which a view plays with a generator of its own, not the
+    game's)."""
+
+    def __call__(self, pool: int) -> int:
+        raise Unknown
+
+    def forget(self, cards: Any) -> Any:
+        raise Unknown
+
+
+def _sure_win(game: Game, view: View, line: list[Move]) -> list[tuple[Piles, Move]]:
+    """``line`` as a plan (``follow``'s pairs) when it wins from ``view`` whatever its unknown
+    cards are: every move plays on the view with no chance event, and the last wins. Else
+    empty."""
+    plan: list[tuple[Piles, Move]] = []
+    v: State = view
+    for move in line:
+        try:
+            after = game.apply(v, move, reveal=_RefuseChance())
+        except (Unknown, IllegalMove):
+            return []
+        plan.append((v.piles, move))
+        v = after
+    return plan if v.status == WON else []
+
+
 def _best_next(game: Game, r: Roles, view: State) -> float:
     """The best ``_next_score`` of a legal move from ``view``; 0 when none gains anything."""
     return max((_next_score(r, view, m) for m in game.legal_moves(view)), default=0.0)
@@ -181,11 +209,15 @@ class UsualPlanner:
         """The options this planner plays with (a run's record of them)."""
         return {"solve": self.solve_states}
 
-    def solved(self, game: Game, view: View) -> Move | None:
-        """The next move of a win the solver found, when the view knows every card: one try of
-        ``solve_states`` positions (the same on both engines), made again ``SOLVE_EVERY`` moves
-        later while it finds neither a win nor a loss, then after twice as many moves each time.
-        None: play by the scores."""
+    def solved(self, game: Game, view: View, rng: random.Random) -> Move | None:
+        """The next move of a win the solver found, when the view knows every card in play:
+        one try of ``solve_states`` positions (the same on both engines), made again
+        ``SOLVE_EVERY`` moves later while it finds neither a win nor a loss, then after twice
+        as many moves each time. None: play by the scores.
+
+        Face-down cards on foundations (Gaps' Aces) are out of play: the try is made on a deal
+        that fills them in by the counts, and its win counted only if it plays out on the view
+        without turning one up, so it wins whatever they are."""
         if self.plan and self.plan[0][0] == view.piles:
             return self.plan.pop(0)[1]
         self.plan = []
@@ -193,16 +225,20 @@ class UsualPlanner:
                 or view.moves < self.solve_at:
             return None
         known = known_position(view)
+        sampled = known is None
         if known is None:
-            return None
+            r = self.visited.roles
+            if any(c < 0 for d, pile in enumerate(view.piles) if not r.home[d] for c in pile):
+                return None
+            known = sample_deal(view, rng)
         found = solve(game, known, max_states=self.solve_states, timeout=NO_TIME_LIMIT,
                       klondike_model=False, one_try=True)
         # each look that finds nothing waits twice as long for the next: a game's looks are few
         self.solve_at = view.moves + self.wait
         self.wait *= 2
-        self.proved_lost = found.result == "lost"
+        self.proved_lost = found.result == "lost" and not sampled
         if found.result == "won":
-            self.plan = follow(game, view, found.line, through_reveal=True)
+            self.plan = _sure_win(game, view, found.line)
         return self.plan.pop(0)[1] if self.plan else None
 
     def ranked(self, game: Game, view: View, rng: random.Random
@@ -232,7 +268,7 @@ class UsualPlanner:
     def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
         if self.visited.stalled(view):
             return None
-        won = self.solved(game, view)
+        won = self.solved(game, view, rng)
         if won is not None:
             return won
         if self.safe is not None:

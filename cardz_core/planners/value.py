@@ -39,7 +39,7 @@ class ValuePlanner:
     def __init__(self, game: Game, samples: int = CHANCE_SAMPLES, **_options: Any) -> None:
         self.value = value_function(game)
         self.samples = samples
-        self.usual = UsualPlanner(game)
+        self.usual = UsualPlanner(game, solve=0)  # its scores only: the fallback it always had
 
     def settings(self) -> dict[str, Any]:
         """The options this planner plays with, defaults filled in (a run's record of them)."""
