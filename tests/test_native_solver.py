@@ -201,3 +201,18 @@ def test_both_searches_streamline_with_the_first_of_the_orders_given():
     want = solve(python, python.deal(167), max_states=20_000, timeout=600, orders=orders)
     assert got.result == "won" and (got.states, got.line) == (want.states, want.line)
     assert replays_on_python(python, native.deal(167), got.line)
+
+
+@pytest.mark.parametrize("path, deals", [("rulesets/fan.cardz", (1, 3, 8)),
+                                         ("rulesets/king_albert.cardz", (2, 3, 4))])
+def test_one_try_walks_the_same_positions_on_both_engines_past_the_least_cut(path, deals):
+    # 20,000 positions would be cut into tries, with noise after the first round; one try is not
+    budget = 40 * PROBE_MIN_STATES
+    native, python = engines(path)
+    for n in deals:
+        got = solve(native, native.deal(n), max_states=budget, timeout=600, one_try=True)
+        assert NATIVE_NOTE in got.notes, f"deal {n}"
+        want = solve(python, python.deal(n), max_states=budget, timeout=600, one_try=True)
+        assert PYTHON_NOTE in want.notes
+        assert (got.result, got.states, got.line) == (want.result, want.states, want.line), n
+        assert got.states <= budget
