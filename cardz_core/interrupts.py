@@ -41,6 +41,29 @@ def signals_interrupt() -> Iterator[None]:
             signal.signal(s, handler)
 
 
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """SIGINT, SIGTERM and SIGHUP wait until the block is done (main thread only): a block that
+    must not be cut in half (a row tallied and written) runs whole, and the first signal that
+    came meanwhile is then delivered to the handler it would have met."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        held.append(signum)
+
+    before = {s: signal.signal(s, hold) for s in (signal.SIGINT, *HANDLED)}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+        if held:
+            signal.raise_signal(held[0])
+
+
 def interrupt_exit_code() -> int:
     """The exit code of a command that was interrupted: 128 + the signal's number."""
     return 128 + (_received[0] if _received else signal.SIGINT)

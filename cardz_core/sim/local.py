@@ -16,7 +16,7 @@ import signal
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Callable, Sequence
 
-from cardz_core.interrupts import HANDLED
+from cardz_core.interrupts import HANDLED, interrupts_held
 from cardz_core.registry import BUILTIN_PLUGINS
 from cardz_core.sim.job import Job, iter_rows, run_batch, tables_for
 from cardz_core.sim.play import OnMove
@@ -84,8 +84,9 @@ def run_processes(job: Job, batches: Sequence[tuple[int, int]], emit: Emit, work
                     waiting.add(pool.submit(_worker_batch, job, *queue.pop()))
                 done, _ = wait(waiting, return_when=FIRST_COMPLETED)
                 for future in done:
-                    waiting.discard(future)
-                    emit(future.result())
+                    with interrupts_held():  # emitted and no longer waiting, or neither
+                        waiting.discard(future)
+                        emit(future.result())
         except KeyboardInterrupt:
             stop.set()
             for future in waiting:

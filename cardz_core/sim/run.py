@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Sequence
 
+from cardz_core.interrupts import interrupts_held
 from cardz_core.problems import CardzError
 from cardz_core.sim.job import Job
 from cardz_core.sim.local import run_here, run_processes
@@ -55,6 +56,10 @@ class Collector:
         self._next = tally.first
 
     def add(self, rows: list[dict[str, Any]]) -> None:
+        with interrupts_held():  # an interrupt must not come between a row's tally and its line
+            self._add(rows)
+
+    def _add(self, rows: list[dict[str, Any]]) -> None:
         before = self.tally.deals_done
         for row in rows:
             self.tally.add(row)
@@ -72,12 +77,13 @@ class Collector:
             self.progress(self.tally.deals_done - before)
 
     def finish(self) -> None:
-        if self.writer is not None and self._waiting:
-            rest = []
-            for deal in sorted(self._waiting):
-                rest += self._sorted(self._waiting[deal])
-            self.writer.write(rest)
-        self._waiting.clear()
+        with interrupts_held():
+            if self.writer is not None and self._waiting:
+                rest = []
+                for deal in sorted(self._waiting):
+                    rest += self._sorted(self._waiting[deal])
+                self.writer.write(rest)
+            self._waiting.clear()
 
     def _sorted(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return sorted(rows, key=lambda r: self._order[r["variant"], r["planner"]])
