@@ -12,6 +12,15 @@ from cardz_core.interrupts import interrupt_exit_code, interrupts_held, signals_
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_in_a_held_block_is_raised_after_it(signum: int) -> None:
+    # Python's own Ctrl-C handler (a pytest-xdist worker ignores SIGINT)
+    was = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        _held_then_raised(signum)
+    finally:
+        signal.signal(signal.SIGINT, was)
+
+
+def _held_then_raised(signum: int) -> None:
     done = []
     with signals_interrupt():
         with pytest.raises(KeyboardInterrupt):
