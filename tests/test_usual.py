@@ -246,34 +246,44 @@ def _played(game: Any, seed: int, moves: int, **options: Any) -> tuple[Any, list
 
 # Fan deal 3: every card is dealt face up, and one try of the solver wins it in 7,231 positions.
 # Gaps deal 22: the Aces lie face down on their foundation, out of play; a try on a deal that
-# fills them in finds a win with no redeal left to shuffle. By its scores alone usual loses both.
-@pytest.mark.parametrize("stem, seed, hidden", [("fan", 3, False), ("gaps", 22, True)])
+# fills them in finds a win with no redeal left to shuffle. Mrs Mop deal 5: the greedy try wins
+# in 692 moves, with stretches longer than STALL_MOVES without a card home. By its scores alone
+# usual loses all three.
+@pytest.mark.parametrize("stem, seed, hidden, moves", [
+    ("fan", 3, False, 500), ("gaps", 22, True, 500), ("mrs_mop", 5, False, 800)])
 def test_usual_plays_out_the_win_its_look_ahead_finds_alike_on_both_engines(
-        stem: str, seed: int, hidden: bool) -> None:
+        stem: str, seed: int, hidden: bool, moves: int) -> None:
     path = Path(next(p for p in RULESETS if p.stem == stem))
     lines = []
     for engine in ("python", "native") if extension() is not None else ("python",):
         game = compile(load_game(path), engine=engine)
-        seat, made = _played(game, seed, 500)
+        seat, made = _played(game, seed, moves)
         assert seat.state.status == WON and any(map(any, seat.view.pools)) == hidden
         lines.append(made)
-        assert _played(game, seed, 500, solve=0)[0].state.status != WON
+        assert _played(game, seed, moves, solve=0)[0].state.status != WON
     assert all(line == lines[0] for line in lines)
 
 
 def test_usual_looks_ahead_only_on_views_it_knows_in_full_and_ever_later(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    looked: list[tuple[int, bool]] = []
+    looked: list[tuple[int, bool, int, Any]] = []
 
     def unknown(game: Any, state: Any, **kw: Any) -> Any:
-        assert kw["max_states"] == USUAL_SOLVE_STATES and kw["one_try"]
-        looked.append((state.moves, state.pools is None))
+        assert kw["one_try"]
+        looked.append((state.moves, state.pools is None, kw["max_states"], kw.get("orders")))
         return SolveResult("unknown", states=kw["max_states"])
 
     monkeypatch.setattr(usual, "solve", unknown)
     seat, _ = _played(_game("simple_simon"), 2, 400)  # nothing is hidden
     assert seat.state.moves >= 175  # (it gives up at 200, by STALL_MOVES)
-    assert [m for m, _ in looked] == [0, 25, 75, 175] and all(true for _, true in looked)
+    # each look: a greedy try with half the positions, then the first order with the rest
+    half = USUAL_SOLVE_STATES // 2
+    assert looked == [(m, True, n, o) for m in (0, 25, 75, 175)
+                      for n, o in ((half, (usual.GREEDY,)), (USUAL_SOLVE_STATES - half, None))]
+    assert usual.GREEDY.greedy
+    looked.clear()
+    _played(_game("black_hole"), 1, 30)  # the one-way model takes no orders: one call
+    assert looked == [(0, True, USUAL_SOLVE_STATES, None)]
     looked.clear()
     _played(_game("klondike"), 1, 60)  # cards face down all along: no look
     assert looked == []

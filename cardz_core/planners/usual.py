@@ -33,12 +33,13 @@ from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.engine.state import PLAYING, WON, State
 from cardz_core.limits import PLANNER_MAX_NODES, USUAL_SOLVE_STATES
 from cardz_core.planners.base import NO_TIME_LIMIT, Piles, Unknown
-from cardz_core.planners.solver import solve
+from cardz_core.planners.solver import SolveResult, prepare, solve
 from cardz_core.planners.measures import (Roles, empty_spaces, hidden_cards, home_cards, roles,
                                           terminal_value)
 from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import analysis_of
-from cardz_core.view import View, known_position, sample_deal
+from cardz_core.solver.problem import ORDERINGS
+from cardz_core.view import View, deck_info, known_position, sample_deal
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
@@ -55,6 +56,7 @@ ORDER_WEIGHT = 0.01  # per face-down card under the picked card: work on the dee
 REVISIT_COST = 3.0  # per earlier visit of the board a move leads to
 MAX_VISITS = 3  # a board visited this often is not gone back to
 STALL_MOVES = 200  # moves without a card more home or turned up, after which it gives up
+GREEDY = ORDERINGS[0]._replace(greedy=1)  # the look's first try: only moves that gain
 SOLVE_EVERY = 25  # moves from the first look ahead that found neither a win nor a loss to the next
 
 
@@ -156,6 +158,24 @@ def _next_score(r: Roles, view: State, move: Move) -> float:
     return score
 
 
+def _look(game: Game, state: State, budget: int) -> SolveResult:
+    """The solver on ``state`` in ``budget`` positions, the same on both engines: a greedy try
+    (only moves that gain) with half of them, which wins Spider-like games where the full
+    search is lost in its breadth, then one try of the first order with the rest. A one-way
+    game's model takes no orders: it gets them all at once."""
+    an = analysis_of(game)
+    prepare(game, an)
+    assert an.oneway is not None
+    whole = an.oneway.reason is None and an.oneway.fits(state) is None
+    share = budget if whole or budget < 2 else budget // 2
+    found = solve(game, state, max_states=share, timeout=NO_TIME_LIMIT, klondike_model=False,
+                  one_try=True, orders=None if whole else (GREEDY,))
+    if found.result != "unknown" or share == budget:
+        return found
+    return solve(game, state, max_states=budget - share, timeout=NO_TIME_LIMIT,
+                 klondike_model=False, one_try=True)
+
+
 class _RefuseChance:
     """A ``reveal`` callback that refuses every chance event: a card turned up that the view
     does not know, and a shuffle (which a view plays with a generator of its own, not the
@@ -169,8 +189,8 @@ class _RefuseChance:
 
 
 def _sure_win(game: Game, view: View, line: list[Move]) -> list[tuple[Piles, Move]]:
-    """``line`` as a plan (``follow``'s pairs) when it wins from ``view`` whatever its unknown
-    cards are: every move plays on the view with no chance event, and the last wins. Else
+    """``line`` as a plan ((the piles a move is played from, as ``_faces``, move) pairs) when it
+    wins from ``view`` whatever its unknown cards are: every move plays on the view with no chance event, and the last wins. Else
     empty."""
     plan: list[tuple[Piles, Move]] = []
     v: State = view
@@ -179,9 +199,19 @@ def _sure_win(game: Game, view: View, line: list[Move]) -> list[tuple[Piles, Mov
             after = game.apply(v, move, reveal=_RefuseChance())
         except (Unknown, IllegalMove):
             return []
-        plan.append((v.piles, move))
+        plan.append((_faces(game, v.piles), move))
         v = after
     return plan if v.status == WON else []
+
+
+def _faces(game: Game, piles: Piles) -> Piles:
+    """``piles`` with each card as its printed face: with two decks, a view played forward and
+    the view of the true game may hold a card's two copies the other way round."""
+    info = deck_info(game)
+    if not info.multi:
+        return piles
+    face = info.face_of
+    return tuple(tuple(c if c < 0 else face[c >> 1] << 1 | c & 1 for c in p) for p in piles)
 
 
 def _best_next(game: Game, r: Roles, view: State) -> float:
@@ -210,16 +240,14 @@ class UsualPlanner:
         return {"solve": self.solve_states}
 
     def solved(self, game: Game, view: View, rng: random.Random) -> Move | None:
-        """The next move of a win the solver found, when the view knows every card in play:
-        one try of ``solve_states`` positions (the same on both engines), made again
+        """The first move of a sure win the solver found (``choose`` plays the rest), when the
+        view knows every card in play: a look (``_look``, the same on both engines), made again
         ``SOLVE_EVERY`` moves later while it finds neither a win nor a loss, then after twice
         as many moves each time. None: play by the scores.
 
         Face-down cards on foundations (Gaps' Aces) are out of play: the try is made on a deal
         that fills them in by the counts, and its win counted only if it plays out on the view
         without turning one up, so it wins whatever they are."""
-        if self.plan and self.plan[0][0] == view.piles:
-            return self.plan.pop(0)[1]
         self.plan = []
         if not self.solve_states or self.proved_lost or view.status != PLAYING \
                 or view.moves < self.solve_at:
@@ -231,8 +259,7 @@ class UsualPlanner:
             if any(c < 0 for d, pile in enumerate(view.piles) if not r.home[d] for c in pile):
                 return None
             known = sample_deal(view, rng)
-        found = solve(game, known, max_states=self.solve_states, timeout=NO_TIME_LIMIT,
-                      klondike_model=False, one_try=True)
+        found = _look(game, known, self.solve_states)
         # each look that finds nothing waits twice as long for the next: a game's looks are few
         self.solve_at = view.moves + self.wait
         self.wait *= 2
@@ -266,6 +293,10 @@ class UsualPlanner:
         return out
 
     def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
+        if self.plan and self.plan[0][0] == _faces(game, view.piles):
+            # a sure win is played to its end, however long it goes without a card home
+            self.visited.note(view)
+            return self.plan.pop(0)[1]
         if self.visited.stalled(view):
             return None
         won = self.solved(game, view, rng)
