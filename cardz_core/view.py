@@ -338,19 +338,6 @@ def canonical(game: Game, v: View, counts: list[list[int]] | None = None) -> Vie
     return _assemble(info, v, list(v.piles), counts)
 
 
-def known_position(v: State) -> State | None:
-    """The true position a view stands for when it holds no unknown card (the solver's native
-    search takes only true positions), or None when it holds one. A true position is returned as
-    it is."""
-    if v.pools is None:
-        return v
-    if any(map(any, v.pools)):
-        return None
-    s = State.copy(v)
-    s.pools = None
-    return s
-
-
 def sample_deal(v: State, rng: random.Random) -> State:
     """A true position the view ``v`` may stand for: its unknown cards dealt from their pools in
     a uniformly random order, so each is any card its pool holds with the pool's weights (as the

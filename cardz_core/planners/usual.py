@@ -39,7 +39,7 @@ from cardz_core.planners.measures import (Roles, empty_spaces, hidden_cards, hom
 from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import analysis_of
 from cardz_core.solver.problem import ORDERINGS
-from cardz_core.view import View, deck_info, known_position, sample_deal
+from cardz_core.view import View, deck_info, sample_deal
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
@@ -190,13 +190,14 @@ class _RefuseChance:
 
 def _sure_win(game: Game, view: View, line: list[Move]) -> list[tuple[Piles, Move]]:
     """``line`` as a plan ((the piles a move is played from, as ``_faces``, move) pairs) when it
-    wins from ``view`` whatever its unknown cards are: every move plays on the view with no chance event, and the last wins. Else
-    empty."""
+    wins from ``view`` whatever its unknown cards are: every move plays on the view with no
+    chance event, and the last wins. Else empty."""
     plan: list[tuple[Piles, Move]] = []
     v: State = view
+    refuse = _RefuseChance()
     for move in line:
         try:
-            after = game.apply(v, move, reveal=_RefuseChance())
+            after = game.apply(v, move, reveal=refuse)
         except (Unknown, IllegalMove):
             return []
         plan.append((_faces(game, v.piles), move))
@@ -252,14 +253,13 @@ class UsualPlanner:
         if not self.solve_states or self.proved_lost or view.status != PLAYING \
                 or view.moves < self.solve_at:
             return None
-        known = known_position(view)
-        sampled = known is None
-        if known is None:
-            r = self.visited.roles
-            if any(c < 0 for d, pile in enumerate(view.piles) if not r.home[d] for c in pile):
-                return None
-            known = sample_deal(view, rng)
-        found = _look(game, known, self.solve_states)
+        sampled = view.pools is not None and any(map(any, view.pools))  # unknown cards
+        r = self.visited.roles
+        if sampled and any(c < 0 for d, pile in enumerate(view.piles) if not r.home[d]
+                           for c in pile):
+            return None
+        # a true position; with nothing unknown, sample_deal draws nothing from the generator
+        found = _look(game, sample_deal(view, rng), self.solve_states)
         # each look that finds nothing waits twice as long for the next: a game's looks are few
         self.solve_at = view.moves + self.wait
         self.wait *= 2
