@@ -15,7 +15,8 @@ from cardz_core.engine import compile
 from cardz_core.engine.state import PLAYING, WON
 from cardz_core.limits import PLANNER_MAX_NODES, USUAL_SOLVE_STATES
 from cardz_core.native import extension
-from cardz_core.planners import make_planner, measures, usual
+from cardz_core.planners import make_planner, measures, need, usual
+from cardz_core.planners.base import Unknown, refuse_reveal
 from cardz_core.planners.solver import SolveResult, solve
 from cardz_core.problems import CardzError
 from cardz_core.spec import load_game
@@ -50,10 +51,12 @@ def _game(stem: str) -> Any:
 
 
 def test_usual_does_not_undo_its_last_move_while_another_is_left(monkeypatch: Any) -> None:
-    monkeypatch.setattr(usual, "REVISIT_COST", 0.0)  # only the undo rule tells the moves apart
+    # only the undo rule tells the moves apart (a and b take any card: empty, they cost a fit)
+    monkeypatch.setattr(usual, "REVISIT_COST", 0.0)
+    monkeypatch.setattr(need, "FIT_COST", 0.0)
     game = game_of(SHUTTLE)
     seat = Seat(game, board(game, {"a": ["2H"], "stock": ["AH"]}))
-    planner = make_planner(game, "usual")
+    planner = make_planner(game, "usual", solve=0)  # the scores alone, no guess at the stock
     rng = random.Random(1)
     first = planner.choose(game, seat.view, rng)
     assert first == mv(game, "a", 0, "b")  # ties go to the engine's first move
@@ -61,7 +64,7 @@ def test_usual_does_not_undo_its_last_move_while_another_is_left(monkeypatch: An
     assert planner.choose(game, seat.view, rng) == mv(game, "b", 0, "c")
     # without the rule the tie would go back: the rule, not the order, decides
     monkeypatch.setattr(usual.Visited, "undoes", lambda self, after: False)
-    planner = make_planner(game, "usual")
+    planner = make_planner(game, "usual", solve=0)
     seat = Seat(game, board(game, {"a": ["2H"], "stock": ["AH"]}))
     seat.play(planner.choose(game, seat.view, rng))
     assert planner.choose(game, seat.view, rng) == mv(game, "b", 0, "a")
@@ -264,7 +267,7 @@ def test_usual_plays_out_the_win_its_look_ahead_finds_alike_on_both_engines(
     assert all(line == lines[0] for line in lines)
 
 
-def test_usual_looks_ahead_only_on_views_it_knows_in_full_and_ever_later(
+def test_usual_looks_ahead_ever_later_and_guesses_where_cards_are_hidden(
         monkeypatch: pytest.MonkeyPatch) -> None:
     looked: list[tuple[int, bool, int, Any]] = []
 
@@ -285,8 +288,13 @@ def test_usual_looks_ahead_only_on_views_it_knows_in_full_and_ever_later(
     _played(_game("black_hole"), 1, 30)  # the one-way model takes no orders: one call
     assert looked == [(0, True, USUAL_SOLVE_STATES, None)]
     looked.clear()
-    _played(_game("klondike"), 1, 60)  # cards face down all along: no look
-    assert looked == []
+    # cards face down all along: guesses on drawn deals, with a quarter of the positions, after
+    # 5, 10, 20, ... moves while they find no win
+    _played(_game("klondike"), 1, 60)
+    quarter = USUAL_SOLVE_STATES // usual.GUESS_SHARE
+    assert looked == [(m, True, n, o) for m in (0, 5, 15, 35)
+                      for n, o in ((quarter // 2, (usual.GREEDY,)), (quarter - quarter // 2, None))]
+    looked.clear()
     assert _played(_game("simple_simon"), 2, 400, solve=0) and looked == []
 
 
@@ -337,3 +345,48 @@ def test_a_win_is_played_only_when_no_chance_event_decides_it() -> None:
     found = solve(freecell, view, max_states=20_000, one_try=True)
     assert [m for _, m in usual._sure_win(freecell, view, found.line)] == found.line
     assert found.line and usual._sure_win(freecell, view, found.line[:-1]) == []  # not won
+
+
+# Forty Thieves deal 45: the stock is face down all along. Guesses (a look on a deal drawn from
+# the view, followed up to the first card it turns up) win it; the scores alone do not.
+def test_usual_wins_by_guesses_where_cards_are_hidden_alike_on_both_engines() -> None:
+    path = Path(next(p for p in RULESETS if p.stem == "forty_thieves"))
+    lines = []
+    for engine in ("python", "native") if extension() is not None else ("python",):
+        game = compile(load_game(path), engine=engine)
+        seat, made = _played(game, 45, 600)
+        assert seat.state.status == WON
+        lines.append(made)
+    assert _played(game, 45, 600, solve=0)[0].state.status != WON
+    assert all(line == lines[0] for line in lines)
+
+
+def test_a_guess_is_followed_up_to_the_first_card_it_turns_up(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    guessed: list[tuple[Any, list[Any]]] = []
+    guess = usual.UsualPlanner._guess
+
+    def recorded(self: Any, game: Any, view: Any, rng: Any) -> None:
+        guess(self, game, view, rng)
+        guessed.append((view, [m for _, m in self.plan]))
+
+    monkeypatch.setattr(usual.UsualPlanner, "_guess", recorded)
+    game = _game("klondike")
+    _played(game, 1, 300)
+    lines = [(view, line) for view, line in guessed if line]
+    assert max(len(line) for _, line in lines) > 1
+    for view, line in lines:
+        for move in line[:-1]:  # known to the view: no chance event
+            view = game.apply(view, move, reveal=refuse_reveal)
+        if view.status == PLAYING:
+            with pytest.raises(Unknown):  # the last turns a card up
+                game.apply(view, line[-1], reveal=refuse_reveal)
+
+
+def test_a_card_picked_out_of_a_reserve_counts_alone() -> None:
+    # Stonewall's reserve gives any one of its cards: the Ace under two others goes home alone
+    game = _game("stonewall")
+    there = board(game, {"reserve": ["AH", "5C", "6S"], "column-1": ["9D"]})
+    home = mv(game, "reserve", 0, "foundation-1")
+    assert home in game.legal_moves(there)
+    assert usual._next_score(game, usual.roles(game), there, home) == usual.HOME_WEIGHT

@@ -22,6 +22,11 @@ back to one costs more each time and is not made at all past ``MAX_VISITS`` visi
 through an unchanged stock again is allowed a few times, since in a draw-3 game a later pass can
 group the cards differently once the tableau has changed; endless shuttles end. When every move
 is excluded it gives up (None), and the game is counted ``resigned``.
+
+Before the scores, it looks ahead with the solver (``solved``): where the view knows every card
+in play, for a sure win it plays to the end; elsewhere, on a deal drawn from the view, for a
+win it follows up to the first card that turns up (a guess). A card laid on a pile that takes any
+card (Calculation's waste piles) goes where it blocks least (``cardz_core.planners.need``).
 """
 
 from __future__ import annotations
@@ -32,10 +37,11 @@ from typing import TYPE_CHECKING, Any
 from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.engine.state import PLAYING, WON, State
 from cardz_core.limits import PLANNER_MAX_NODES, USUAL_SOLVE_STATES
-from cardz_core.planners.base import NO_TIME_LIMIT, Piles, Unknown
+from cardz_core.planners.base import NO_TIME_LIMIT, Piles, Unknown, follow
 from cardz_core.planners.solver import SolveResult, prepare, solve
 from cardz_core.planners.measures import (Roles, empty_spaces, hidden_cards, home_cards, roles,
                                           terminal_value)
+from cardz_core.planners.need import need_order
 from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import analysis_of
 from cardz_core.solver.problem import ORDERINGS
@@ -58,6 +64,8 @@ MAX_VISITS = 3  # a board visited this often is not gone back to
 STALL_MOVES = 200  # moves without a card more home or turned up, after which it gives up
 GREEDY = ORDERINGS[0]._replace(greedy=1)  # the look's first try: only moves that gain
 SOLVE_EVERY = 25  # moves from the first look ahead that found neither a win nor a loss to the next
+GUESS_SHARE = 4  # a guess's share of the look's positions: guesses come every few moves
+GUESS_WAIT = 5  # moves from the first guess that found no win to the next
 
 
 class Visited:
@@ -135,21 +143,21 @@ def move_score(game: Game, before: State, after: State, move: Move) -> float:
     return score + ORDER_WEIGHT * sum(1 for c in src[:move.index] if not c & 1)
 
 
-def _next_score(r: Roles, view: State, move: Move) -> float:
+def _next_score(game: Game, r: Roles, view: State, move: Move) -> float:
     """What ``move`` would score from ``view``, read off the piles without playing it (so a
     look one move further costs one list of legal moves): the cards it sends home, the
     face-down card it uncovers, the pile it empties or fills, a card fed into the tableau.
     Taps and moves out of a foundation count nothing."""
     if move.index < 0 or r.home[move.src]:
         return 0.0
-    src = view.piles[move.src]
+    # what leaves and what stays: a reserve that gives any one card (Stonewall) keeps the rest
+    group, rest = game.ejects[move.src].split(view.piles[move.src], move.index)
     score = 0.0
     if r.home[move.dst]:
-        score += HOME_WEIGHT * (len(src) - move.index)
-    if move.index > 0 and r.hidden[move.src] and not src[move.index - 1] & 1:
+        score += HOME_WEIGHT * len(group)
+    if rest and r.hidden[move.src] and not rest[-1] & 1:
         score += REVEAL_WEIGHT  # a face-down card (known or not: both codes are even) comes up
-    space = r.tableau[move.src] or r.cells[move.src]
-    if move.index == 0 and space:
+    if not rest and (r.tableau[move.src] or r.cells[move.src]):
         score += EMPTY_WEIGHT
     if not view.piles[move.dst] and (r.tableau[move.dst] or r.cells[move.dst]):
         score -= EMPTY_WEIGHT
@@ -217,7 +225,7 @@ def _faces(game: Game, piles: Piles) -> Piles:
 
 def _best_next(game: Game, r: Roles, view: State) -> float:
     """The best ``_next_score`` of a legal move from ``view``; 0 when none gains anything."""
-    return max((_next_score(r, view, m) for m in game.legal_moves(view)), default=0.0)
+    return max((_next_score(game, r, view, m) for m in game.legal_moves(view)), default=0.0)
 
 
 class UsualPlanner:
@@ -235,38 +243,59 @@ class UsualPlanner:
         self.solve_at = 0  # the move count from which the next look ahead may be made
         self.wait = SOLVE_EVERY  # moves from a look that found nothing to the next
         self.proved_lost = False
+        self.guess_at = 0  # the move count from which the next guess may be made
+        self.guess_wait = GUESS_WAIT  # moves from a guess that found no win to the next
 
     def settings(self) -> dict[str, Any]:
         """The options this planner plays with (a run's record of them)."""
         return {"solve": self.solve_states}
 
     def solved(self, game: Game, view: View, rng: random.Random) -> Move | None:
-        """The first move of a sure win the solver found (``choose`` plays the rest), when the
-        view knows every card in play: a look (``_look``, the same on both engines), made again
-        ``SOLVE_EVERY`` moves later while it finds neither a win nor a loss, then after twice
-        as many moves each time. None: play by the scores.
-
-        Face-down cards on foundations (Gaps' Aces) are out of play: the try is made on a deal
-        that fills them in by the counts, and its win counted only if it plays out on the view
-        without turning one up, so it wins whatever they are."""
+        """The first move of a line the solver found (``choose`` plays the rest), or None: play
+        by the scores. Where the view knows every card in play, a sure win (``_sure`` below);
+        elsewhere a guess (``_guess``). Face-down cards on foundations (Gaps' Aces) are out of
+        play."""
         self.plan = []
-        if not self.solve_states or self.proved_lost or view.status != PLAYING \
-                or view.moves < self.solve_at:
+        if not self.solve_states or self.proved_lost or view.status != PLAYING:
             return None
         sampled = view.pools is not None and any(map(any, view.pools))  # unknown cards
         r = self.visited.roles
         if sampled and any(c < 0 for d, pile in enumerate(view.piles) if not r.home[d]
                            for c in pile):
-            return None
-        # a true position; with nothing unknown, sample_deal draws nothing from the generator
+            if view.moves >= self.guess_at:
+                self._guess(game, view, rng)
+        elif view.moves >= self.solve_at:
+            self._sure(game, view, rng, sampled)
+        return self.plan.pop(0)[1] if self.plan else None
+
+    def _sure(self, game: Game, view: View, rng: random.Random, sampled: bool) -> None:
+        """A look (``_look``, the same on both engines) on the view's one true position, made
+        again ``SOLVE_EVERY`` moves later while it finds neither a win nor a loss, then after
+        twice as many moves each time. Cards face down on foundations are filled in by the
+        counts, and a win counted only if it plays out on the view without turning one up, so it
+        wins whatever they are."""
+        # with nothing unknown, sample_deal draws nothing from the generator
         found = _look(game, sample_deal(view, rng), self.solve_states)
-        # each look that finds nothing waits twice as long for the next: a game's looks are few
         self.solve_at = view.moves + self.wait
         self.wait *= 2
         self.proved_lost = found.result == "lost" and not sampled
         if found.result == "won":
             self.plan = _sure_win(game, view, found.line)
-        return self.plan.pop(0)[1] if self.plan else None
+
+    def _guess(self, game: Game, view: View, rng: random.Random) -> None:
+        """A look with a ``GUESS_SHARE`` of the positions on one deal drawn from the view, whose
+        win is played up to the first card it turns up (the view then knows that card, and the
+        next guess is made on it). A guess that finds no win waits ``GUESS_WAIT`` moves for the
+        next, then twice as long each time, so a game where guesses rarely win (the Spiders)
+        spends little on them."""
+        found = _look(game, sample_deal(view, rng), max(1, self.solve_states // GUESS_SHARE))
+        if found.result == "won":
+            self.plan = [(_faces(game, p), m) for p, m in follow(game, view, found.line, True)]
+        if self.plan:
+            self.guess_wait = GUESS_WAIT
+        else:
+            self.guess_at = view.moves + self.guess_wait
+            self.guess_wait *= 2
 
     def ranked(self, game: Game, view: View, rng: random.Random
                ) -> list[tuple[float, int, Move]]:
@@ -274,6 +303,8 @@ class UsualPlanner:
         move that undoes the last one only when no other move is left."""
         self.visited.note(view)
         r = roles(game)
+        order = need_order(game)
+        needs = order.needs(view) if order.dumps else {}
         out: list[tuple[float, int, Move]] = []
         undo: list[tuple[float, int, Move]] = []
         for i, move in enumerate(game.legal_moves(view)):
@@ -283,7 +314,7 @@ class UsualPlanner:
             seen = self.visited.visits(after)
             if seen >= MAX_VISITS:
                 continue
-            score = move_score(game, view, after, move)
+            score = move_score(game, view, after, move) + order.cost(view, move, needs)
             if move.index >= 0 and terminal_value(after.status) is None:
                 score += LOOK_AHEAD * max(0.0, _best_next(game, r, after))
             entry = (score - REVISIT_COST * seen, i, move)
