@@ -390,3 +390,23 @@ def test_a_card_picked_out_of_a_reserve_counts_alone() -> None:
     home = mv(game, "reserve", 0, "foundation-1")
     assert home in game.legal_moves(there)
     assert usual._next_score(game, usual.roles(game), there, home) == usual.HOME_WEIGHT
+
+
+def test_expectimax_plays_usuals_looks_and_guesses_before_it_searches(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _game("klondike")
+    seat = Seat(game, game.deal(1))
+    searched = make_planner(game, "expectimax", nodes=200, solve=0)
+    assert searched.settings()["solve"] == 0 and searched.looks.settings() == {"solve": 0}
+    assert searched.choose(game, seat.view, random.Random(1)) is not None  # by its search
+    # a guess that finds a line: expectimax plays it without searching
+    line = game.legal_moves(seat.view)[-1:]
+
+    def guess(self: Any, game: Any, view: Any, rng: Any) -> None:
+        self.plan = [(view.piles, m) for m in line]
+
+    monkeypatch.setattr(usual.UsualPlanner, "_guess", guess)
+    monkeypatch.setattr(type(searched), "_closure", None)  # a search would fail
+    planner = make_planner(game, "expectimax", nodes=200)
+    assert planner.settings()["solve"] == USUAL_SOLVE_STATES
+    assert line and planner.choose(game, seat.view, random.Random(1)) == line[0]

@@ -20,6 +20,11 @@ move by move without searching again, then searches anew. Each line turns up a c
 leaf value, so play cannot go round in circles. When nothing is worth doing it gives up if it
 searched the whole closure (it proved there is nothing to find), and otherwise asks ``usual``.
 
+Before it searches, it plays ``usual``'s looks and guesses (option ``solve``, as ``usual``'s): a
+line the solver found, on the view's true position where the view knows every card in play, else
+on a deal drawn from the view up to the first card the line turns up. It searches where they
+find nothing.
+
 Leaves are valued by the game's ``planner.value`` when it has one; otherwise by measures any game
 has (``measures.default_value``): cards on foundation-role depots, face-down cards of the play
 area still to turn up, cards still waiting in the stock, waste or reserves, empty tableau piles
@@ -35,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Hashable
 
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import PLAYING
-from cardz_core.limits import PLANNER_DEFAULT_NODES
+from cardz_core.limits import PLANNER_DEFAULT_NODES, USUAL_SOLVE_STATES
 from cardz_core.planners.base import Budget, Clock, Piles, Unknown, children, refuse_reveal
 from cardz_core.planners.measures import WIN_VALUE, roles, terminal_value
 from cardz_core.planners.usual import UsualPlanner
@@ -116,7 +121,7 @@ class ExpectimaxPlanner:
 
     def __init__(self, game: Game, nodes: int | None = None, seconds: float | None = None,
                  depth: int = MAX_DEPTH, samples: int = CHANCE_SAMPLES, width: int = WIDTH,
-                 **_options: Any) -> None:
+                 solve: int = USUAL_SOLVE_STATES, **_options: Any) -> None:
         if nodes is None and seconds is None:
             nodes = PLANNER_DEFAULT_NODES
         self.budget = Budget(nodes, seconds)
@@ -125,6 +130,7 @@ class ExpectimaxPlanner:
         self.width = max(1, width)
         self.inner_nodes = max(10, (nodes or PLANNER_DEFAULT_NODES) // INNER_SHARE)
         self.usual = UsualPlanner(game, solve=0)  # its scores only: the fallback it always had
+        self.looks = UsualPlanner(game, solve=solve)  # its looks and guesses only
         self.plan: list[tuple[Piles, Move]] = []  # (piles the move is played from, move)
         an = analysis(game)
         self.safe = an.safe
@@ -136,7 +142,7 @@ class ExpectimaxPlanner:
     def settings(self) -> dict[str, Any]:
         """The options this planner plays with, defaults filled in (a run's record of them)."""
         return {**self.budget.settings(), "depth": self.max_depth, "samples": self.samples,
-                "width": self.width}
+                "width": self.width, **self.looks.settings()}
 
     def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
         self.usual.visited.note(view)
@@ -145,6 +151,10 @@ class ExpectimaxPlanner:
         self.plan = []
         if view.status != PLAYING or not game.legal_moves(view):
             return None
+        # usual's looks and guesses first: the solver's line, where one is found
+        looked = self.looks.planned(game, view) or self.looks.solved(game, view, rng)
+        if looked is not None:
+            return looked
         clock = Clock(self.budget)
         table: Table = {}
         best = self._closure(game, view, 1, clock, rng, table, None)

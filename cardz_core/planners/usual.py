@@ -323,16 +323,23 @@ class UsualPlanner:
         out.sort(key=lambda t: (-t[0], t[1]))
         return out
 
-    def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
+    def planned(self, game: Game, view: View) -> Move | None:
+        """The next move of the line a look or a guess found, while play follows it."""
         if self.plan and self.plan[0][0] == _faces(game, view.piles):
-            # a sure win is played to its end, however long it goes without a card home
             self.visited.note(view)
             return self.plan.pop(0)[1]
+        return None
+
+    def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
+        # a found line is played to its end, however long it goes without a card home
+        move = self.planned(game, view)
+        if move is not None:
+            return move
         if self.visited.stalled(view):
             return None
-        won = self.solved(game, view, rng)
-        if won is not None:
-            return won
+        move = self.solved(game, view, rng)
+        if move is not None:
+            return move
         if self.safe is not None:
             moves = game.legal_moves(view)
             safe = self.safe.find(view, moves)
