@@ -106,7 +106,8 @@ def test_the_run_records_what_every_builtin_planner_played_with(capsys):
         "bandit": {"nodes": 300, "samples": bandit.SAMPLES, "unknown": bandit.UNKNOWN_SHARE,
                    "resign": bandit.RESIGN_SAMPLES, "lines": True},
         "expectimax": {"nodes": 300, "depth": expectimax.MAX_DEPTH,
-                       "samples": expectimax.CHANCE_SAMPLES, "width": expectimax.WIDTH},
+                       "samples": expectimax.CHANCE_SAMPLES, "width": expectimax.WIDTH,
+                       "solve": USUAL_SOLVE_STATES},
         "value": {"samples": value.CHANCE_SAMPLES},
         "usual": {"solve": USUAL_SOLVE_STATES}}
     code, out, err = run(capsys, "simulate", "klondike_draw3", "--planner", "bandit",

@@ -222,13 +222,13 @@ def test_every_result_says_how_it_was_made(tmp_path, capsys):
                                 {"name": "expectimax", "options": {
                                     "nodes": 30, "depth": expectimax.MAX_DEPTH,
                                     "samples": expectimax.CHANCE_SAMPLES,
-                                    "width": expectimax.WIDTH}}]
+                                    "width": expectimax.WIDTH, "solve": USUAL_SOLVE_STATES}}]
     assert (made["options"], made["seed"], made["max_moves"], made["backend"],
             made["workers"], made["games"]) == ({"nodes": 30}, 5, 40, "local", 1, 2)
     assert read_made(tmp_path / "rows.csv") == made
     assert len(read_rows(tmp_path / "rows.csv")) == 4
     report = (tmp_path / "r.html").read_text(encoding="utf-8")
-    made_with = "expectimax (nodes 30, depth 2, samples 3, width 3)"
+    made_with = f"expectimax (nodes 30, depth 2, samples 3, width 3, solve {USUAL_SOLVE_STATES})"
     assert variant["sha256"] in report and made_with in report
     assert __version__ in report
     assert summary["report"] == str(tmp_path / "r.html")
