@@ -32,7 +32,8 @@ from test_view import RULESETS, SMALL, bundled, game_of
 
 DEALS = 50 if LONG else 1
 MOVES = 300 if LONG else 20
-OPTIONS: dict[str, dict[str, Any]] = {"expectimax": {"nodes": 30, "depth": 2, "samples": 2},
+OPTIONS: dict[str, dict[str, Any]] = {"expectimax": {"nodes": 30, "depth": 2, "samples": 2,
+                                                     "solve": 2000},
                                       "value": {"samples": 2}, "sampling": {"nodes": 60, "deals": 2},
                                       "bandit": {"nodes": 60, "samples": 4},
                                       "usual": {"solve": 2000}}

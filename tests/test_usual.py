@@ -252,6 +252,7 @@ def _played(game: Any, seed: int, moves: int, **options: Any) -> tuple[Any, list
 # fills them in finds a win with no redeal left to shuffle. Mrs Mop deal 5: the greedy try wins
 # in 692 moves, with stretches longer than STALL_MOVES without a card home. By its scores alone
 # usual loses all three.
+@pytest.mark.engines_chosen
 @pytest.mark.parametrize("stem, seed, hidden, moves", [
     ("fan", 3, False, 500), ("gaps", 22, True, 500), ("mrs_mop", 5, False, 800)])
 def test_usual_plays_out_the_win_its_look_ahead_finds_alike_on_both_engines(
@@ -316,7 +317,7 @@ def test_usual_stops_looking_once_a_loss_is_proved(monkeypatch: pytest.MonkeyPat
 def test_usual_takes_a_look_ahead_of_0_to_the_most_positions(solve: Any, refused: bool) -> None:
     game = _game("fan")
     if refused:
-        with pytest.raises(CardzError, match="usual's look ahead records 0 to"):
+        with pytest.raises(CardzError, match=r"look ahead \(option solve\) records 0 to"):
             make_planner(game, "usual", solve=solve)
     else:
         assert make_planner(game, "usual", solve=solve).settings() == {"solve": solve}
@@ -349,6 +350,7 @@ def test_a_win_is_played_only_when_no_chance_event_decides_it() -> None:
 
 # Forty Thieves deal 45: the stock is face down all along. Guesses (a look on a deal drawn from
 # the view, followed up to the first card it turns up) win it; the scores alone do not.
+@pytest.mark.engines_chosen
 def test_usual_wins_by_guesses_where_cards_are_hidden_alike_on_both_engines() -> None:
     path = Path(next(p for p in RULESETS if p.stem == "forty_thieves"))
     lines = []

@@ -234,8 +234,8 @@ class UsualPlanner:
     def __init__(self, game: Game, solve: int = USUAL_SOLVE_STATES, **_options: Any) -> None:
         if isinstance(solve, bool) or not isinstance(solve, int) \
                 or not 0 <= solve <= PLANNER_MAX_NODES:
-            raise CardzError(f"usual's look ahead records 0 to {PLANNER_MAX_NODES} positions "
-                             f"(0: none), not {solve!r}")
+            raise CardzError(f"the solver's look ahead (option solve) records 0 to "
+                             f"{PLANNER_MAX_NODES} positions (0: none), not {solve!r}")
         self.visited = Visited(roles(game))
         self.safe = analysis_of(game).safe
         self.solve_states = solve
