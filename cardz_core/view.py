@@ -338,6 +338,11 @@ def canonical(game: Game, v: View, counts: list[list[int]] | None = None) -> Vie
     return _assemble(info, v, list(v.piles), counts)
 
 
+def holds_unknown(v: State) -> bool:
+    """Whether the view ``v`` holds a card it does not know (a true position holds none)."""
+    return v.pools is not None and any(map(any, v.pools))
+
+
 def sample_deal(v: State, rng: random.Random) -> State:
     """A true position the view ``v`` may stand for: its unknown cards dealt from their pools in
     a uniformly random order, so each is any card its pool holds with the pool's weights (as the

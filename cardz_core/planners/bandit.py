@@ -64,7 +64,7 @@ from cardz_core.planners.sampling import SamplingPlanner
 from cardz_core.planners.solver import solve
 from cardz_core.planners.usual import Visited
 from cardz_core.problems import CardzError
-from cardz_core.view import View, sample_deal
+from cardz_core.view import View, holds_unknown, sample_deal
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
@@ -153,7 +153,7 @@ class BanditPlanner:
         if self.plan and self.plan[0][0] == view.piles:
             return self.plan.pop(0)[1]
         self.plan = []
-        hidden = view.pools is not None and any(map(any, view.pools))
+        hidden = holds_unknown(view)
         if self.whole.following(view) or not hidden or view.status != PLAYING:
             return self.whole.choose(game, view, rng)
         moves = game.legal_moves(view)

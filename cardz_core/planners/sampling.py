@@ -30,7 +30,7 @@ from cardz_core.planners.base import NO_TIME_LIMIT, Budget, Piles, follow
 from cardz_core.planners.expectimax import ExpectimaxPlanner
 from cardz_core.planners.solver import solve
 from cardz_core.problems import CardzError
-from cardz_core.view import View, sample_deal
+from cardz_core.view import View, holds_unknown, sample_deal
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
@@ -69,7 +69,7 @@ class SamplingPlanner:
         moves = game.legal_moves(view)
         if not moves:
             return None
-        hidden = view.pools is not None and any(map(any, view.pools))
+        hidden = holds_unknown(view)
         n = self.deals if hidden else 1
         votes: dict[Move, int] = {}
         lines: dict[Move, list[Move]] = {}

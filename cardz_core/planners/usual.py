@@ -45,7 +45,7 @@ from cardz_core.planners.need import need_order
 from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import analysis_of
 from cardz_core.solver.problem import ORDERINGS
-from cardz_core.view import View, deck_info, sample_deal
+from cardz_core.view import View, deck_info, holds_unknown, sample_deal
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
@@ -258,7 +258,7 @@ class UsualPlanner:
         self.plan = []
         if not self.solve_states or self.proved_lost or view.status != PLAYING:
             return None
-        sampled = view.pools is not None and any(map(any, view.pools))  # unknown cards
+        sampled = holds_unknown(view)
         r = self.visited.roles
         if sampled and any(c < 0 for d, pile in enumerate(view.piles) if not r.home[d]
                            for c in pile):
