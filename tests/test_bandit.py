@@ -154,7 +154,7 @@ def test_without_a_win_the_move_proved_lost_least_is_played_and_no_line_kept(mon
     planner = BanditPlanner(game, samples=16, nodes=1600)
     monkeypatch.setattr(planner.whole.fallback, "choose", lambda *a: pytest.fail("told apart"))
     assert planner.choose(game, v, random.Random(0)) == target
-    assert not planner.plan and not planner.whole.following(game.apply(v, target))
+    assert not planner.plan and not planner.whole.following(game, game.apply(v, target))
 
 
 def test_a_safe_move_is_played_without_sampling(monkeypatch):

@@ -21,6 +21,7 @@ from cardz_core.hookspecs import hookimpl
 from cardz_core.kinds import DepotType
 from cardz_core.limits import PLANNER_MAX_NODES
 from cardz_core.planners import BUILTIN_PLANNERS, Budget, make_planner, planner_allowed
+from cardz_core.planners.base import Unknown, follow, goes_on, refuse_reveal
 from cardz_core.planners.measures import empty_spaces, hidden_cards, home_cards, roles
 from cardz_core.problems import CardzError
 from cardz_core.registry import build_registry
@@ -311,3 +312,31 @@ def test_cli_play_reads_moves_from_standard_input(tmp_path: Path, monkeypatch: p
     assert "nothing to undo" in out and "hint: " in out
     # the counter shown goes back on undo; the moves made, the score's fact, still count it
     assert "unfinished after 1 moves (2 made)" in out
+
+
+def test_a_plan_goes_on_where_the_true_view_holds_the_other_copy_of_a_card() -> None:
+    """A plan is played forward on the view; with two decks the true game's next view may hold
+    a card's two copies the other way round. The plan must go on there (boards compared by
+    printed faces) rather than break into a new search on every such board."""
+    game = bundled(Path(__file__).parent.parent / "rulesets" / "forty_thieves.cardz")
+    rng = random.Random(3)
+    swapped = 0
+    for seed in range(1, 20):
+        seat = Seat(game, game.deal(seed))
+        for _ in range(60):
+            moves = game.legal_moves(seat.view)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            try:
+                forward = game.apply(seat.view, move, reveal=refuse_reveal)
+            except Unknown:
+                seat.play(move)
+                continue
+            seat.play(move)
+            after = game.legal_moves(forward)
+            if forward.piles != seat.view.piles and after:
+                swapped += 1
+                plan = follow(game, forward, [after[0]], True)
+                assert goes_on(game, plan, seat.view)
+    assert swapped >= 5

@@ -58,7 +58,8 @@ import attrs
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import PLAYING, WON, State
 from cardz_core.limits import BANDIT_MAX_SAMPLES, SOLVE_DEFAULT_STATES
-from cardz_core.planners.base import NO_TIME_LIMIT, Budget, Piles, Unknown, follow, refuse_reveal
+from cardz_core.planners.base import (NO_TIME_LIMIT, Budget, Piles, Unknown, follow, goes_on,
+                                     refuse_reveal)
 from cardz_core.planners.measures import roles
 from cardz_core.planners.sampling import SamplingPlanner
 from cardz_core.planners.solver import solve
@@ -150,11 +151,11 @@ class BanditPlanner:
 
     def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
         self.visited.note(view)
-        if self.plan and self.plan[0][0] == view.piles:
+        if goes_on(game, self.plan, view):
             return self.plan.pop(0)[1]
         self.plan = []
         hidden = holds_unknown(view)
-        if self.whole.following(view) or not hidden or view.status != PLAYING:
+        if self.whole.following(game, view) or not hidden or view.status != PLAYING:
             return self.whole.choose(game, view, rng)
         moves = game.legal_moves(view)
         safe = self.safe.find(view, moves) if self.safe is not None and moves else None

@@ -116,9 +116,25 @@ def _widest_pool(game: Game, view: View) -> int:
     return max((sum(1 for n in row if n) for row in rows), default=0)
 
 
+def faces(game: Game, piles: Piles) -> Piles:
+    """``piles`` with each card as its printed face: with two decks, a view played forward and
+    the view of the true game may hold a card's two copies the other way round."""
+    info = deck_info(game)
+    if not info.multi:
+        return piles
+    face = info.face_of
+    return tuple(tuple(c if c < 0 else face[c >> 1] << 1 | c & 1 for c in p) for p in piles)
+
+
+def goes_on(game: Game, plan: list[tuple[Piles, Move]], view: View) -> bool:
+    """Whether ``plan``'s next move is to be played from ``view``: its board (as ``faces``) is
+    the view's."""
+    return bool(plan) and plan[0][0] == faces(game, view.piles)
+
+
 def follow(game: Game, view: View, line: list[Move], through_reveal: bool
            ) -> list[tuple[Piles, Move]]:
-    """A solved line as (piles before, move) pairs, played from ``view`` for as long as the view
+    """A solved line as (piles before, as ``faces``, move) pairs, played from ``view`` for as long as the view
     knows every card it uses: up to its first move that turns up an unknown card, that move
     included when ``through_reveal`` or when it is the first (past it the view knows what the
     sample made up). A move legal only with the sample's cards ends the plan."""
@@ -129,11 +145,11 @@ def follow(game: Game, view: View, line: list[Move], through_reveal: bool
             after = game.apply(v, move, reveal=refuse_reveal)
         except Unknown:
             if through_reveal or not plan:
-                plan.append((v.piles, move))
+                plan.append((faces(game, v.piles), move))
             break
         except IllegalMove:  # legal only with the sample's cards: think again there
             break
-        plan.append((v.piles, move))
+        plan.append((faces(game, v.piles), move))
         v = after
         if v.status != PLAYING:
             break

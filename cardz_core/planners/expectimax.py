@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING, Any, Hashable
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import PLAYING
 from cardz_core.limits import PLANNER_DEFAULT_NODES, USUAL_SOLVE_STATES
-from cardz_core.planners.base import Budget, Clock, Piles, Unknown, children, refuse_reveal
+from cardz_core.planners.base import (Budget, Clock, Piles, Unknown, children, faces, goes_on,
+                                     refuse_reveal)
 from cardz_core.planners.measures import WIN_VALUE, roles, terminal_value
 from cardz_core.planners.usual import UsualPlanner
 from cardz_core.planners.value import value_function
@@ -146,7 +147,7 @@ class ExpectimaxPlanner:
 
     def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
         self.usual.visited.note(view)
-        if self.plan and self.plan[0][0] == view.piles:
+        if goes_on(game, self.plan, view):
             return self.plan.pop(0)[1]
         self.plan = []
         if view.status != PLAYING or not game.legal_moves(view):
@@ -285,12 +286,12 @@ class ExpectimaxPlanner:
 
     @staticmethod
     def _replay(game: Game, view: View, line: Line) -> list[tuple[Piles, Move]]:
-        """The line as (piles before, move) pairs; the last move may turn up unknown cards, and
+        """The line as (piles before, as ``faces``, move) pairs; the last move may turn up unknown cards, and
         nothing is played past it."""
         plan: list[tuple[Piles, Move]] = []
         v = view
         for i, move in enumerate(line):
-            plan.append((v.piles, move))
+            plan.append((faces(game, v.piles), move))
             if i + 1 < len(line):
                 v = game.apply(v, move, reveal=refuse_reveal)
         return plan

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import PLAYING, State
 from cardz_core.limits import PLANNER_DEFAULT_NODES, PLANNER_MAX_DEALS, SOLVE_DEFAULT_STATES
-from cardz_core.planners.base import NO_TIME_LIMIT, Budget, Piles, follow
+from cardz_core.planners.base import NO_TIME_LIMIT, Budget, Piles, follow, goes_on
 from cardz_core.planners.expectimax import ExpectimaxPlanner
 from cardz_core.planners.solver import solve
 from cardz_core.problems import CardzError
@@ -59,10 +59,10 @@ class SamplingPlanner:
         return {**self.budget.settings(), "deals": self.deals}
 
     def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
-        if self.plan and self.plan[0][0] == view.piles:
+        if goes_on(game, self.plan, view):
             return self.plan.pop(0)[1]
         self.plan = []
-        if self.fallback.plan and self.fallback.plan[0][0] == view.piles:
+        if goes_on(game, self.fallback.plan, view):
             return self.fallback.choose(game, view, rng)  # a line it chose is still being played
         if view.status != PLAYING:
             return None
@@ -91,9 +91,9 @@ class SamplingPlanner:
         self.plan = follow(game, view, lines[best], through_reveal=True)
         return self.plan.pop(0)[1]
 
-    def following(self, view: View) -> bool:
+    def following(self, game: Game, view: View) -> bool:
         """Whether a line this planner (or its fallback) chose goes on from ``view``."""
-        return any(p.plan and p.plan[0][0] == view.piles for p in (self, self.fallback))
+        return any(goes_on(game, p.plan, view) for p in (self, self.fallback))
 
     def _share(self, n: int) -> dict[str, Any]:
         """One sample's solver budget: an equal share of the nodes and of the seconds."""

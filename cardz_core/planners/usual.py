@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.engine.state import PLAYING, WON, State
 from cardz_core.limits import PLANNER_MAX_NODES, USUAL_SOLVE_STATES
-from cardz_core.planners.base import NO_TIME_LIMIT, Piles, Unknown, follow
+from cardz_core.planners.base import NO_TIME_LIMIT, Piles, Unknown, faces, follow, goes_on
 from cardz_core.planners.solver import SolveResult, prepare, solve
 from cardz_core.planners.measures import (Roles, empty_spaces, hidden_cards, home_cards, roles,
                                           terminal_value)
@@ -45,7 +45,7 @@ from cardz_core.planners.need import need_order
 from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import analysis_of
 from cardz_core.solver.problem import ORDERINGS
-from cardz_core.view import View, deck_info, holds_unknown, sample_deal
+from cardz_core.view import View, holds_unknown, sample_deal
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
@@ -197,7 +197,7 @@ class _RefuseChance:
 
 
 def _sure_win(game: Game, view: View, line: list[Move]) -> list[tuple[Piles, Move]]:
-    """``line`` as a plan ((the piles a move is played from, as ``_faces``, move) pairs) when it
+    """``line`` as a plan ((the piles a move is played from, as ``faces``, move) pairs) when it
     wins from ``view`` whatever its unknown cards are: every move plays on the view with no
     chance event, and the last wins. Else empty."""
     plan: list[tuple[Piles, Move]] = []
@@ -208,19 +208,9 @@ def _sure_win(game: Game, view: View, line: list[Move]) -> list[tuple[Piles, Mov
             after = game.apply(v, move, reveal=refuse)
         except (Unknown, IllegalMove):
             return []
-        plan.append((_faces(game, v.piles), move))
+        plan.append((faces(game, v.piles), move))
         v = after
     return plan if v.status == WON else []
-
-
-def _faces(game: Game, piles: Piles) -> Piles:
-    """``piles`` with each card as its printed face: with two decks, a view played forward and
-    the view of the true game may hold a card's two copies the other way round."""
-    info = deck_info(game)
-    if not info.multi:
-        return piles
-    face = info.face_of
-    return tuple(tuple(c if c < 0 else face[c >> 1] << 1 | c & 1 for c in p) for p in piles)
 
 
 def _best_next(game: Game, r: Roles, view: State) -> float:
@@ -290,7 +280,7 @@ class UsualPlanner:
         spends little on them."""
         found = _look(game, sample_deal(view, rng), max(1, self.solve_states // GUESS_SHARE))
         if found.result == "won":
-            self.plan = [(_faces(game, p), m) for p, m in follow(game, view, found.line, True)]
+            self.plan = follow(game, view, found.line, True)
         if self.plan:
             self.guess_wait = GUESS_WAIT
         else:
@@ -325,7 +315,7 @@ class UsualPlanner:
 
     def planned(self, game: Game, view: View) -> Move | None:
         """The next move of the line a look or a guess found, while play follows it."""
-        if self.plan and self.plan[0][0] == _faces(game, view.piles):
+        if goes_on(game, self.plan, view):
             self.visited.note(view)
             return self.plan.pop(0)[1]
         return None
