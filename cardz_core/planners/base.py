@@ -134,10 +134,10 @@ def goes_on(game: Game, plan: list[tuple[Piles, Move]], view: View) -> bool:
 
 def follow(game: Game, view: View, line: list[Move], through_reveal: bool
            ) -> list[tuple[Piles, Move]]:
-    """A solved line as (piles before, as ``faces``, move) pairs, played from ``view`` for as long as the view
-    knows every card it uses: up to its first move that turns up an unknown card, that move
-    included when ``through_reveal`` or when it is the first (past it the view knows what the
-    sample made up). A move legal only with the sample's cards ends the plan."""
+    """A solved line as (piles before, as ``faces``, move) pairs, played from ``view`` for as
+    long as the view knows every card it uses: up to its first move that turns up an unknown
+    card, that move included when ``through_reveal`` or when it is the first (past it the view
+    knows what the sample made up). A move legal only with the sample's cards ends the plan."""
     plan: list[tuple[Piles, Move]] = []
     v = view
     for move in line:

@@ -286,8 +286,8 @@ class ExpectimaxPlanner:
 
     @staticmethod
     def _replay(game: Game, view: View, line: Line) -> list[tuple[Piles, Move]]:
-        """The line as (piles before, as ``faces``, move) pairs; the last move may turn up unknown cards, and
-        nothing is played past it."""
+        """The line as (piles before, as ``faces``, move) pairs; the last move may turn up
+        unknown cards, and nothing is played past it."""
         plan: list[tuple[Piles, Move]] = []
         v = view
         for i, move in enumerate(line):
