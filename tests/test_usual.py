@@ -412,3 +412,19 @@ def test_expectimax_plays_usuals_looks_and_guesses_before_it_searches(
     planner = make_planner(game, "expectimax", nodes=200)
     assert planner.settings()["solve"] == USUAL_SOLVE_STATES
     assert line and planner.choose(game, seat.view, random.Random(1)) == line[0]
+
+
+def test_usual_builds_a_run_in_suit_where_only_runs_move_together() -> None:
+    """In Spider a run of one suit moves as a unit, so the Nine of Spades goes on the Ten of
+    Spades rather than the Ten of Hearts, which comes first in the listing (`usual` took the
+    first when the runs counted nothing, and won 4 of 500 deals of Spider with two suits where
+    it now wins 25)."""
+    game = _game("spider_two_suits")
+    there = board(game, {"column-1": ["~5H", "9S"], "column-2": ["TH"], "column-3": ["TS"]})
+    in_suit, across = mv(game, "column-1", 1, "column-3"), mv(game, "column-1", 1, "column-2")
+    moves = game.legal_moves(there)
+    assert moves.index(across) < moves.index(in_suit)
+    runs = game.derive(usual.Runs)
+    assert [runs.cards(game.apply(there, m)) for m in (in_suit, across)] == [1, 0]
+    planner = make_planner(game, "usual", solve=0)
+    assert planner.choose(game, game.view(there), random.Random(1)) == in_suit

@@ -1,19 +1,20 @@
 """``usual``: Cardz's usual choices, a short-sighted heuristic for any game written in fixed fields.
 
 A move the solver's analysis proves safe (a card no other pile could use, onto its foundation) is
-played at once. Otherwise each legal move is tried once on the view (an unknown card it turns up
-is drawn by the counts) and scored by what it did, by the measures every game has: cards sent to
-a foundation-role depot, face-down cards of the play area turned up, tableau piles and cells
-emptied (filling one costs as much), a card from the stock, waste or a reserve brought into the
-tableau. To that is added half the best such score of a move the new position allows (a look one
-move further, read off the piles): filling an empty column is worth it when it frees a card to go
-home. Taps come last: a tap scores just above a move that only shuffles cards between piles, and
-gets no credit for what the cards it brings may allow, since they are a guess, and no debit for
-the empty piles the rules fill with them (otherwise, in Fortune's Favor, it would move cards
-between columns rather than let the waste refill an empty one, until it gave up). A tap that
-deals onto occupied tableau piles (Spider, Scorpion, Easthaven) buries their cards for good, so
-it comes after a shuffle to a board not seen before too; a tap that turns the stock's card onto
-a foundation (Golf, TriPeaks) is not credited with that card, so a column's card goes first.
+played at once. Otherwise each legal move is tried once on the view (an unknown card it turns up is
+drawn by the counts) and scored by what it did, by the measures every game has: cards sent to a
+foundation-role depot, face-down cards of the play area turned up, tableau piles and cells emptied
+(filling one costs as much), a card from the stock, waste or a reserve brought into the tableau, and
+where a tableau's cards move together only as a run (Spider's runs in one suit), the cards the move
+adds to such runs. To that is added half the best such score of a move the new position allows (a
+look one move further, read off the piles): filling an empty column is worth it when it frees a card
+to go home. Taps come last: a tap scores just above a move that only shuffles cards between piles,
+and gets no credit for what the cards it brings may allow, since they are a guess, and no debit for
+the empty piles the rules fill with them (otherwise, in Fortune's Favor, it would move cards between
+columns rather than let the waste refill an empty one, until it gave up). A tap that deals onto
+occupied tableau piles (Spider, Scorpion, Easthaven) buries their cards for good, so it comes after
+a shuffle to a board not seen before too; a tap that turns the stock's card onto a foundation (Golf,
+TriPeaks) is not credited with that card, so a column's card goes first.
 
 The planner never plays the move that takes the board straight back to where it was before its
 last move while another move is left, and never moves a whole pile to an empty interchangeable
@@ -55,6 +56,7 @@ REVEAL_WEIGHT = 60.0
 EMPTY_WEIGHT = 12.0  # per tableau pile or cell emptied; filling one costs as much
 FEED_SCORE = 5.0  # a card from the stock, waste or a reserve played into the tableau
 TAP_SCORE = 1.0
+RUN_WEIGHT = 3.0  # per card a move adds to the runs that move as one (Spider: build in suit)
 SHUFFLE_SCORE = -1.0  # a move that changes nothing the measures see
 COVER_SCORE = -2.0  # a tap that deals onto occupied tableau piles: it buries their cards for good
 LOOK_AHEAD = 0.5  # the share of the best next move's score a move is credited with
@@ -114,6 +116,19 @@ class Visited:
         return self.before is not None and after.piles == self.before
 
 
+class Runs:
+    """The tableau depots whose cards move together only as a run (Spider's one-suit runs)."""
+
+    def __init__(self, game: Game) -> None:
+        r = roles(game)
+        self.ejects = tuple((d, e) for d, e in enumerate(game.ejects)
+                            if r.tableau[d] and e.run_next is not None)
+
+    def cards(self, v: State) -> int:
+        """Cards that lie in a run on the card below them, over those depots."""
+        return sum(len(p) - 1 - e.run_start(p) for d, e in self.ejects if (p := v.piles[d]))
+
+
 def move_score(game: Game, before: State, after: State, move: Move) -> float:
     """How much one move did, by the measures any game has (no look further)."""
     end = terminal_value(after.status)
@@ -124,6 +139,9 @@ def move_score(game: Game, before: State, after: State, move: Move) -> float:
     revealed = hidden_cards(r, before) - hidden_cards(r, after)
     emptied = empty_spaces(r, after) - empty_spaces(r, before)
     score = HOME_WEIGHT * home + REVEAL_WEIGHT * revealed + EMPTY_WEIGHT * emptied
+    runs = game.derive(Runs)
+    if runs.ejects:
+        score += RUN_WEIGHT * (runs.cards(after) - runs.cards(before))
     if move.index < 0:  # a tap
         # never below a move that changes nothing: a tap whose cards the rules put on empty
         # piles (a refill from the waste, a deal to every column) still brings cards into play,
