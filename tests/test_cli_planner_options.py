@@ -15,6 +15,7 @@ from cardz_core.limits import PLANNER_MAX_NODES, USUAL_SOLVE_STATES
 from cardz_core.planners import BUILTIN_PLANNERS, option_names
 from cardz_core.planners import klondike as klondike_planner
 from cardz_core.rulesets import open_game
+from cardz_core.sim.notable import option_args
 
 # the klondike planner runs on the native engine only: the commands must choose it
 needs_native = pytest.mark.skipif(engine_of(open_game("klondike_draw3"))[0] != "native",
@@ -65,6 +66,18 @@ def test_simulate_gives_the_options_to_the_planner(capsys, made_with):
     assert code == 0, err
     assert made_with and all(o == given for o in made_with)
     assert json.loads(out)["made"]["options"] == given
+
+
+@needs_native
+def test_none_turns_an_option_off(capsys, made_with):
+    code, out, err = run(capsys, "simulate", "klondike_draw3", "--planner", "klondike",
+                         "--games", "1", "--workers", "1", "--max-moves", "12", "--json",
+                         "--option", "samples=20", "--option", "reveal=none")
+    assert code == 0, err
+    assert made_with and all(o == {"samples": 20, "reveal": None} for o in made_with)
+    (made,) = json.loads(out)["made"]["planners"]
+    assert made["options"]["reveal"] is None
+    assert option_args({"reveal": None}) == ["--option", "reveal=none"]
 
 
 @needs_native

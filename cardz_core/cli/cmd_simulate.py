@@ -130,14 +130,15 @@ def _variant_names(files: list[str]) -> list[str]:
 def _planner_options(game: Any, name: str, force: bool, options: dict[str, Any]
                      ) -> dict[str, Any]:
     """The options planner ``name`` plays with, defaults filled in, as it reports them
-    (``settings()``, those set); none for a planner that reports none."""
+    (``settings()``: those set, and one given as None, such as ``reveal=none``); none for a
+    planner that reports none."""
     from cardz_core.planners import make_planner
 
     planner = make_planner(game, name, force=force, **options)
     settings = getattr(planner, "settings", None)
     if not callable(settings):
         return {}
-    return {k: v for k, v in settings().items() if v is not None}
+    return {k: v for k, v in settings().items() if v is not None or k in options}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -45,8 +45,9 @@ def check_seconds(value: float | None, flag: str) -> None:
 
 
 def planner_option(text: str) -> tuple[str, Any]:
-    """``--option NAME=VALUE`` as (name, value): the value a whole number, a number, ``true`` or
-    ``false`` where it reads as one, else the text."""
+    """``--option NAME=VALUE`` as (name, value): the value a whole number, a number, ``true``,
+    ``false`` or ``none`` (None: the klondike planner's ``reveal=none`` turns its rule off) where
+    it reads as one, else the text."""
     import argparse
 
     name, eq, raw = text.partition("=")
@@ -57,7 +58,7 @@ def planner_option(text: str) -> tuple[str, Any]:
             return name, kind(raw)
         except ValueError:
             pass
-    return name, {"true": True, "false": False}.get(raw.lower(), raw)
+    return name, {"true": True, "false": False, "none": None}.get(raw.lower(), raw)
 
 
 def add_option_arg(p: Any) -> None:

@@ -14,7 +14,7 @@ def option_args(options: dict[str, Any]) -> list[str]:
     flag, the rest are ``--option NAME=VALUE``."""
     argv: list[str] = []
     for key, value in options.items():
-        text = str(value).lower() if isinstance(value, bool) else str(value)
+        text = str(value).lower() if value is None or isinstance(value, bool) else str(value)
         argv += [f"--{key}", text] if key == "nodes" else ["--option", f"{key}={text}"]
     return argv
 
