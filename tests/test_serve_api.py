@@ -18,7 +18,7 @@ from cardz_core.cli.main import main
 from cardz_core.engine.logs import replay
 from cardz_core.limits import SERVE_MAX_SESSIONS
 from cardz_core.msdeal import deal_ms
-from cardz_core.planners import make_planner
+from cardz_core.planners import make_planner, usual
 from cardz_core.planners.solver import solve
 from cardz_core.rulesets import RULESETS_DIR, open_game
 from cardz_core.serve import session as session_module
@@ -372,19 +372,39 @@ def test_compiled_games_are_reused_until_their_file_changes_and_only_so_many_are
     assert cat.compiled.get(a)[0].spec.name == "Golf again"
 
 
-def test_a_click_on_a_card_with_several_moves_plays_the_hints_move(client):
+def _a_card_the_scores_send_elsewhere(game, view, rng):
+    """(depot, index, that card's moves, the one `usual`'s scores rank first) for a card whose
+    first legal move is not its best scored one, or None."""
+    ranked = [m for _, _, m in usual.UsualPlanner(game, solve=0).ranked(game, view, rng)]
+    by_card: dict[tuple[int, int], list] = {}
+    for m in game.legal_moves(view):
+        by_card.setdefault((m.src, m.index), []).append(m)
+    for (src, index), mine in by_card.items():
+        best = next((m for m in ranked if m in mine), mine[0])
+        if best != mine[0]:
+            return src, index, mine, best
+    return None
+
+
+def test_a_click_on_a_card_with_several_moves_plays_its_best_scored_move(client, monkeypatch):
+    def no_solver(*args, **kwargs):
+        raise AssertionError("a click asked the solver")
+
+    monkeypatch.setattr(usual, "solve", no_solver)  # a click does not wait on a look ahead
+    game = open_game("freecell")
+    view = game.view(deal_ms(game, 1))
+    rng = random.Random(1)
+    played = []
+    while (found := _a_card_the_scores_send_elsewhere(game, view, rng)) is None:
+        move = rng.choice(game.legal_moves(view))  # on to a board that has such a card
+        played.append(game.move_text(move))
+        view = game.apply(view, move)
+    src, index, mine, best = found
     s = client.start("freecell", ms=1)
-    hint = client.act(s, "hint", {"planner": "usual"})["hint"]
-    of_card = [m["text"] for m in s["legal"]
-               if m.get("from") == hint["from"] and m["index"] == hint["index"]]
-    assert len(of_card) > 1 and hint["text"] in of_card
-    clicked = client.act(s, "click", {"depot": hint["from"], "index": hint["index"]})
-    assert clicked["played"] == hint["text"]
-    # a card the hint does not move goes to its first legal move
-    hint = client.act(s, "hint", {"planner": "usual"})["hint"]
-    other = next(m for m in clicked["legal"] if "from" in m and m["from"] != hint["from"])
-    again = client.act(s, "click", {"depot": other["from"], "index": other["index"]})
-    assert again["played"] == other["text"]
+    for text in played:
+        client.act(s, "move", {"move": text})
+    clicked = client.act(s, "click", {"depot": game.depot_names[src], "index": index})
+    assert clicked["played"] == game.move_text(best) != game.move_text(mine[0])
 
 
 def test_the_server_writes_no_file(tmp_path, monkeypatch):

@@ -161,7 +161,7 @@ def test_drag_a_card_click_a_card_and_undo(tab):
     assert t.card(move["to"], 0).get_attribute("data-label") == \
         doc["board"]["depots"][move["from"]][top]
 
-    # a click sends the card where the hint would, or to its first legal move
+    # a click sends the card where `usual`'s scores rank first among its moves
     clicked = next(m for m in after["legal"] if "from" in m)
     t.card(clicked["from"], clicked["index"]).click()
     t.wait_moves(2)

@@ -30,6 +30,7 @@ from cardz_core.limits import MAX_LOG_STEPS, MAX_MS_DEAL, MAX_SEED
 from cardz_core.msdeal import ms_board_document
 from cardz_core.planners import DEFAULT_PLANNER, make_planner, planner_allowed
 from cardz_core.planners.uniform import RandomPlanner
+from cardz_core.planners.usual import UsualPlanner
 from cardz_core.problems import CardzError
 from cardz_core.view import Seat, View
 
@@ -266,8 +267,9 @@ class Session:
 
     def click(self, depot: Any, index: Any) -> Move:
         """The move a click on the card at ``index`` of ``depot`` (or on an empty depot, index
-        -1) makes: the hint's, when the hint is a move of that card; else the first legal move
-        of that card (a tap, for a depot tapped). Played and returned."""
+        -1) makes: of that card's legal moves, the one ``usual``'s scores rank first (no look
+        ahead: a click does not wait on the solver), else the first (a tap, for a depot
+        tapped). Played and returned."""
         names = self.game.depot_index
         src = names.get(depot) if isinstance(depot, str) else None
         if src is None:
@@ -280,9 +282,10 @@ class Session:
             raise Refused(f"no legal move of {where}")
         choice = mine[0]
         if planner_allowed(self.game) and len(mine) > 1:
-            hint = self.hint(DEFAULT_PLANNER, {})
-            if hint in mine:
-                choice = hint
+            scores = UsualPlanner(self.game, solve=0)
+            view = self._playing().seat.view
+            choice = next((m for _, _, m in scores.ranked(self.game, view, self.rng) if m in mine),
+                          choice)
         self.move(move_document(self.game, choice))
         return choice
 
