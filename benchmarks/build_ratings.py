@@ -2,7 +2,7 @@
 
     nice -n 10 python3 benchmarks/build_ratings.py (--all | GAME...) [--seeds A-B] [--jobs N]
         [--max-states K] [--timeout S] [--playouts K] [--time-box S] [--fresh] [--out-dir DIR]
-        [--settings FILE] [--regrade]
+        [--settings FILE] [--regrade | --lines]
 
 For each game and each seed it runs ``cardz_core.ratings.rate_deal``: the solver's verdict within
 ``--max-states`` positions (``--timeout`` seconds is only a safety), and for a won deal the fair
@@ -31,6 +31,10 @@ options' defaults.
 ``--regrade`` keeps every row's verdict, positions and line and plays only the won deals'
 playouts again, for their ``wins``, ``measure`` and so the levels: what a change to the playout
 player (``usual``) calls for, at a small part of a rebuild's cost.
+
+``--lines`` keeps every row and finds a winning line for each won row that keeps none (a table
+made before rows kept them), with the table's solver settings, then ``LINE_BUDGET`` times its
+positions; a row the solver no longer wins within that keeps none, and is named.
 """
 
 from __future__ import annotations
@@ -56,8 +60,10 @@ from cardz_core.cli.common import open_game  # noqa: E402
 from cardz_core.engine.logs import game_hash  # noqa: E402
 from cardz_core.engines import engine_of  # noqa: E402
 from cardz_core.ratings import (PLAYOUT_MOVES, PLAYOUT_PLANNER, PLAYOUTS,  # noqa: E402
-                                RATINGS_DIR, SLIP, grade, orders_of, rate_deal, table_document)
+                                RATINGS_DIR, SLIP, beam_made, grade, line_text, line_wins,
+                                orders_of, rate_deal, table_document)
 from cardz_core.rulesets import game_file  # noqa: E402
+from cardz_core.planners.solver import solve  # noqa: E402
 from cardz_core.problems import CardzError  # noqa: E402
 from cardz_core.solver.beam import Beam, beam_of  # noqa: E402
 from cardz_core.solver.problem import ORDERINGS_VERSION, Weights  # noqa: E402
@@ -66,6 +72,7 @@ SETTINGS = Path(__file__).resolve().parent / "ratings_settings.json"
 # the table is rewritten at most this often (and at the end): a table of tens of thousands of
 # deals rewritten after each one would cost more than rating them
 SAVE_SECONDS = 5.0
+LINE_BUDGET = 10  # ``--lines``: a line is looked for with up to this many times the table's budget
 # the settings a row depends on: a table made with others is not resumed (``default_orders``:
 # the version of the solver's own orders, absent from tables made before it was kept)
 RESULT_SETTINGS = ("max_states", "playouts", "slip", "planner", "playout_moves", "orders",
@@ -134,9 +141,24 @@ def _grade(seed: int, playouts: int, states: int, budget: int) -> dict[str, Any]
     return {"seed": seed, **grade(_worker["game"], seed, playouts, states, budget)}
 
 
-def regrade(name: str, jobs: int, out_dir: Path) -> None:
-    """Play the won deals' playouts of game ``name``'s table again and grade it anew (module
-    docstring, ``--regrade``); the table must be of the current game file."""
+def _line(seed: int, max_states: int, timeout: float, orders: tuple[Weights, ...] | None,
+          beam: Beam | None) -> dict[str, Any]:
+    """A winning line of the deal of ``seed``: the table's solver, then ``LINE_BUDGET`` times its
+    positions; ``line`` None when neither finds one that wins on the engine."""
+    game = _worker["game"]
+    state = game.deal(seed)
+    for budget in (max_states, LINE_BUDGET * max_states):
+        found = solve(game, state, max_states=budget, timeout=LINE_BUDGET * timeout,
+                      orders=orders, beam=beam)
+        if found.result == "won" and line_wins(game, state, found.line):
+            return {"seed": seed, "line": line_text(found.line)}
+    return {"seed": seed, "line": None}
+
+
+def _rework(name: str, jobs: int, out_dir: Path, redo: str) -> None:
+    """``--regrade`` (``redo`` "grades") or ``--lines`` ("lines") on game ``name``'s table, whose
+    game file must be the current one: each won deal's row (for lines, each that keeps none) is
+    worked on again in ``jobs`` processes and the table rewritten, every other field kept."""
     path = game_file(name)
     game = open_game(str(path))
     out = out_dir / (path.stem + ".json")
@@ -145,22 +167,38 @@ def regrade(name: str, jobs: int, out_dir: Path) -> None:
         raise ValueError(f"{out}: made for another version of {path.name}; rebuild it instead")
     made = doc["made"]
     rows = {r["seed"]: r for r in doc["deals"]}
-    won = [r for r in rows.values() if r["result"] == "won"]
+    won = [r for r in rows.values() if r["result"] == "won" and (redo == "grades" or
+                                                                   r.get("line") is None)]
     started = time.perf_counter()
-    args = [(r["seed"], made["playouts"], r["states"], made["max_states"]) for r in won]
+    missing = []
     with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(str(path),)) as pool:
-        futures = [pool.submit(_grade, *a) for a in args]
+        if redo == "grades":
+            futures = [pool.submit(_grade, r["seed"], made["playouts"], r["states"],
+                                   made["max_states"]) for r in won]
+        else:
+            futures = [pool.submit(_line, r["seed"], made["max_states"], made["timeout"],
+                                   orders_of(made), beam_made(made)) for r in won]
         for done, fut in enumerate(futures, 1):
             new = fut.result()
             row = rows[new["seed"]]
-            print(f"{path.stem}: seed {row['seed']} wins {row['wins']} -> {new['wins']} "
-                  f"[{done}/{len(won)}]", file=sys.stderr, flush=True)
+            if redo == "grades":
+                said = f"wins {row['wins']} -> {new['wins']}"
+            elif new["line"] is None:
+                said = "no line found"
+                missing.append(row["seed"])
+                new = {}
+            else:
+                said = f"a line of {len(new['line'])} moves"
+            print(f"{path.stem}: seed {row['seed']} {said} [{done}/{len(won)}]",
+                  file=sys.stderr, flush=True)
             row.update(new)
-    made["planner"] = PLAYOUT_PLANNER
-    made["cardz"] = __version__
+    if redo == "grades":
+        made["planner"] = PLAYOUT_PLANNER
+        made["cardz"] = __version__
     _write(out, table_document(doc["game"], doc["file"], doc["hash"], made, list(rows.values())))
-    print(f"{path.stem}: regraded {len(won)} won deal(s) in {out} "
-          f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+    print(f"{path.stem}: {'regraded' if redo == 'grades' else 'lines for'} {len(won)} won "
+          f"deal(s) in {out} ({time.perf_counter() - started:.0f} s)"
+          + (f"; no line found for seeds {missing}" if missing else ""), file=sys.stderr)
 
 
 def _write(path: Path, doc: dict[str, Any]) -> None:
@@ -268,9 +306,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fresh", action="store_true", help="rate every deal again")
     p.add_argument("--regrade", action="store_true",
                    help="keep the verdicts, play the won deals' playouts again")
+    p.add_argument("--lines", action="store_true",
+                   help="keep every row and find a winning line for each won row that keeps none")
     p.add_argument("--out-dir", type=Path, default=RATINGS_DIR,
                    help="where the tables go (default the shipped folder)")
     args = p.parse_args(argv)
+    if args.regrade and args.lines:
+        p.error("--regrade and --lines are separate runs")
     if args.all == bool(args.games):
         p.error("name the games to build, or --all (not both)")
     if args.jobs < 1:
@@ -287,10 +329,10 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         p.error(str(exc))
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    if args.regrade:
+    if args.regrade or args.lines:
         try:
             for name, _ in plans:
-                regrade(name, args.jobs, args.out_dir)
+                _rework(name, args.jobs, args.out_dir, "grades" if args.regrade else "lines")
         except (OSError, ValueError) as exc:
             p.error(str(exc))
         return 0

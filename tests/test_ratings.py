@@ -183,6 +183,34 @@ def test_regrading_plays_only_the_playouts_again(tiny: Path, tiny_table: ratings
     assert "made for another version of tiny.cardz; rebuild it" in capsys.readouterr().err
 
 
+def test_lines_are_found_for_the_won_rows_that_keep_none(tiny: Path, tiny_table: ratings.Table,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """A table made before rows kept their lines gets a winning line for each won row, every
+    other field kept: `--difficulty` then replays the line instead of searching again."""
+    good = tiny_table.doc
+    bare = json.loads(json.dumps(good))
+    for row in bare["deals"]:
+        row.pop("line", None)
+    tiny_table.path.write_text(json.dumps(bare), encoding="utf-8")
+    out = str(tiny_table.path.parent)
+    assert _builder().main([str(tiny), "--lines", "--out-dir", out, "--jobs", "2"]) == 0
+    again = json.loads(tiny_table.path.read_text(encoding="utf-8"))
+    game = open_game(str(tiny))
+    won = 0
+    for before, row in zip(good["deals"], again["deals"]):
+        assert {k: v for k, v in row.items() if k != "line"} == \
+            {k: v for k, v in before.items() if k != "line"}
+        line = ratings.line_of(row)
+        assert (line is not None) == (row["result"] == "won")
+        if line is not None:
+            won += 1
+            assert ratings.line_wins(game, game.deal(row["seed"]), line)
+    assert won and f"lines for {won} won deal(s)" in capsys.readouterr().err
+    assert _builder().main([str(tiny), "--lines", "--out-dir", out]) == 0  # none left to find
+    assert "lines for 0 won deal(s)" in capsys.readouterr().err
+
+
 OWN_ORDERS = [[50, 100, 10, 0, 20, 0], [100, 20, 60, 0, 20, 0]]
 
 
