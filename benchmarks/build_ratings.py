@@ -47,7 +47,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -155,49 +155,75 @@ def _line(seed: int, max_states: int, timeout: float, orders: tuple[Weights, ...
     return {"seed": seed, "line": None}
 
 
-def _rework(name: str, jobs: int, out_dir: Path, redo: str) -> None:
-    """``--regrade`` (``redo`` "grades") or ``--lines`` ("lines") on game ``name``'s table, whose
-    game file must be the current one: each won deal's row (for lines, each that keeps none) is
-    worked on again in ``jobs`` processes and the table rewritten, every other field kept."""
+def _current_table(name: str, out_dir: Path) -> tuple[Path, Path, dict[str, Any]]:
+    """Game ``name``'s file, its table's path and document; the table must be of that file."""
     path = game_file(name)
-    game = open_game(str(path))
     out = out_dir / (path.stem + ".json")
     doc = json.loads(out.read_text(encoding="utf-8"))
-    if doc.get("hash") != game_hash(game.spec):
+    if doc.get("hash") != game_hash(open_game(str(path)).spec):
         raise ValueError(f"{out}: made for another version of {path.name}; rebuild it instead")
+    return path, out, doc
+
+
+def _worked(path: Path, jobs: int, work: Callable[..., dict[str, Any]],
+            calls: list[tuple[Any, ...]]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``work(*call)`` for each call in ``jobs`` processes on game ``path``: (how many are done,
+    the answer), in the calls' order."""
+    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(str(path),)) as pool:
+        futures = [pool.submit(work, *call) for call in calls]
+        for done, fut in enumerate(futures, 1):
+            yield done, fut.result()
+
+
+def _rewrite(out: Path, doc: dict[str, Any], made: dict[str, Any],
+             rows: dict[int, dict[str, Any]]) -> None:
+    _write(out, table_document(doc["game"], doc["file"], doc["hash"], made, list(rows.values())))
+
+
+def regrade(name: str, jobs: int, out_dir: Path) -> None:
+    """Play the won deals' playouts of game ``name``'s table again and grade it anew (module
+    docstring, ``--regrade``); the table must be of the current game file."""
+    path, out, doc = _current_table(name, out_dir)
     made = doc["made"]
     rows = {r["seed"]: r for r in doc["deals"]}
-    won = [r for r in rows.values() if r["result"] == "won" and (redo == "grades" or
-                                                                   r.get("line") is None)]
+    won = [r for r in rows.values() if r["result"] == "won"]
     started = time.perf_counter()
+    calls = [(r["seed"], made["playouts"], r["states"], made["max_states"]) for r in won]
+    for done, new in _worked(path, jobs, _grade, calls):
+        row = rows[new["seed"]]
+        print(f"{path.stem}: seed {row['seed']} wins {row['wins']} -> {new['wins']} "
+              f"[{done}/{len(won)}]", file=sys.stderr, flush=True)
+        row.update(new)
+    made["planner"] = PLAYOUT_PLANNER
+    made["cardz"] = __version__
+    _rewrite(out, doc, made, rows)
+    print(f"{path.stem}: regraded {len(won)} won deal(s) in {out} "
+          f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+
+
+def add_lines(name: str, jobs: int, out_dir: Path) -> None:
+    """A winning line for each won row of game ``name``'s table that keeps none (module
+    docstring, ``--lines``); the table must be of the current game file."""
+    path, out, doc = _current_table(name, out_dir)
+    made = doc["made"]
+    rows = {r["seed"]: r for r in doc["deals"]}
+    bare = [r for r in rows.values() if r["result"] == "won" and r.get("line") is None]
+    started = time.perf_counter()
+    calls = [(r["seed"], made["max_states"], made["timeout"], orders_of(made), beam_made(made))
+             for r in bare]
     missing = []
-    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(str(path),)) as pool:
-        if redo == "grades":
-            futures = [pool.submit(_grade, r["seed"], made["playouts"], r["states"],
-                                   made["max_states"]) for r in won]
+    for done, new in _worked(path, jobs, _line, calls):
+        if new["line"] is None:
+            missing.append(new["seed"])
+            said = "no line found"
         else:
-            futures = [pool.submit(_line, r["seed"], made["max_states"], made["timeout"],
-                                   orders_of(made), beam_made(made)) for r in won]
-        for done, fut in enumerate(futures, 1):
-            new = fut.result()
-            row = rows[new["seed"]]
-            if redo == "grades":
-                said = f"wins {row['wins']} -> {new['wins']}"
-            elif new["line"] is None:
-                said = "no line found"
-                missing.append(row["seed"])
-                new = {}
-            else:
-                said = f"a line of {len(new['line'])} moves"
-            print(f"{path.stem}: seed {row['seed']} {said} [{done}/{len(won)}]",
-                  file=sys.stderr, flush=True)
-            row.update(new)
-    if redo == "grades":
-        made["planner"] = PLAYOUT_PLANNER
-        made["cardz"] = __version__
-    _write(out, table_document(doc["game"], doc["file"], doc["hash"], made, list(rows.values())))
-    print(f"{path.stem}: {'regraded' if redo == 'grades' else 'lines for'} {len(won)} won "
-          f"deal(s) in {out} ({time.perf_counter() - started:.0f} s)"
+            rows[new["seed"]]["line"] = new["line"]
+            said = f"a line of {len(new['line'])} moves"
+        print(f"{path.stem}: seed {new['seed']} {said} [{done}/{len(bare)}]",
+              file=sys.stderr, flush=True)
+    _rewrite(out, doc, made, rows)
+    print(f"{path.stem}: lines for {len(bare)} won deal(s) in {out} "
+          f"({time.perf_counter() - started:.0f} s)"
           + (f"; no line found for seeds {missing}" if missing else ""), file=sys.stderr)
 
 
@@ -332,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.regrade or args.lines:
         try:
             for name, _ in plans:
-                _rework(name, args.jobs, args.out_dir, "grades" if args.regrade else "lines")
+                (regrade if args.regrade else add_lines)(name, args.jobs, args.out_dir)
         except (OSError, ValueError) as exc:
             p.error(str(exc))
         return 0

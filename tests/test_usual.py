@@ -418,7 +418,7 @@ def test_usual_builds_a_run_in_suit_where_only_runs_move_together() -> None:
     """In Spider a run of one suit moves as a unit, so the Nine of Spades goes on the Ten of
     Spades rather than the Ten of Hearts, which comes first in the listing (`usual` took the
     first when the runs counted nothing, and won 4 of 500 deals of Spider with two suits where
-    it now wins 25)."""
+    it now wins 24)."""
     game = _game("spider_two_suits")
     there = board(game, {"column-1": ["~5H", "9S"], "column-2": ["TH"], "column-3": ["TS"]})
     in_suit, across = mv(game, "column-1", 1, "column-3"), mv(game, "column-1", 1, "column-2")
