@@ -425,6 +425,6 @@ def test_usual_builds_a_run_in_suit_where_only_runs_move_together() -> None:
     moves = game.legal_moves(there)
     assert moves.index(across) < moves.index(in_suit)
     runs = game.derive(usual.Runs)
-    assert [runs.cards(game.apply(there, m)) for m in (in_suit, across)] == [1, 0]
+    assert [runs.added(there, game.apply(there, m)) for m in (in_suit, across)] == [1, 0]
     planner = make_planner(game, "usual", solve=0)
     assert planner.choose(game, game.view(there), random.Random(1)) == in_suit

@@ -124,9 +124,16 @@ class Runs:
         self.ejects = tuple((d, e) for d, e in enumerate(game.ejects)
                             if r.tableau[d] and e.run_next is not None)
 
-    def cards(self, v: State) -> int:
-        """Cards that lie in a run on the card below them, over those depots."""
-        return sum(len(p) - 1 - e.run_start(p) for d, e in self.ejects if (p := v.piles[d]))
+    def added(self, before: State, after: State) -> int:
+        """Cards lying in a run on the card below them in ``after`` less in ``before``, over
+        those depots; only the piles that differ are counted (a move changes one or two)."""
+        n = 0
+        for d, e in self.ejects:
+            b, a = before.piles[d], after.piles[d]
+            if b != a:
+                n += (len(a) - 1 - e.run_start(a) if a else 0) - \
+                    (len(b) - 1 - e.run_start(b) if b else 0)
+        return n
 
 
 def move_score(game: Game, before: State, after: State, move: Move) -> float:
@@ -141,7 +148,7 @@ def move_score(game: Game, before: State, after: State, move: Move) -> float:
     score = HOME_WEIGHT * home + REVEAL_WEIGHT * revealed + EMPTY_WEIGHT * emptied
     runs = game.derive(Runs)
     if runs.ejects:
-        score += RUN_WEIGHT * (runs.cards(after) - runs.cards(before))
+        score += RUN_WEIGHT * runs.added(before, after)
     if move.index < 0:  # a tap
         # never below a move that changes nothing: a tap whose cards the rules put on empty
         # piles (a refill from the waste, a deal to every column) still brings cards into play,
