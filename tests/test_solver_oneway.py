@@ -89,11 +89,47 @@ def test_agrees_with_plain_exhaustive_search_on_tiny_golf(first, growth, monkeyp
 
 
 @pytest.mark.parametrize("first, growth", TRIES)
-@pytest.mark.parametrize("name", ["black_hole", "golf", "relaxed_golf"])
+@pytest.mark.parametrize("name", ["black_hole", "golf", "relaxed_golf", "dead_king_golf"])
 def test_agrees_with_plain_exhaustive_search_late_in_real_deals(name, first, growth, monkeypatch):
     monkeypatch.setattr(oneway, "FIRST_TRY_STATES", first)
     monkeypatch.setattr(oneway, "TRY_GROWTH", growth)
     agree(*midgames(name))
+
+
+def tiny_golf(when):
+    """Tiny Golf whose foundation asks ``when`` of a card played on it."""
+    doc = copy.deepcopy(VARIANTS["golf-like"])
+    doc["depots"][1]["acceptRule"]["when"] = when
+    return make(doc)
+
+
+@pytest.mark.parametrize("first, growth", TRIES)
+def test_a_foundation_when_on_the_two_cards_is_a_table_of_the_model(first, growth, monkeypatch):
+    """Dead King Golf's kind of rule (nothing on a Six here): the model reads it off its table of
+    which card may lie on which, and agrees with the plain search, restarts and all."""
+    monkeypatch.setattr(oneway, "FIRST_TRY_STATES", first)
+    monkeypatch.setattr(oneway, "TRY_GROWTH", growth)
+    g = tiny_golf("top.rank != Six")
+    ow = one_way(g)
+    six = [i for i, c in enumerate(ow.takes) if not c]
+    assert len(six) == 2 and ow.top_class[six[0]] == ow.top_class[six[1]]
+    agree(g, [g.deal(seed) for seed in range(30)])
+
+
+@pytest.mark.parametrize("when, reason", [
+    ("count(source) > 1", "`when` reads more than the card and the top it lands on: piles, source"),
+    ("count(Tableau) > 3", "`when` reads more than the card and the top it lands on: piles"),
+])
+def test_a_foundation_when_that_reads_the_board_leaves_the_model(when, reason):
+    ow = one_way(tiny_golf(when))
+    assert ow.reason is not None and reason in ow.reason
+
+
+def test_an_expression_outside_the_foundation_leaves_the_model():
+    doc = copy.deepcopy(VARIANTS["golf-like"])
+    doc["depots"][0]["draw"]["when"] = "count(Tableau) > 0"
+    ow = one_way(make(doc))
+    assert ow.reason == "a rule expression other than the foundation's `when`"
 
 
 def test_solve_takes_the_one_way_search_and_says_so():
@@ -127,7 +163,7 @@ def test_state_budget_is_exact_across_restarts(native, monkeypatch):
     assert (one.result, one.states) == ("unknown", 1)
 
 
-@pytest.mark.parametrize("name", ["black_hole", "golf", "relaxed_golf"])
+@pytest.mark.parametrize("name", ["black_hole", "golf", "relaxed_golf", "dead_king_golf"])
 def test_the_native_search_walks_the_python_ones_positions_on_whole_deals(name):
     """Whole deals, many of them past the first tries: the same answer, positions and line."""
     g = open_game(f"rulesets/{name}.cardz")

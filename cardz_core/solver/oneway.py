@@ -21,6 +21,8 @@ import time
 from typing import Any, Callable
 
 from cardz_core.engine.moves import Move
+from cardz_core.expr.api import RULE_CONTEXTS
+from cardz_core.expr.env import Env
 from cardz_core.native import extension
 from cardz_core.solver.analysis import Analysis, printed_fits
 from cardz_core.solver.search import RESULT_LOST, RESULT_UNKNOWN, RESULT_WON, SearchResult
@@ -31,6 +33,7 @@ TRY_GROWTH = 1.5  # budget factor from one try to the next
 # open after the move). Tried on Black Hole seeds 0-15 and Golf seeds 0-11; speed only.
 ORDERS = ((3, 1), (0, 1), (1, 0))
 ORDER_SEED = 20261130  # tie-breaks after the first try are drawn from this fixed seed
+PAIR_READS = frozenset({"top", "card"})  # a foundation `when` reading only these is a table
 
 
 class OneWay:
@@ -50,19 +53,29 @@ class OneWay:
         an.notes.append(self.note)
         rule = an.game.accepts[self.home]
         cards = an.cards
+        env = Env(depot=self.home)
+
+        def fits(below: int, above: int) -> bool:
+            if not printed_fits(rule, cards[below], cards[above]):
+                return False
+            if rule.when is None:
+                return True
+            # the expression reads only the two cards (``_why_not``): face-up codes
+            env.top, env.card = below << 1 | 1, above << 1 | 1
+            env.pile = (env.card,)
+            return bool(rule.when(env))
+
+        fit = [[fits(b, a) for a in range(len(cards))] for b in range(len(cards))]
         # Cards that take the same cards onto them are one foundation top to the search.
         rows: dict[tuple[bool, ...], int] = {}
-        self.top_class = tuple(
-            rows.setdefault(tuple(printed_fits(rule, below, above) for above in cards), c)
-            for c, below in enumerate(cards))
-        self.takes = tuple(frozenset(a for a, above in enumerate(cards) if printed_fits(rule, below, above))
-                           for below in cards)
+        self.top_class = tuple(rows.setdefault(tuple(row), c) for c, row in enumerate(fit))
+        self.takes = tuple(frozenset(a for a, ok in enumerate(row) if ok) for row in fit)
 
     def _why_not(self, an: Analysis) -> str | None:
         c = an.compiled
         names = an.names
-        if not an.plain or not an.known:
-            return "rule expressions, triggers, actions or plugin conditions"
+        if not an.known or c.triggers or any(c.actions):
+            return "triggers, actions or plugin conditions"
         if c.redeal or c.redeal_when is not None:
             return "the game has redeals"
         if not an.stalemate_loss:
@@ -76,9 +89,16 @@ class OneWay:
         a = c.accepts[home]
         if c.ejects[home].gate != "Locked" or c.draws[home] is not None or c.land_face[home] == 0:
             return f"{names[home]} gives cards back, draws or takes them face down"
-        if (a.empty_only or a.min_count > 1 or a.when is not None or a.wild_rank is not None
+        if (a.empty_only or a.min_count > 1 or a.wild_rank is not None
                 or a.wild_joker or a.wild_declares != "none" or a.allow_face_down):
-            return f"{names[home]} takes groups, wild or face-down cards, or asks an expression"
+            return f"{names[home]} takes groups, wild or face-down cards"
+        # one expression at most: the foundation's `when`, read off the two cards alone, which
+        # the model's table of which card may lie on which then holds
+        if any(ref is not a.when for ref in c.expressions() if ref.context in RULE_CONTEXTS):
+            return "a rule expression other than the foundation's `when`"
+        if a.when is not None and not a.when.program.reads <= PAIR_READS:
+            return (f"{names[home]}'s `when` reads more than the card and the top it lands on: "
+                    f"{', '.join(sorted(a.when.program.reads - PAIR_READS))}")
         self.stock = -1
         for i in range(an.n):
             eject, draw = c.ejects[i], c.draws[i]
