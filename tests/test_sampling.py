@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 from collections import Counter
 
 import pytest
@@ -13,6 +14,8 @@ from cardz_core.limits import PLANNER_MAX_DEALS
 from cardz_core.msdeal import ms_board_document
 from cardz_core.planners import make_planner
 from cardz_core.planners import sampling
+from cardz_core.planners.base import ballot
+from cardz_core.planners.solver import SolveResult
 from cardz_core.planners.base import Unknown, refuse_reveal
 from cardz_core.planners.sampling import SamplingPlanner
 from cardz_core.planners.solver import SolveResult
@@ -155,3 +158,30 @@ def test_deals_that_cannot_change_the_vote_are_not_solved(monkeypatch):
         "won", [legal[1]]))
     assert SamplingPlanner(game, deals=8).choose(game, v, random.Random(0)) == legal[1]
     assert len(calls) == 5  # 5 votes to none: the 3 deals left cannot catch up
+
+
+def _won(*line: str) -> SolveResult:
+    return SolveResult("won", line=list(line))
+
+
+def test_the_ballot_plays_the_first_win_of_the_move_most_deals_won() -> None:
+    moves = ["a", "b", "c"]
+    results = [_won("b", "x"), SolveResult("lost"), _won("c", "y"), _won("c", "z"),
+               SolveResult("unknown"), _won("b", "w")]
+    # c and b tie at two each: the move listed first; a line whose first move is not legal here
+    # (drawn from another deal) is no vote
+    assert ballot(moves, iter(results), len(results)) == ["b", "x"]
+    assert ballot(moves, iter(results[:4]), 4) == ["c", "y"]
+    assert ballot(moves, iter([_won("d"), SolveResult("lost")]), 2) == []
+
+
+def test_the_ballot_stops_solving_once_the_deals_left_cannot_change_it() -> None:
+    solved: list[int] = []
+
+    def results() -> Any:
+        for i in range(5):
+            solved.append(i)
+            yield _won("a")
+
+    assert ballot(["a", "b"], results(), 5) == ["a"]
+    assert solved == [0, 1, 2]  # 3 votes to none, 2 deals left

@@ -296,6 +296,13 @@ def test_usual_looks_ahead_ever_later_and_guesses_where_cards_are_hidden(
     assert looked == [(m, True, n, o) for m in (0, 5, 15, 35)
                       for n, o in ((quarter // 2, (usual.GREEDY,)), (quarter - quarter // 2, None))]
     looked.clear()
+    # Golf's stock is face down all along, and its model is one-way: a guess is a vote of
+    # GUESS_VOTES drawn deals, each with the look's whole budget (a look that finds nothing is no
+    # vote, so all of them are solved)
+    _played(_game("golf"), 1, 20)
+    assert looked == [(m, True, USUAL_SOLVE_STATES, None) for m in (0, 5, 15)
+                      for _ in range(usual.GUESS_VOTES)]
+    looked.clear()
     assert _played(_game("simple_simon"), 2, 400, solve=0) and looked == []
 
 
@@ -348,19 +355,36 @@ def test_a_win_is_played_only_when_no_chance_event_decides_it() -> None:
     assert found.line and usual._sure_win(freecell, view, found.line[:-1]) == []  # not won
 
 
+def _won_alike(stem: str, seed: int, moves: int) -> Any:
+    """Play deal ``seed`` of a bundled game with ``usual`` on each engine, check that it is won
+    with the same moves on both, and return the last engine's game."""
+    path = Path(next(p for p in RULESETS if p.stem == stem))
+    lines = []
+    for engine in ("python", "native") if extension() is not None else ("python",):
+        game = compile(load_game(path), engine=engine)
+        seat, made = _played(game, seed, moves)
+        assert seat.state.status == WON
+        lines.append(made)
+    assert all(line == lines[0] for line in lines)
+    return game
+
+
 # Forty Thieves deal 45: the stock is face down all along. Guesses (a look on a deal drawn from
 # the view, followed up to the first card it turns up) win it; the scores alone do not.
 @pytest.mark.engines_chosen
 def test_usual_wins_by_guesses_where_cards_are_hidden_alike_on_both_engines() -> None:
-    path = Path(next(p for p in RULESETS if p.stem == "forty_thieves"))
-    lines = []
-    for engine in ("python", "native") if extension() is not None else ("python",):
-        game = compile(load_game(path), engine=engine)
-        seat, made = _played(game, 45, 600)
-        assert seat.state.status == WON
-        lines.append(made)
+    game = _won_alike("forty_thieves", 45, 600)
     assert _played(game, 45, 600, solve=0)[0].state.status != WON
-    assert all(line == lines[0] for line in lines)
+
+
+# Golf deal 13: the stock is face down. A line that wins one drawn order of it is a poor guess;
+# the first move that wins the most of GUESS_VOTES drawn orders wins the deal, one order does not.
+@pytest.mark.engines_chosen
+def test_usual_wins_golf_by_votes_of_several_drawn_deals_alike_on_both_engines(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _won_alike("golf", 13, 200)
+    monkeypatch.setattr(usual, "GUESS_VOTES", 1)
+    assert _played(game, 13, 200)[0].state.status != WON
 
 
 def test_a_guess_is_followed_up_to_the_first_card_it_turns_up(

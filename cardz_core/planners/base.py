@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Iterator, Protocol
 
 import attrs
 
@@ -27,6 +27,7 @@ from cardz_core.view import View, deck_info, pool_counts
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
+    from cardz_core.planners.solver import SolveResult
 
 NO_TIME_LIMIT = 3600.0  # seconds a solve may take when only positions bound it
 
@@ -154,3 +155,29 @@ def follow(game: Game, view: View, line: list[Move], through_reveal: bool
         if v.status != PLAYING:
             break
     return plan
+
+
+def ballot(moves: list[Move], results: Iterator[SolveResult], n: int) -> list[Move]:
+    """The line to play after ``n`` deals drawn from one view were solved (``results``): the
+    first moves of the wins found are votes, and the line is the first win of the move with the
+    most votes (ties to the move listed first in ``moves``); empty when nothing won. Once the
+    leader's lead cannot be overturned by the deals left, the rest are not solved."""
+    votes: dict[Move, int] = {}
+    lines: dict[Move, list[Move]] = {}
+    for i, found in enumerate(results):
+        if found.result == "won" and found.line and found.line[0] in moves:
+            first = found.line[0]
+            votes[first] = votes.get(first, 0) + 1
+            lines.setdefault(first, found.line)
+            if _settled(votes, n - 1 - i):
+                break  # the samples left cannot change the vote: solving them is waste
+    if not votes:
+        return []
+    return lines[max(moves, key=lambda m: votes.get(m, 0))]  # max keeps the first of equals
+
+
+def _settled(votes: dict[Move, int], left: int) -> bool:
+    """Whether the leading move keeps the most votes whatever the ``left`` samples still to be
+    solved vote for (a tie could go to a move listed earlier, so the lead must exceed them)."""
+    top = sorted(votes.values(), reverse=True)
+    return top[0] - (top[1] if len(top) > 1 else 0) > left

@@ -21,14 +21,14 @@ player can see every card (it never chooses to turn a card up to learn it).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import PLAYING, State
 from cardz_core.limits import PLANNER_DEFAULT_NODES, PLANNER_MAX_DEALS, SOLVE_DEFAULT_STATES
-from cardz_core.planners.base import NO_TIME_LIMIT, Budget, Piles, follow, goes_on
+from cardz_core.planners.base import NO_TIME_LIMIT, Budget, Piles, ballot, follow, goes_on
 from cardz_core.planners.expectimax import ExpectimaxPlanner
-from cardz_core.planners.solver import solve
+from cardz_core.planners.solver import SolveResult, solve
 from cardz_core.problems import CardzError
 from cardz_core.view import View, holds_unknown, sample_deal
 
@@ -71,24 +71,22 @@ class SamplingPlanner:
             return None
         hidden = holds_unknown(view)
         n = self.deals if hidden else 1
-        votes: dict[Move, int] = {}
-        lines: dict[Move, list[Move]] = {}
-        for i in range(n):
-            deal: State = sample_deal(view, rng)  # with nothing hidden, the view as a true position
-            found = solve(game, deal, analysis=self.analysis, klondike_model=False,
-                          **self._share(n))
-            if not hidden and found.result == "lost":
-                return None  # every card is known and no line wins
-            if found.result == "won" and found.line and found.line[0] in moves:
-                first = found.line[0]
-                votes[first] = votes.get(first, 0) + 1
-                lines.setdefault(first, found.line)
-                if _settled(votes, n - 1 - i):
-                    break  # the samples left cannot change the vote: solving them is waste
-        if not votes:
+        ended: list[str] = []
+
+        def solved() -> Iterator[SolveResult]:
+            for _ in range(n):
+                # with nothing hidden, the view as a true position
+                found = solve(game, sample_deal(view, rng), analysis=self.analysis,
+                              klondike_model=False, **self._share(n))
+                ended.append(found.result)
+                yield found
+
+        line = ballot(moves, solved(), n)
+        if not hidden and ended == ["lost"]:
+            return None  # every card is known and no line wins
+        if not line:
             return self.fallback.choose(game, view, rng)
-        best = max(moves, key=lambda m: votes.get(m, 0))  # max keeps the first of equals
-        self.plan = follow(game, view, lines[best], through_reveal=True)
+        self.plan = follow(game, view, line, through_reveal=True)
         return self.plan.pop(0)[1]
 
     def following(self, game: Game, view: View) -> bool:
@@ -100,10 +98,3 @@ class SamplingPlanner:
         b = self.budget
         return {"max_states": max(1, b.nodes // n) if b.nodes is not None else SOLVE_DEFAULT_STATES,
                 "timeout": b.seconds / n if b.seconds is not None else NO_TIME_LIMIT}
-
-
-def _settled(votes: dict[Move, int], left: int) -> bool:
-    """Whether the leading move keeps the most votes whatever the ``left`` samples still to be
-    solved vote for (a tie could go to a move listed earlier, so the lead must exceed them)."""
-    top = sorted(votes.values(), reverse=True)
-    return top[0] - (top[1] if len(top) > 1 else 0) > left

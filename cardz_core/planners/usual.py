@@ -26,7 +26,8 @@ is excluded it gives up (None), and the game is counted ``resigned``.
 
 Before the scores, it looks ahead with the solver (``solved``): where the view knows every card
 in play, for a sure win it plays to the end; elsewhere, on a deal drawn from the view, for a
-win it follows up to the first card that turns up (a guess). A card laid on a pile that takes any
+win it follows up to the first card that turns up (a guess; in a one-way game such as Golf, the
+win of the first move that wins the most of several drawn deals). A card laid on a pile that takes any
 card (Calculation's waste piles) goes where it blocks least (``cardz_core.planners.need``).
 """
 
@@ -38,7 +39,8 @@ from typing import TYPE_CHECKING, Any
 from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.engine.state import PLAYING, WON, State
 from cardz_core.limits import PLANNER_MAX_NODES, USUAL_SOLVE_STATES
-from cardz_core.planners.base import NO_TIME_LIMIT, Piles, Unknown, faces, follow, goes_on
+from cardz_core.planners.base import (NO_TIME_LIMIT, Piles, Unknown, ballot, faces, follow,
+                                      goes_on)
 from cardz_core.planners.solver import SolveResult, prepare, solve
 from cardz_core.planners.measures import (Roles, empty_spaces, hidden_cards, home_cards, roles,
                                           terminal_value)
@@ -68,6 +70,7 @@ GREEDY = ORDERINGS[0]._replace(greedy=1)  # the look's first try: only moves tha
 SOLVE_EVERY = 25  # moves from the first look ahead that found neither a win nor a loss to the next
 GUESS_SHARE = 4  # a guess's share of the look's positions: guesses come every few moves
 GUESS_WAIT = 5  # moves from the first guess that found no win to the next
+GUESS_VOTES = 8  # deals a guess solves in a one-way game (Golf), the most won first move played
 
 
 class Visited:
@@ -191,15 +194,20 @@ def _next_score(game: Game, r: Roles, view: State, move: Move) -> float:
     return score
 
 
+def _one_way(game: Game, state: State) -> bool:
+    """Whether the solver searches ``state`` on the one-way model (Golf: docs/solver.md)."""
+    an = analysis_of(game)
+    prepare(game, an)
+    assert an.oneway is not None
+    return an.oneway.reason is None and an.oneway.fits(state) is None
+
+
 def _look(game: Game, state: State, budget: int) -> SolveResult:
     """The solver on ``state`` in ``budget`` positions, the same on both engines: a greedy try
     (only moves that gain) with half of them, which wins Spider-like games where the full
     search is lost in its breadth, then one try of the first order with the rest. A one-way
     game's model takes no orders: it gets them all at once."""
-    an = analysis_of(game)
-    prepare(game, an)
-    assert an.oneway is not None
-    whole = an.oneway.reason is None and an.oneway.fits(state) is None
+    whole = _one_way(game, state)
     share = budget if whole or budget < 2 else budget // 2
     found = solve(game, state, max_states=share, timeout=NO_TIME_LIMIT, klondike_model=False,
                   one_try=True, orders=None if whole else (GREEDY,))
@@ -302,15 +310,30 @@ class UsualPlanner:
         win is played up to the first card it turns up (the view then knows that card, and the
         next guess is made on it). A guess that finds no win waits ``GUESS_WAIT`` moves for the
         next, then twice as long each time, so a game where guesses rarely win (the Spiders)
-        spends little on them."""
-        found = _look(game, sample_deal(view, rng), max(1, self.solve_states // GUESS_SHARE))
-        if found.result == "won":
-            self.plan = follow(game, view, found.line, True)
+        spends little on them. In a one-way game, where a look is cheap, the guess is a vote
+        (``_vote``)."""
+        if _one_way(game, view):
+            line = self._vote(game, view, rng)
+        else:
+            found = _look(game, sample_deal(view, rng), max(1, self.solve_states // GUESS_SHARE))
+            line = found.line if found.result == "won" else []
+        if line:
+            self.plan = follow(game, view, line, True)
         if self.plan:
             self.guess_wait = GUESS_WAIT
         else:
             self.guess_at = view.moves + self.guess_wait
             self.guess_wait *= 2
+
+    def _vote(self, game: Game, view: View, rng: random.Random) -> list[Move]:
+        """``GUESS_VOTES`` deals drawn from the view, each given a whole look, and the line of
+        the first move that wins the most of them (``sampling``'s ballot). One deal's win in
+        Golf turns on the order of a stock no one has seen, so a line that wins one such order
+        is a poor guess; the move that wins the most orders is a good one. A one-way look runs
+        at millions of positions a second, so the votes cost little."""
+        n = GUESS_VOTES
+        results = (_look(game, sample_deal(view, rng), self.solve_states) for _ in range(n))
+        return ballot(game.legal_moves(view), results, n)
 
     def ranked(self, game: Game, view: View, rng: random.Random
                ) -> list[tuple[float, int, Move]]:
