@@ -92,6 +92,8 @@ class DeckInfo:
         self.origin: tuple[int, ...] = game.compiled.card_pool
         self.n_pools = game.compiled.n_pools
         self.n_cards = n
+        # a move may shuffle cards: a deal drawn from a view draws the generator (``sample_deal``)
+        self.shuffles = game.compiled.shuffles_in_play()
 
 
 def deck_info(game: Game) -> DeckInfo:
@@ -343,10 +345,13 @@ def holds_unknown(v: State) -> bool:
     return v.pools is not None and any(map(any, v.pools))
 
 
-def sample_deal(v: State, rng: random.Random) -> State:
+def sample_deal(game: Game, v: State, rng: random.Random) -> State:
     """A true position the view ``v`` may stand for: its unknown cards dealt from their pools in
     a uniformly random order, so each is any card its pool holds with the pool's weights (as the
-    counts deck model turns them up one by one). A true position is returned as it is."""
+    counts deck model turns them up one by one). In a game whose moves may shuffle cards (a
+    redeal), the generator those shuffles continue is drawn too: the view's own (0) is made up,
+    and a search through a redeal on every deal drawn would meet the same made-up layout. A true
+    position is returned as it is."""
     if v.pools is None:
         return v
     bags = [[card_id for card_id, bit in enumerate(pool) if bit] for pool in v.pools]
@@ -371,6 +376,8 @@ def sample_deal(v: State, rng: random.Random) -> State:
     s = State.copy(v)  # a true position, no longer a view
     s.piles = tuple(piles)
     s.pools = None
+    if deck_info(game).shuffles:
+        s.rng = rng.getrandbits(64)
     return s
 
 

@@ -30,13 +30,13 @@ def test_a_sampled_deal_is_a_full_board_the_view_stands_for():
     v = game.view(true)
     rng = random.Random(1)
     for _ in range(5):
-        deal = sample_deal(v, rng)
+        deal = sample_deal(game, v, rng)
         assert deal.pools is None and all(c >= 0 for pile in deal.piles for c in pile)
         doc = game.board_document(deal)
         assert game.board_document(game.load_board(doc)) == doc  # a full deck: every card once
         again = game.view(deal)
         assert again.piles == v.piles and again.pools == v.pools
-    assert sample_deal(true, rng) is true
+    assert sample_deal(game, true, rng) is true
 
 
 def test_unknown_cards_come_in_every_order_equally_often():
@@ -44,7 +44,7 @@ def test_unknown_cards_come_in_every_order_equally_often():
                          face_down=3, face_up=0))
     v = game.view(game.deal(0))
     rng = random.Random(7)
-    orders = Counter(sample_deal(v, rng).piles for _ in range(1200))
+    orders = Counter(sample_deal(game, v, rng).piles for _ in range(1200))
     assert len(orders) == 6 and all(150 <= n <= 250 for n in orders.values())
 
 
@@ -54,7 +54,7 @@ def test_a_view_with_too_few_unseen_cards_is_refused():
     short = v.copy()
     short.pools = tuple(tuple(0 for _ in pool) for pool in v.pools)
     with pytest.raises(CardzError, match="more unknown cards of pool 0"):
-        sample_deal(short, random.Random(0))
+        sample_deal(game, short, random.Random(0))
 
 
 @pytest.mark.parametrize("deals,ok", [(1, True), (PLANNER_MAX_DEALS, True),
@@ -185,3 +185,19 @@ def test_the_ballot_stops_solving_once_the_deals_left_cannot_change_it() -> None
 
     assert ballot(["a", "b"], results(), 5) == ["a"]
     assert solved == [0, 1, 2]  # 3 votes to none, 2 deals left
+
+
+def test_a_deal_drawn_from_a_view_draws_the_shuffles_of_its_redeals_too() -> None:
+    """La Belle Lucie's every card is face up, so a drawn deal is the board; its redeal shuffles
+    with the deal's generator, which the view cannot know (its own is 0): each drawn deal draws
+    one, so a search through the redeal meets a layout of its own on each, not one made up."""
+    game = open_game("rulesets/la_belle_lucie.cardz")
+    v = game.view(game.deal(1))
+    redeal = next(m for m in game.legal_moves(v) if m.index < 0)
+    deals = [sample_deal(game, v, random.Random(seed)) for seed in (1, 1, 2)]
+    assert all(d.piles == v.piles for d in deals) and v.rng == 0
+    after = [game.apply(d, redeal).piles for d in deals]
+    assert after[0] == after[1] != after[2]
+    # no shuffle after the deal in Klondike: the generator is left as the view's
+    klondike = open_game("rulesets/klondike.cardz")
+    assert sample_deal(klondike, klondike.view(klondike.deal(1)), random.Random(1)).rng == 0

@@ -265,7 +265,7 @@ def test_views_are_their_own_type_and_moves_on_them_give_views() -> None:
     tap = next(m for m in game.legal_moves(v) if m.index < 0)
     assert all(type(o.view) is View for o in game.outcomes(v, tap))
     assert not isinstance(game.apply(state, tap), View)  # a true state stays one
-    deal = sample_deal(v, random.Random(3))
+    deal = sample_deal(game, v, random.Random(3))
     assert type(deal) is State and deal.pools is None
     doc = game.board_document(v)
     again = as_view(game.load_board(doc))

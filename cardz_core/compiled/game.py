@@ -98,6 +98,13 @@ class CompiledGame:
                 out |= ref.program.reads
         return frozenset(out)
 
+    def shuffles_in_play(self) -> bool:
+        """Whether a move can shuffle cards: a redeal, trigger or action step whose kind reads
+        the generator (``reads`` "rng"). The deal's own shuffle comes before any move."""
+        played = [*self.redeal, *(s for t in self.triggers for s in t.do),
+                  *(s for acts in self.actions for a in acts for s in a.do)]
+        return any("rng" in step.reads for step in played)
+
     def to_json(self) -> dict[str, Any]:
         """The serialised form: JSON-safe (ints, strings, bools, None, lists, dicts), read back
         exactly by ``from_json``."""

@@ -231,7 +231,7 @@ class BanditPlanner:
         deadline = None if b.seconds is None else time.perf_counter() + b.seconds
         alive = arms
         for _, each in rounds:
-            deals = [sample_deal(view, rng) for _ in range(each)]
+            deals = [sample_deal(game, view, rng) for _ in range(each)]
             for arm in alive:
                 for deal in deals:
                     seconds = each_seconds
@@ -265,7 +265,7 @@ class BanditPlanner:
         early only a few, so each move is tried on new deals until it has ``resign`` of them:
         the first move with a deal not proved lost is returned, None when there is none."""
         share = self._share()
-        deals = [sample_deal(view, rng) for _ in range(self.resign)]
+        deals = [sample_deal(game, view, rng) for _ in range(self.resign)]
         for arm in arms:
             for deal in deals[:max(0, self.resign - arm.tried)]:
                 self._try(game, arm, deal, share, NO_TIME_LIMIT)

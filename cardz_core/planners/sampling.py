@@ -76,7 +76,7 @@ class SamplingPlanner:
         def solved() -> Iterator[SolveResult]:
             for _ in range(n):
                 # with nothing hidden, the view as a true position
-                found = solve(game, sample_deal(view, rng), analysis=self.analysis,
+                found = solve(game, sample_deal(game, view, rng), analysis=self.analysis,
                               klondike_model=False, **self._share(n))
                 ended.append(found.result)
                 yield found

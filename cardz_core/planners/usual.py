@@ -48,7 +48,7 @@ from cardz_core.planners.need import need_order
 from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import analysis_of
 from cardz_core.solver.problem import ORDERINGS
-from cardz_core.view import View, holds_unknown, sample_deal
+from cardz_core.view import View, deck_info, holds_unknown, sample_deal
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
@@ -297,11 +297,12 @@ class UsualPlanner:
         twice as many moves each time. Cards face down on foundations are filled in by the
         counts, and a win counted only if it plays out on the view without turning one up, so it
         wins whatever they are."""
-        # with nothing unknown, sample_deal draws nothing from the generator
-        found = _look(game, sample_deal(view, rng), self.solve_states)
+        # with nothing unknown, sample_deal draws from the generator only the order of the
+        # shuffles to come (La Belle Lucie's redeals), so a loss is proved only without them
+        found = _look(game, sample_deal(game, view, rng), self.solve_states)
         self.solve_at = view.moves + self.wait
         self.wait *= 2
-        self.proved_lost = found.result == "lost" and not sampled
+        self.proved_lost = found.result == "lost" and not sampled and not deck_info(game).shuffles
         if found.result == "won":
             self.plan = _sure_win(game, view, found.line)
 
@@ -315,7 +316,7 @@ class UsualPlanner:
         if _one_way(game, view):
             line = self._vote(game, view, rng)
         else:
-            found = _look(game, sample_deal(view, rng), max(1, self.solve_states // GUESS_SHARE))
+            found = _look(game, sample_deal(game, view, rng), max(1, self.solve_states // GUESS_SHARE))
             line = found.line if found.result == "won" else []
         if line:
             self.plan = follow(game, view, line, True)
@@ -332,7 +333,7 @@ class UsualPlanner:
         is a poor guess; the move that wins the most orders is a good one. A one-way look runs
         at millions of positions a second, so the votes cost little."""
         n = GUESS_VOTES
-        results = (_look(game, sample_deal(view, rng), self.solve_states) for _ in range(n))
+        results = (_look(game, sample_deal(game, view, rng), self.solve_states) for _ in range(n))
         return ballot(game.legal_moves(view), results, n)
 
     def ranked(self, game: Game, view: View, rng: random.Random
