@@ -15,7 +15,6 @@ from cardz_core.engine import compile
 from cardz_core.engine.state import PLAYING
 from cardz_core.expr import (STATE, STATE_READS, Function, GamePrograms, Program, ProgramError,
                              expressions, programs_for, rule_reads)
-from cardz_core.expr.program import walk
 from cardz_core.hookspecs import hookimpl
 from cardz_core.registry import build_registry
 from cardz_core.solver.analysis import Analysis

@@ -14,9 +14,7 @@ from cardz_core.limits import PLANNER_MAX_DEALS
 from cardz_core.msdeal import ms_board_document
 from cardz_core.planners import make_planner
 from cardz_core.planners import sampling
-from cardz_core.planners.base import ballot
-from cardz_core.planners.solver import SolveResult
-from cardz_core.planners.base import Unknown, refuse_reveal
+from cardz_core.planners.base import Unknown, ballot, refuse_reveal
 from cardz_core.planners.sampling import SamplingPlanner
 from cardz_core.planners.solver import SolveResult
 from cardz_core.problems import CardzError

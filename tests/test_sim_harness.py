@@ -22,7 +22,7 @@ from cardz_core.sim.job import (Job, Variant, card_labels, compile_game, deck, r
                                 run_batch)
 from cardz_core.sim.play import (LOST_TEXT, RESIGNED_TEXT, STUCK_TEXT, UNFINISHED_TEXT,
                                  WON_TEXT)
-from cardz_core.sim.rows import RowWriter, read_made, read_rows
+from cardz_core.sim.rows import RowWriter, read_rows
 from cardz_core.sim.run import Collector, plan_batches, simulate
 from cardz_core.sim.seeds import deal_seed, planner_seed
 from cardz_core.sim.summary import Tally

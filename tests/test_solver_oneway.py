@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import copy
 import functools
-import itertools
 import random
 
 import pytest
-from test_solver_games import VARIANTS, board, make, plain_answer
+from test_solver_games import VARIANTS, make, plain_answer
 
 from cardz_core import _native
 from cardz_core.cli.common import open_game

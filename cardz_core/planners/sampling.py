@@ -24,7 +24,7 @@ import random
 from typing import TYPE_CHECKING, Any, Iterator
 
 from cardz_core.engine.moves import Move
-from cardz_core.engine.state import PLAYING, State
+from cardz_core.engine.state import PLAYING
 from cardz_core.limits import PLANNER_DEFAULT_NODES, PLANNER_MAX_DEALS, SOLVE_DEFAULT_STATES
 from cardz_core.planners.base import NO_TIME_LIMIT, Budget, Piles, ballot, follow, goes_on
 from cardz_core.planners.expectimax import ExpectimaxPlanner

@@ -27,8 +27,9 @@ is excluded it gives up (None), and the game is counted ``resigned``.
 Before the scores, it looks ahead with the solver (``solved``): where the view knows every card
 in play, for a sure win it plays to the end; elsewhere, on a deal drawn from the view, for a
 win it follows up to the first card that turns up (a guess; in a one-way game such as Golf, the
-win of the first move that wins the most of several drawn deals). A card laid on a pile that takes any
-card (Calculation's waste piles) goes where it blocks least (``cardz_core.planners.need``).
+win of the first move that wins the most of several drawn deals). A card laid on a pile that
+takes any card (Calculation's waste piles) goes where it blocks least
+(``cardz_core.planners.need``).
 """
 
 from __future__ import annotations
@@ -316,7 +317,8 @@ class UsualPlanner:
         if _one_way(game, view):
             line = self._vote(game, view, rng)
         else:
-            found = _look(game, sample_deal(game, view, rng), max(1, self.solve_states // GUESS_SHARE))
+            found = _look(game, sample_deal(game, view, rng),
+                          max(1, self.solve_states // GUESS_SHARE))
             line = found.line if found.result == "won" else []
         if line:
             self.plan = follow(game, view, line, True)
