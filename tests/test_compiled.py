@@ -135,3 +135,14 @@ def test_rule_reads_are_those_of_the_programs_the_compiled_game_holds(path):
     compiled = compile_game(spec, default_registry())
     assert compiled.rule_reads() == rule_reads(spec)
     assert all(isinstance(r, ExprRef) for r in compiled.expressions())
+
+
+def test_a_game_shuffles_in_play_when_a_redeal_trigger_or_action_step_shuffles() -> None:
+    shuffling = {p.stem for p in RULESETS
+                 if compile_game(load_game(p), default_registry()).shuffles_in_play()}
+    assert shuffling == {"gaps", "la_belle_lucie", "trefoil"}  # their redeals; the deal's own
+    # shuffle comes before any move, so no other game counts
+    doc = json.loads((RULESETS[0].parent / "golf.cardz").read_text(encoding="utf-8"))
+    mix = {"name": "mix", "do": [{"kind": "shuffle", "depot": "column-1"}]}
+    doc["depots"][2]["actions"] = [mix]
+    assert compile_game(load_game(doc), default_registry()).shuffles_in_play()
