@@ -34,6 +34,9 @@ MAX_OUTCOMES = 100_000  # outcomes one `outcomes` call lists (ask for fewer with
 # of it turns up (one card of 45 unknown: 46 plays, 92; the 10 likeliest of three: 2,036, 8,144)
 MAX_OUTCOME_WORK = 25_000
 PLANNER_DEFAULT_NODES = 2_000  # positions `expectimax` expands per move unless told otherwise
+# positions `sampling` shares out per decision unless told otherwise in a one-way game (Golf), where
+# the solver's model runs at millions a second and one drawn deal needs tens of thousands
+SAMPLING_ONE_WAY_NODES = 160_000
 PLANNER_MAX_NODES = 10_000_000  # the most positions a planner may be asked to expand per move
 PLANNER_MAX_GAME_NODES = 10_000_000_000  # the most positions a planner may spend on one game
 USUAL_SOLVE_STATES = 20_000  # positions `usual` looks ahead when it sees every card

@@ -10,7 +10,7 @@ import pytest
 
 from cardz_core.cli.common import open_game
 from cardz_core.engine import WON, compile
-from cardz_core.limits import PLANNER_MAX_DEALS
+from cardz_core.limits import PLANNER_DEFAULT_NODES, PLANNER_MAX_DEALS, SAMPLING_ONE_WAY_NODES
 from cardz_core.msdeal import ms_board_document
 from cardz_core.planners import make_planner
 from cardz_core.planners import sampling
@@ -64,6 +64,18 @@ def test_deals_per_decision_are_limited(deals, ok):
     else:
         with pytest.raises(CardzError, match="1 to 1000 deals"):
             make_planner(game, "sampling", deals=deals)
+
+
+@pytest.mark.parametrize("name, nodes", [("klondike", PLANNER_DEFAULT_NODES),
+                                         ("golf", SAMPLING_ONE_WAY_NODES),
+                                         ("dead_king_golf", SAMPLING_ONE_WAY_NODES)])
+def test_the_default_budget_fits_the_solvers_model(name, nodes):
+    """A one-way game's drawn deal needs tens of thousands of positions to be decided, so there
+    the default budget is larger; a budget given is kept, and so is its fallback's."""
+    game = open_game(f"rulesets/{name}.cardz")
+    assert make_planner(game, "sampling").settings()["nodes"] == nodes
+    given = make_planner(game, "sampling", nodes=500)
+    assert given.settings()["nodes"] == 500 and given.fallback.settings()["nodes"] == 500
 
 
 def test_with_every_card_known_it_solves_once_and_plays_the_win_out(monkeypatch):

@@ -306,6 +306,27 @@ def test_usual_looks_ahead_ever_later_and_guesses_where_cards_are_hidden(
     assert _played(_game("simple_simon"), 2, 400, solve=0) and looked == []
 
 
+@pytest.mark.parametrize("stem, vote_unseen, votes", [
+    ("whitehead", 24, True), ("whitehead", 23, False), ("klondike", 52, False)])
+def test_usual_votes_in_a_game_of_runs_once_few_cards_are_unseen(
+        monkeypatch: pytest.MonkeyPatch, stem: str, vote_unseen: int, votes: bool) -> None:
+    """Whitehead's tableau moves as one-suit runs and its stock holds 24 unseen cards: with
+    ``VOTE_UNSEEN`` at 24 the first guess is a vote of ``GUESS_VOTES`` whole looks (each a greedy
+    try and a plain one), at 23 one look of a quarter; Klondike moves any face-up group, so its
+    guess is never a vote."""
+    looked: list[int] = []
+
+    def unknown(game: Any, state: Any, **kw: Any) -> Any:
+        looked.append(kw["max_states"])
+        return SolveResult("unknown", states=kw["max_states"])
+
+    monkeypatch.setattr(usual, "solve", unknown)
+    monkeypatch.setattr(usual, "VOTE_UNSEEN", vote_unseen)
+    _played(_game(stem), 1, 1)
+    look = USUAL_SOLVE_STATES if votes else USUAL_SOLVE_STATES // usual.GUESS_SHARE
+    assert looked == [look // 2, look - look // 2] * (usual.GUESS_VOTES if votes else 1)
+
+
 def test_usual_stops_looking_once_a_loss_is_proved(monkeypatch: pytest.MonkeyPatch) -> None:
     looked: list[int] = []
 
@@ -390,6 +411,21 @@ def test_usual_wins_golf_by_votes_of_several_drawn_deals_alike_on_both_engines(
     game = _won_alike("golf", 13, 200)
     monkeypatch.setattr(usual, "GUESS_VOTES", 1)
     assert _played(game, 13, 200)[0].state.status != WON
+
+
+# Will o' the Wisp deal 149 (one-suit runs): once at most VOTE_UNSEEN cards are unseen a guess is
+# a vote, which wins the deal; single guesses lose it. Native engine only: the Python engine's
+# searches take about a hundred times as long here (the engines' likeness is the Golf test's).
+@pytest.mark.engines_chosen
+def test_usual_wins_will_o_the_wisp_by_votes_once_few_cards_are_unseen(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    if extension() is None:
+        pytest.skip("the native engine is not built")
+    game = compile(load_game(Path(next(p for p in RULESETS if p.stem == "will_o_the_wisp"))),
+                   engine="native")
+    assert _played(game, 149, 500)[0].state.status == WON
+    monkeypatch.setattr(usual, "VOTE_UNSEEN", -1)
+    assert _played(game, 149, 500)[0].state.status != WON
 
 
 def test_a_guess_is_followed_up_to_the_first_card_it_turns_up(

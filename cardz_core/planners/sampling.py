@@ -10,6 +10,9 @@ Once the leading move is ahead of the next by more votes than there are deals le
 not solved: they could not change what is played.
 With no win found (early in a deal the share of the budget is often too small for a proof)
 it asks ``expectimax``, with the same budget, and follows that planner's line while it lasts.
+The budget unless told otherwise is ``PLANNER_DEFAULT_NODES``, or in a game the solver searches
+on the one-way model (Golf) ``SAMPLING_ONE_WAY_NODES``: there a drawn deal is solved at millions
+of positions a second but needs tens of thousands, and a smaller share proves nothing.
 A view with no unknown cards is one deal, solved with the whole budget: a win is played out to
 the end, and a proved loss gives up (None).
 
@@ -25,10 +28,11 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import PLAYING
-from cardz_core.limits import PLANNER_DEFAULT_NODES, PLANNER_MAX_DEALS, SOLVE_DEFAULT_STATES
+from cardz_core.limits import (PLANNER_DEFAULT_NODES, PLANNER_MAX_DEALS, SAMPLING_ONE_WAY_NODES,
+                               SOLVE_DEFAULT_STATES)
 from cardz_core.planners.base import NO_TIME_LIMIT, Budget, Piles, ballot, follow, goes_on
 from cardz_core.planners.expectimax import ExpectimaxPlanner
-from cardz_core.planners.solver import SolveResult, solve
+from cardz_core.planners.solver import SolveResult, one_way_game, solve
 from cardz_core.problems import CardzError
 from cardz_core.view import View, holds_unknown, sample_deal
 
@@ -44,7 +48,7 @@ class SamplingPlanner:
     def __init__(self, game: Game, nodes: int | None = None, seconds: float | None = None,
                  deals: int = DEALS, **_options: Any) -> None:
         if nodes is None and seconds is None:
-            nodes = PLANNER_DEFAULT_NODES
+            nodes = SAMPLING_ONE_WAY_NODES if one_way_game(game) else PLANNER_DEFAULT_NODES
         self.budget = Budget(nodes, seconds)
         if isinstance(deals, bool) or not 1 <= deals <= PLANNER_MAX_DEALS:
             raise CardzError(f"the sampling planner solves 1 to {PLANNER_MAX_DEALS} deals per "

@@ -42,7 +42,7 @@ from cardz_core.engine.state import PLAYING, WON, State
 from cardz_core.limits import PLANNER_MAX_NODES, USUAL_SOLVE_STATES
 from cardz_core.planners.base import (NO_TIME_LIMIT, Piles, Unknown, ballot, faces, follow,
                                       goes_on)
-from cardz_core.planners.solver import SolveResult, prepare, solve
+from cardz_core.planners.solver import SolveResult, one_way, solve
 from cardz_core.planners.measures import (Roles, empty_spaces, hidden_cards, home_cards, roles,
                                           terminal_value)
 from cardz_core.planners.need import need_order
@@ -72,6 +72,7 @@ SOLVE_EVERY = 25  # moves from the first look ahead that found neither a win nor
 GUESS_SHARE = 4  # a guess's share of the look's positions: guesses come every few moves
 GUESS_WAIT = 5  # moves from the first guess that found no win to the next
 GUESS_VOTES = 8  # deals a guess solves in a one-way game (Golf), the most won first move played
+VOTE_UNSEEN = 16  # in a game of runs (Spider), a guess with no more cards unseen is a vote too
 
 
 class Visited:
@@ -195,20 +196,12 @@ def _next_score(game: Game, r: Roles, view: State, move: Move) -> float:
     return score
 
 
-def _one_way(game: Game, state: State) -> bool:
-    """Whether the solver searches ``state`` on the one-way model (Golf: docs/solver.md)."""
-    an = analysis_of(game)
-    prepare(game, an)
-    assert an.oneway is not None
-    return an.oneway.reason is None and an.oneway.fits(state) is None
-
-
 def _look(game: Game, state: State, budget: int) -> SolveResult:
     """The solver on ``state`` in ``budget`` positions, the same on both engines: a greedy try
     (only moves that gain) with half of them, which wins Spider-like games where the full
     search is lost in its breadth, then one try of the first order with the rest. A one-way
     game's model takes no orders: it gets them all at once."""
-    whole = _one_way(game, state)
+    whole = one_way(game, state)
     share = budget if whole or budget < 2 else budget // 2
     found = solve(game, state, max_states=share, timeout=NO_TIME_LIMIT, klondike_model=False,
                   one_try=True, orders=None if whole else (GREEDY,))
@@ -313,8 +306,11 @@ class UsualPlanner:
         next guess is made on it). A guess that finds no win waits ``GUESS_WAIT`` moves for the
         next, then twice as long each time, so a game where guesses rarely win (the Spiders)
         spends little on them. In a one-way game, where a look is cheap, the guess is a vote
-        (``_vote``)."""
-        if _one_way(game, view):
+        (``_vote``); so it is in a game whose tableau cards move as runs (Spider) once at most
+        ``VOTE_UNSEEN`` cards are unseen, where one deal's line, mostly a guess until then, could
+        now be a sound one (docs/planners.md: Will o' the Wisp, Whitehead)."""
+        unseen = sum(1 for pile in view.piles for c in pile if c < 0)
+        if one_way(game, view) or (game.derive(Runs).ejects and unseen <= VOTE_UNSEEN):
             line = self._vote(game, view, rng)
         else:
             found = _look(game, sample_deal(game, view, rng),
