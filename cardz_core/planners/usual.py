@@ -26,8 +26,9 @@ is excluded it gives up (None), and the game is counted ``resigned``.
 
 Before the scores, it looks ahead with the solver (``solved``): where the view knows every card
 in play, for a sure win it plays to the end; elsewhere, on a deal drawn from the view, for a
-win it follows up to the first card that turns up (a guess; in a one-way game such as Golf, the
-win of the first move that wins the most of several drawn deals). A card laid on a pile that
+win it follows up to the first card that turns up (a guess; in a one-way game such as Golf, and
+in a game of runs such as Spider once few cards are unseen, the win of the first move that wins
+the most of several drawn deals). A card laid on a pile that
 takes any card (Calculation's waste piles) goes where it blocks least
 (``cardz_core.planners.need``).
 """
