@@ -184,7 +184,6 @@ def prepare(game: Any, an: Analysis, orders: tuple[Weights, ...] | None = None,
     return _native_solver(game, an, orders, one_try)
 
 
-
 def one_way_game(game: Any) -> bool:
     """Whether the solver's one-way model (Golf: docs/solver.md) holds for ``game``'s rules."""
     an = analysis_of(game)
@@ -199,6 +198,7 @@ def one_way(game: Any, state: Any) -> bool:
         return False
     oneway = analysis_of(game).oneway
     return oneway is not None and oneway.fits(state) is None
+
 
 # the native searches with orders of their own or one try, per analysis (``solve``'s ``orders``
 # and ``one_try``); the one with the default orders and tries is kept on the analysis

@@ -28,9 +28,8 @@ Before the scores, it looks ahead with the solver (``solved``): where the view k
 in play, for a sure win it plays to the end; elsewhere, on a deal drawn from the view, for a
 win it follows up to the first card that turns up (a guess; in a one-way game such as Golf, and
 in a game of runs such as Spider once few cards are unseen, the win of the first move that wins
-the most of several drawn deals). A card laid on a pile that
-takes any card (Calculation's waste piles) goes where it blocks least
-(``cardz_core.planners.need``).
+the most of several drawn deals). A card laid on a pile that takes any card (Calculation's
+waste piles) goes where it blocks least (``cardz_core.planners.need``).
 """
 
 from __future__ import annotations
@@ -72,7 +71,7 @@ GREEDY = ORDERINGS[0]._replace(greedy=1)  # the look's first try: only moves tha
 SOLVE_EVERY = 25  # moves from the first look ahead that found neither a win nor a loss to the next
 GUESS_SHARE = 4  # a guess's share of the look's positions: guesses come every few moves
 GUESS_WAIT = 5  # moves from the first guess that found no win to the next
-GUESS_VOTES = 8  # deals a guess solves in a one-way game (Golf), the most won first move played
+GUESS_VOTES = 8  # deals a vote solves (a guess in Golf), the first move that wins most is played
 VOTE_UNSEEN = 16  # in a game of runs (Spider), a guess with no more cards unseen is a vote too
 
 
@@ -330,7 +329,8 @@ class UsualPlanner:
         the first move that wins the most of them (``sampling``'s ballot). One deal's win in
         Golf turns on the order of a stock no one has seen, so a line that wins one such order
         is a poor guess; the move that wins the most orders is a good one. A one-way look runs
-        at millions of positions a second, so the votes cost little."""
+        at millions of positions a second, so the votes cost little; elsewhere they cost eight
+        whole looks, which is why a game of runs votes only late."""
         n = GUESS_VOTES
         results = (_look(game, sample_deal(game, view, rng), self.solve_states) for _ in range(n))
         return ballot(game.legal_moves(view), results, n)
