@@ -184,20 +184,23 @@ def prepare(game: Any, an: Analysis, orders: tuple[Weights, ...] | None = None,
     return _native_solver(game, an, orders, one_try)
 
 
-def one_way_game(game: Any) -> bool:
-    """Whether the solver's one-way model (Golf: docs/solver.md) holds for ``game``'s rules."""
+def _one_way_model(game: Any) -> OneWay:
+    """``game``'s one-way model (Golf: docs/solver.md), built once on its analysis."""
     an = analysis_of(game)
     prepare(game, an)
     assert an.oneway is not None
-    return an.oneway.reason is None
+    return an.oneway
+
+
+def one_way_game(game: Any) -> bool:
+    """Whether the solver's one-way model holds for ``game``'s rules."""
+    return _one_way_model(game).reason is None
 
 
 def one_way(game: Any, state: Any) -> bool:
     """Whether the solver searches ``state`` on the one-way model."""
-    if not one_way_game(game):
-        return False
-    oneway = analysis_of(game).oneway
-    return oneway is not None and oneway.fits(state) is None
+    model = _one_way_model(game)
+    return model.reason is None and model.fits(state) is None
 
 
 # the native searches with orders of their own or one try, per analysis (``solve``'s ``orders``

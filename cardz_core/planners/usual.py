@@ -309,8 +309,8 @@ class UsualPlanner:
         (``_vote``); so it is in a game whose tableau cards move as runs (Spider) once at most
         ``VOTE_UNSEEN`` cards are unseen, where one deal's line, mostly a guess until then, could
         now be a sound one (docs/planners.md: Will o' the Wisp, Whitehead)."""
-        unseen = sum(1 for pile in view.piles for c in pile if c < 0)
-        if one_way(game, view) or (game.derive(Runs).ejects and unseen <= VOTE_UNSEEN):
+        if one_way(game, view) or (game.derive(Runs).ejects and sum(
+                1 for pile in view.piles for c in pile if c < 0) <= VOTE_UNSEEN):
             line = self._vote(game, view, rng)
         else:
             found = _look(game, sample_deal(game, view, rng),
