@@ -13,8 +13,11 @@ and gets no credit for what the cards it brings may allow, since they are a gues
 the empty piles the rules fill with them (otherwise, in Fortune's Favor, it would move cards between
 columns rather than let the waste refill an empty one, until it gave up). A tap that deals onto
 occupied tableau piles (Spider, Scorpion, Easthaven) buries their cards for good, so it comes after
-a shuffle to a board not seen before too; a tap that turns the stock's card onto a foundation (Golf,
-TriPeaks) is not credited with that card, so a column's card goes first.
+a shuffle to a board not seen before too; but in a game of runs, where such shuffles never run out,
+once ``DEAL_WAIT`` moves went by without progress the deal is due: it goes before them, and filling
+an empty pile counts for, emptying one against (Spider deals only onto piles that all hold cards).
+A tap that turns the stock's card onto a foundation (Golf, TriPeaks) is not credited with that
+card, so a column's card goes first.
 
 The planner never plays the move that takes the board straight back to where it was before its
 last move while another move is left, and never moves a whole pile to an empty interchangeable
@@ -28,8 +31,10 @@ Before the scores, it looks ahead with the solver (``solved``): where the view k
 in play, for a sure win it plays to the end; elsewhere, on a deal drawn from the view, for a
 win it follows up to the first card that turns up (a guess; in a one-way game such as Golf, and
 in a game of runs such as Spider once few cards are unseen, the win of the first move that wins
-the most of several drawn deals). A card laid on a pile that takes any card (Calculation's
-waste piles) goes where it blocks least (``cardz_core.planners.need``).
+the most of several drawn deals). A guess in a game of runs stops before a deal that buries the
+tableau's cards: the drawn deal's line deals whenever that pays, knowing the cards it brings. A
+card laid on a pile that takes any card (Calculation's waste piles) goes where it blocks least
+(``cardz_core.planners.need``).
 """
 
 from __future__ import annotations
@@ -62,6 +67,8 @@ TAP_SCORE = 1.0
 RUN_WEIGHT = 3.0  # per card a move adds to the runs that move as one (Spider: build in suit)
 SHUFFLE_SCORE = -1.0  # a move that changes nothing the measures see
 COVER_SCORE = -2.0  # a tap that deals onto occupied tableau piles: it buries their cards for good
+DEAL_WAIT = 40  # in a game of runs, moves without progress after which the stock's deal is due
+DUE_DEAL_SCORE = 5.0  # a due deal: above a shuffle or a run built, below a card home or turned up
 LOOK_AHEAD = 0.5  # the share of the best next move's score a move is credited with
 ORDER_WEIGHT = 0.01  # per face-down card under the picked card: work on the deepest pile first
 REVISIT_COST = 3.0  # per earlier visit of the board a move leads to
@@ -141,6 +148,13 @@ class Runs:
         return n
 
 
+def buries(r: Roles, before: State, after: State) -> bool:
+    """Whether a move (a tap) laid cards on tableau piles that held cards, which stay under
+    them for good (Spider's deal)."""
+    return any(r.tableau[d] and b and len(a) > len(b)
+               for d, (b, a) in enumerate(zip(before.piles, after.piles)))
+
+
 def move_score(game: Game, before: State, after: State, move: Move) -> float:
     """How much one move did, by the measures any game has (no look further)."""
     end = terminal_value(after.status)
@@ -160,8 +174,7 @@ def move_score(game: Game, before: State, after: State, move: Move) -> float:
         # where shuffling cards about while it waits only runs the game into STALL_MOVES; and
         # no credit for the stock's card it turns onto a foundation (Golf): played before a
         # column's card it would cover the rank that card needed
-        if any(r.tableau[d] and b and len(a) > len(b)
-               for d, (b, a) in enumerate(zip(before.piles, after.piles))):
+        if buries(r, before, after):
             return COVER_SCORE
         return max(score - HOME_WEIGHT * home, 0.0) + TAP_SCORE
     if home == 0 and revealed == 0 and emptied <= 0:
@@ -240,6 +253,22 @@ def _sure_win(game: Game, view: View, line: list[Move]) -> list[tuple[Piles, Mov
     return plan if v.status == WON else []
 
 
+def _unburied(game: Game, view: View, plan: list[tuple[Piles, Move]]
+              ) -> list[tuple[Piles, Move]]:
+    """``plan`` up to its first tap that deals onto occupied tableau piles. A line found on
+    one drawn deal deals as soon as that pays on the deal, knowing the cards it brings; a player
+    who does not know them buries the tableau's cards for good (Spider)."""
+    r = roles(game)
+    draws = random.Random(0)  # which cards a tap turns up does not change where they go
+    v = view
+    for n, (_piles, move) in enumerate(plan):
+        after = game.sample_outcome(v, move, draws).view
+        if move.index < 0 and buries(r, v, after):
+            return plan[:n]
+        v = after
+    return plan
+
+
 def _best_next(game: Game, r: Roles, view: State) -> float:
     """The best ``_next_score`` of a legal move from ``view``; 0 when none gains anything."""
     return max((_next_score(game, r, view, m) for m in game.legal_moves(view)), default=0.0)
@@ -309,15 +338,18 @@ class UsualPlanner:
         (``_vote``); so it is in a game whose tableau cards move as runs (Spider) once at most
         ``VOTE_UNSEEN`` cards are unseen, where one deal's line, mostly a guess until then, could
         now be a sound one (docs/planners.md: Will o' the Wisp, Whitehead)."""
-        if one_way(game, view) or (game.derive(Runs).ejects and sum(
+        runs = bool(game.derive(Runs).ejects)
+        if one_way(game, view) or (runs and sum(
                 1 for pile in view.piles for c in pile if c < 0) <= VOTE_UNSEEN):
             line = self._vote(game, view, rng)
+            self.plan = follow(game, view, line, True) if line else []
         else:
             found = _look(game, sample_deal(game, view, rng),
                           max(1, self.solve_states // GUESS_SHARE))
-            line = found.line if found.result == "won" else []
-        if line:
-            self.plan = follow(game, view, line, True)
+            if found.result == "won":
+                self.plan = follow(game, view, found.line, True)
+                if runs:
+                    self.plan = _unburied(game, view, self.plan)
         if self.plan:
             self.guess_wait = GUESS_WAIT
         else:
@@ -345,6 +377,8 @@ class UsualPlanner:
         needs = order.needs(view) if order.dumps else {}
         out: list[tuple[float, int, Move]] = []
         undo: list[tuple[float, int, Move]] = []
+        due = self.deal_due(game, view)
+        empty = empty_spaces(r, view)
         for i, move in enumerate(game.legal_moves(view)):
             if r.pointless(view, move):
                 continue
@@ -353,6 +387,10 @@ class UsualPlanner:
             if seen >= MAX_VISITS:
                 continue
             score = move_score(game, view, after, move) + order.cost(view, move, needs)
+            if due:  # the deal first, and the piles it may need filled (Spider) kept filled
+                if score == COVER_SCORE:
+                    score = DUE_DEAL_SCORE
+                score -= 2 * EMPTY_WEIGHT * (empty_spaces(r, after) - empty)
             if move.index >= 0 and terminal_value(after.status) is None:
                 score += LOOK_AHEAD * max(0.0, _best_next(game, r, after))
             entry = (score - REVISIT_COST * seen, i, move)
@@ -360,6 +398,15 @@ class UsualPlanner:
         out = out or undo
         out.sort(key=lambda t: (-t[0], t[1]))
         return out
+
+    def deal_due(self, game: Game, view: View) -> bool:
+        """Whether, in a game of runs, ``DEAL_WAIT`` moves went by without a card more home or
+        turned up while the stock still holds cards: the shuffles have done what they can, and
+        Spider's rules deal only onto piles that all hold cards, which the scores would empty."""
+        r = self.visited.roles
+        return bool(game.derive(Runs).ejects) and \
+            view.moves - self.visited.best_at >= DEAL_WAIT and \
+            any(pile for d, pile in enumerate(view.piles) if r.role[d] == "stock")
 
     def planned(self, game: Game, view: View) -> Move | None:
         """The next move of the line a look or a guess found, while play follows it."""
