@@ -540,7 +540,7 @@ def test_usual_fills_the_columns_its_deal_needs_filled_once_the_deal_is_due() ->
     assert firsts == [2, 0]  # column 9 emptied; then column 4 filled
 
 
-def test_a_guess_in_a_game_of_runs_stops_before_a_deal_that_buries_the_columns() -> None:
+def test_a_guess_stops_before_a_deal_that_buries_the_columns() -> None:
     """A line found on a drawn deal deals whenever that pays there, knowing the cards it brings;
     the plan of a guess ends before such a deal (Spider with one suit dealt out its stock within
     its first 40 moves this way). A tap that buries nothing (Klondike's) stays in the plan."""

@@ -31,7 +31,7 @@ Before the scores, it looks ahead with the solver (``solved``): where the view k
 in play, for a sure win it plays to the end; elsewhere, on a deal drawn from the view, for a
 win it follows up to the first card that turns up (a guess; in a one-way game such as Golf, and
 in a game of runs such as Spider once few cards are unseen, the win of the first move that wins
-the most of several drawn deals). A guess in a game of runs stops before a deal that buries the
+the most of several drawn deals). A single deal's guess stops before a deal that buries the
 tableau's cards: the drawn deal's line deals whenever that pays, knowing the cards it brings. A
 card laid on a pile that takes any card (Calculation's waste piles) goes where it blocks least
 (``cardz_core.planners.need``).
@@ -338,8 +338,7 @@ class UsualPlanner:
         (``_vote``); so it is in a game whose tableau cards move as runs (Spider) once at most
         ``VOTE_UNSEEN`` cards are unseen, where one deal's line, mostly a guess until then, could
         now be a sound one (docs/planners.md: Will o' the Wisp, Whitehead)."""
-        runs = bool(game.derive(Runs).ejects)
-        if one_way(game, view) or (runs and sum(
+        if one_way(game, view) or (game.derive(Runs).ejects and sum(
                 1 for pile in view.piles for c in pile if c < 0) <= VOTE_UNSEEN):
             line = self._vote(game, view, rng)
             self.plan = follow(game, view, line, True) if line else []
@@ -347,9 +346,7 @@ class UsualPlanner:
             found = _look(game, sample_deal(game, view, rng),
                           max(1, self.solve_states // GUESS_SHARE))
             if found.result == "won":
-                self.plan = follow(game, view, found.line, True)
-                if runs:
-                    self.plan = _unburied(game, view, self.plan)
+                self.plan = _unburied(game, view, follow(game, view, found.line, True))
         if self.plan:
             self.guess_wait = GUESS_WAIT
         else:
