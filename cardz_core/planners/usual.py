@@ -258,6 +258,8 @@ def _unburied(game: Game, view: View, plan: list[tuple[Piles, Move]]
     """``plan`` up to its first tap that deals onto occupied tableau piles. A line found on
     one drawn deal deals as soon as that pays on the deal, knowing the cards it brings; a player
     who does not know them buries the tableau's cards for good (Spider)."""
+    if all(move.index >= 0 for _, move in plan):
+        return plan
     r = roles(game)
     draws = random.Random(0)  # which cards a tap turns up does not change where they go
     v = view
@@ -375,7 +377,7 @@ class UsualPlanner:
         out: list[tuple[float, int, Move]] = []
         undo: list[tuple[float, int, Move]] = []
         due = self.deal_due(game, view)
-        empty = empty_spaces(r, view)
+        empty = empty_spaces(r, view) if due else 0
         for i, move in enumerate(game.legal_moves(view)):
             if r.pointless(view, move):
                 continue
@@ -385,7 +387,7 @@ class UsualPlanner:
                 continue
             score = move_score(game, view, after, move) + order.cost(view, move, needs)
             if due:  # the deal first, and the piles it may need filled (Spider) kept filled
-                if score == COVER_SCORE:
+                if move.index < 0 and score == COVER_SCORE:  # a tap that buries
                     score = DUE_DEAL_SCORE
                 score -= 2 * EMPTY_WEIGHT * (empty_spaces(r, after) - empty)
             if move.index >= 0 and terminal_value(after.status) is None:
