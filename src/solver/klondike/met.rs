@@ -187,15 +187,21 @@ impl Met {
         !self.slots.is_empty()
     }
 
-    /// Asks for the cache line of `key`'s home slot, so that a look-up of it soon after does
-    /// not wait on memory. Only a hint: it reads and changes nothing.
+    /// Asks for the cache line of `key`'s home slot and the line after it, so that a look-up
+    /// of it soon after does not wait on memory: a look-up passes over a few slots, and from a
+    /// home in a line's last slots it runs on into the next line. Only a hint: it reads and
+    /// changes nothing.
     pub fn warm(&self, key: &Kept) {
         #[cfg(target_arch = "x86_64")]
         if self.large() {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             let slot: *const Slot = &self.slots[self.home(key)];
-            // SAFETY: every x86_64 target has SSE, and a prefetch reads and writes nothing
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
+            // SAFETY: every x86_64 target has SSE, and a prefetch reads and writes nothing, even
+            // of an address past the slots (the home's line is the last)
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(slot.cast());
+                _mm_prefetch::<_MM_HINT_T0>(slot.cast::<u8>().wrapping_add(64).cast());
+            }
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
