@@ -7,7 +7,8 @@
 //! equally likely), and a child is worth the share of its samples the model wins within a few
 //! positions. The samples are shared out by successive halving (a fixed-budget best-arm rule):
 //! each round the children still in the running are solved on the same new deals (a paired
-//! comparison), and the better half goes on. The children depend only on cards the view shows
+//! comparison), and the better half goes on (of equal worth, the one with more deals not proved
+//! lost). The children depend only on cards the view shows
 //! (a column's top, its face-up cards, the talon, which must be seen), so they are the same on
 //! every sample.
 
@@ -36,11 +37,24 @@ pub struct Tally {
 impl Tally {
     /// The estimated share of deals won, an unknown answer counting `unknown` of a win.
     fn worth(&self, unknown: f64) -> f64 {
+        self.share(f64::from(self.won) + unknown * f64::from(self.unknown))
+    }
+
+    /// `count` as a share of the deals this child was solved on (0 on none).
+    fn share(&self, count: f64) -> f64 {
         let played = self.won + self.lost + self.unknown;
         if played == 0 {
             return 0.0;
         }
-        (f64::from(self.won) + unknown * f64::from(self.unknown)) / f64::from(played)
+        count / f64::from(played)
+    }
+
+    /// Whether this child goes before `other`: the greater worth first and, of equal worth, the
+    /// greater share of deals not proved lost (an unknown answer counting as 0 makes a child
+    /// whose solves ran out tie with one whose solves were proved lost, which is worse).
+    fn rank(&self, other: &Tally, unknown: f64) -> std::cmp::Ordering {
+        let open = |t: &Tally| t.share(f64::from(t.won + t.unknown));
+        other.worth(unknown).total_cmp(&self.worth(unknown)).then(open(other).total_cmp(&open(self)))
     }
 }
 
@@ -220,8 +234,8 @@ pub fn decide(rules: &Rules, p: &Position, unseen: &[u8], budget: &Budget, timeo
                 }
             }
         }
-        // stable: of equal worth, the child the model ranks first stays first
-        alive.sort_by(|&a, &b| tallies[b].worth(budget.unknown).total_cmp(&tallies[a].worth(budget.unknown)));
+        // stable: of equal worth and share open, the child the model ranks first stays first
+        alive.sort_by(|&a, &b| tallies[a].rank(&tallies[b], budget.unknown));
         let keep = alive.len().div_ceil(2);
         dropped.extend(alive.drain(keep..).rev());
     }
@@ -292,6 +306,19 @@ mod tests {
                 Position { columns, talon: p.talon.clone(), waste: p.waste, home: p.home.clone() }
             })
             .collect()
+    }
+
+    #[test]
+    fn a_child_ranks_by_worth_then_by_its_deals_not_proved_lost() {
+        use std::cmp::Ordering::{Greater, Less};
+        let t = |won, lost, unknown| Tally { steps: Vec::new(), won, lost, unknown, states: 0 };
+        let (ran_out, proved_lost) = (t(0, 2, 8), t(0, 9, 1));
+        assert_eq!(ran_out.rank(&proved_lost, 0.0), Less, "of equal worth, more deals open first");
+        assert_eq!(proved_lost.rank(&ran_out, 0.0), Greater);
+        // worth comes first: one win in ten beats none however many ran out
+        assert_eq!(t(1, 9, 0).rank(&ran_out, 0.0), Less);
+        // with an unknown answer worth half a win, the open share no longer decides alone
+        assert_eq!(t(0, 0, 2).rank(&t(1, 0, 0), 0.5), Greater);
     }
 
     #[test]
