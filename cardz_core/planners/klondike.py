@@ -15,8 +15,8 @@ child is solved on deals that put the unseen cards in the unseen places in rando
 halving (each round the same deals for every child still in the running, the better half going
 on), and the child with the best share of won deals (an unknown answer counting ``unknown`` of a
 win; of equal shares, the one with more deals not proved lost) is played: the taps that bring its
-talon card up, then the play. Every decision is made
-anew, so each card turned up is chosen for without knowing it.
+talon card up, then the play. Every decision is made anew, so each card turned up is chosen for
+without knowing it.
 
 *Dealt in order* (``in_order``, on by default). A sample deals the unseen cards not to the
 unseen places but in the order they turn up: the first card turned up, from whichever column,

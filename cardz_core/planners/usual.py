@@ -387,7 +387,7 @@ class UsualPlanner:
                 continue
             score = move_score(game, view, after, move) + order.cost(view, move, needs)
             if due:  # the deal first, and the piles it may need filled (Spider) kept filled
-                if move.index < 0 and score == COVER_SCORE:  # a tap that buries
+                if move.index < 0 and buries(r, view, after):
                     score = DUE_DEAL_SCORE
                 score -= 2 * EMPTY_WEIGHT * (empty_spaces(r, after) - empty)
             if move.index >= 0 and terminal_value(after.status) is None:
