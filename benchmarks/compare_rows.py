@@ -197,7 +197,10 @@ def main(argv: list[str] | None = None) -> int:
     except RowsError as why:
         print(f"compare_rows: {why}", file=sys.stderr)
         return 2
-    print(json.dumps(c, indent=2) if args.json else report(c))
+    try:
+        print(json.dumps(c, indent=2) if args.json else report(c))
+    except BrokenPipeError:  # the reader went away (`| head`): not an error of ours
+        sys.stderr.close()
     return 1 if c.get("contradictions") else 0
 
 
