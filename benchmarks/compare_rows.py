@@ -70,12 +70,13 @@ def read_lines(path: Path) -> list[Row]:
 
 
 def planner_rows(path: Path, rows: list[Row], planner: str | None) -> dict[tuple[str, int], Row]:
-    """The rows of one planner by (game, seed): ``planner``'s, or the only planner's."""
+    """The rows of one planner by (game, seed): ``planner``'s, or the only planner's. A run with
+    ``--winnable`` holds the solver's rows too, which are passed over."""
     for n, r in enumerate(rows, 1):
-        if not {"game", "planner", "seed", "end"} <= r.keys():
+        if r.get("planner") != "solver" and not {"game", "planner", "seed", "end"} <= r.keys():
             raise RowsError(f"{path}, row {n}: not a bench_planners.py row (game, planner, seed, "
                             "end)")
-    names = sorted({r["planner"] for r in rows if r["planner"] != "solver"})
+    names = sorted({r["planner"] for r in rows} - {"solver"})
     if planner is None:
         if len(names) != 1:
             raise RowsError(f"{path}: holds the rows of {', '.join(names) or 'no planner'}; "

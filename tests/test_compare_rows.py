@@ -64,6 +64,10 @@ def test_one_planner_is_picked_from_a_paired_run(tmp_path: Path) -> None:
         compare(pair, pair)
     with pytest.raises(RowsError, match="no rows of planner 'value'"):
         compare(pair, pair, "random", "value")
+    # a run with --winnable holds the solver's verdicts beside the games
+    solver = [{"game": "klondike", "planner": "solver", "seed": 1, "states": 100, "result": "won"}]
+    pair = write(tmp_path / "pair.jsonl", solver + games("random", ["lost"] * 8)
+                 + games("usual", ["won"] * 7 + ["lost"]))
     c = compare(pair, pair, "random", "usual")
     assert (c["only_a"], c["only_b"]) == (0, 7)
     assert c["p"] == pytest.approx(2 / 2 ** 7)
