@@ -134,6 +134,15 @@ def test_a_bad_board_is_refused_as_the_cli_refuses_it(client):
     assert body["problems"][0]["message"].endswith(": one KS too many (the decks hold 1)")
 
 
+def test_a_content_length_that_is_not_ascii_digits_is_refused(client):
+    # '²' is a digit to str.isdigit but not to int(); sent as the byte 0xb2 (latin-1)
+    for length in ("²", "¹²", "-1", "1e3", ""):
+        status, raw, _ = client.raw("POST", "/api/sessions", b'{"game": "klondike"}',
+                                    {"Content-Type": "application/json", "Content-Length": length})
+        assert status == 400, length
+        assert json.loads(raw)["error"] == "a request body needs a Content-Length"
+
+
 def test_malformed_bodies_and_foreign_hosts_are_refused(client):
     status, raw, _ = client.raw("POST", "/api/sessions", b'{"game": "klondike", "game": "x"}',
                                 {"Content-Type": "application/json"})

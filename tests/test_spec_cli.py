@@ -108,6 +108,14 @@ def test_check_play_is_quiet_on_a_good_game(capsys):
     assert main(["check", "--play", "0", "golf"]) == 2
 
 
+def test_check_play_counts_only_in_ascii_digits(capsys):
+    # '²' is a digit to str.isdigit but not to int(): it is the first FILE, which does not exist
+    for word in ("²", "٣"):
+        assert main(["check", "--play", word, "golf"]) == 1  # a file with an error
+        said = capsys.readouterr()
+        assert f"{word}: no such game file" in said.out + said.err
+
+
 def test_check_play_takes_the_file_right_after_it(capsys, tmp_path):
     path = tmp_path / "dead.cardz"
     path.write_text(json.dumps(DEAD))

@@ -264,7 +264,7 @@ class Handler(BaseHTTPRequestHandler):
 
         kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
         length_text = self.headers.get("Content-Length", "0")
-        if not length_text.isdigit():
+        if not (length_text.isascii() and length_text.isdigit()):  # not '²', which int() refuses
             raise CardzError("a request body needs a Content-Length")
         length = int(length_text)
         if length > MAX_DOCUMENT_BYTES:
