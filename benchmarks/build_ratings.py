@@ -1,4 +1,4 @@
-"""Build the shipped tables of rated deals (``cardz_core/ratings_data/GAME.json``).
+"""Build the shipped tables of rated deals (``cardz_core/ratings_data/GAME.json.gz``).
 
     nice -n 10 python3 benchmarks/build_ratings.py (--all | GAME...) [--seeds A-B] [--jobs N]
         [--max-states K] [--timeout S] [--playouts K] [--time-box S] [--fresh] [--out-dir DIR]
@@ -40,6 +40,7 @@ positions; a row the solver no longer wins within that keeps none, and is named.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import sys
@@ -60,8 +61,8 @@ from cardz_core.cli.common import open_game  # noqa: E402
 from cardz_core.engine.logs import game_hash  # noqa: E402
 from cardz_core.engines import engine_of  # noqa: E402
 from cardz_core.ratings import (PLAYOUT_MOVES, PLAYOUT_PLANNER, PLAYOUTS,  # noqa: E402
-                                RATINGS_DIR, SLIP, beam_made, grade, line_text, line_wins,
-                                orders_of, rate_deal, table_document)
+                                RATINGS_DIR, SLIP, TABLE_SUFFIX, beam_made, grade, line_text,
+                                line_wins, orders_of, rate_deal, table_document, table_text)
 from cardz_core.rulesets import game_file  # noqa: E402
 from cardz_core.planners.solver import solve  # noqa: E402
 from cardz_core.problems import CardzError  # noqa: E402
@@ -158,8 +159,8 @@ def _line(seed: int, max_states: int, timeout: float, orders: tuple[Weights, ...
 def _current_table(name: str, out_dir: Path) -> tuple[Path, Path, dict[str, Any]]:
     """Game ``name``'s file, its table's path and document; the table must be of that file."""
     path = game_file(name)
-    out = out_dir / (path.stem + ".json")
-    doc = json.loads(out.read_text(encoding="utf-8"))
+    out = out_dir / (path.stem + TABLE_SUFFIX)
+    doc = json.loads(table_text(out))
     if doc.get("hash") != game_hash(open_game(str(path)).spec):
         raise ValueError(f"{out}: made for another version of {path.name}; rebuild it instead")
     return path, out, doc
@@ -229,11 +230,13 @@ def add_lines(name: str, jobs: int, out_dir: Path) -> None:
 
 def _write(path: Path, doc: dict[str, Any]) -> None:
     """Replace the table in one step, so a stopped run never leaves half a file. One deal a
-    line: the tables are shipped, so they should stay small and read well in a diff."""
+    line, gzipped with no time stamp: the same table gives the same bytes, and unzipped it reads
+    well in a diff."""
     head = json.dumps({k: v for k, v in doc.items() if k != "deals"}, indent=1)
     deals = ",\n".join(json.dumps(r, separators=(",", ":")) for r in doc["deals"])
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(f'{head[:-2]},\n "deals": [\n{deals}\n]}}\n', encoding="utf-8")
+    text = f'{head[:-2]},\n "deals": [\n{deals}\n]}}\n'
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
     os.replace(tmp, path)
 
 
@@ -268,7 +271,7 @@ def _results(path: str, todo: list[int], s: Settings, jobs: int,
 def build(name: str, s: Settings, *, jobs: int, fresh: bool, out_dir: Path) -> None:
     path = game_file(name)
     game = open_game(str(path))
-    out = out_dir / (path.stem + ".json")
+    out = out_dir / (path.stem + TABLE_SUFFIX)
     made: dict[str, Any] = {"max_states": s.max_states, "timeout": s.timeout,
                             "playouts": s.playouts, "slip": SLIP, "planner": PLAYOUT_PLANNER,
                             "playout_moves": PLAYOUT_MOVES, "engine": engine_of(game)[0],
@@ -281,7 +284,7 @@ def build(name: str, s: Settings, *, jobs: int, fresh: bool, out_dir: Path) -> N
         made["beam"] = s.beam.numbers()
     rows: dict[int, dict[str, Any]] = {}
     if out.exists() and not fresh:
-        old = json.loads(out.read_text(encoding="utf-8"))
+        old = json.loads(table_text(out))
         same = old.get("hash") == game_hash(game.spec) and \
             all(old["made"].get(k) == made.get(k) for k in RESULT_SETTINGS)
         if same:

@@ -22,21 +22,23 @@ orders leave most deals undecided, and a beam try to run first (``made.beam``, d
 a won board when it was found and again when it is handed out.
 
 **A table** (``cardz-ratings/1``, one JSON file per bundled game in ``ratings_data/``, named
-like the game's file) names the game file by its hash (``cardz_core.engine.logs.game_hash``): a
-game whose file changed has no table, whatever its name. ``benchmarks/build_ratings.py`` makes
-them.
+like the game's file and gzipped, ``GAME.json.gz``; a plain ``.json`` table is read too) names
+the game file by its hash (``cardz_core.engine.logs.game_hash``): a game whose file changed has
+no table, whatever its name. ``benchmarks/build_ratings.py`` makes them.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import math
 import random
+import zlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from cardz_core.engine.logs import HASH_PREFIX
 from cardz_core.problems import CardzError
@@ -51,6 +53,9 @@ if TYPE_CHECKING:
 
 RATINGS_FORMAT = "cardz-ratings/1"
 RATINGS_DIR = Path(__file__).resolve().parent / "ratings_data"
+# a table's name: its game file's stem and this; the winning lines make a table several MB of
+# JSON, a seventh of that gzipped
+TABLE_SUFFIX = ".json.gz"
 LEVELS = ("easy", "medium", "hard", "expert")
 PLAYOUTS = 4  # fair playouts per won deal
 SLIP = 0.1  # the playout player's chance of a random legal move instead of its choice
@@ -237,18 +242,16 @@ def table_document(name: str, file: str, hash_: str, made: dict[str, Any],
 class Table:
     """A loaded table: where it came from, its head (every field but the deals) and, read only
     when first asked for, the whole document. Listing the games needs the heads alone, and the
-    deals are most of the 9.5 MB of shipped tables."""
+    deals are nearly all of the shipped tables."""
 
-    def __init__(self, path: Path, head: dict[str, Any], text: str = "",
-                 doc: dict[str, Any] | None = None) -> None:
-        self.path, self.head, self._text, self._doc = path, head, text, doc
+    def __init__(self, path: Path, head: dict[str, Any], doc: dict[str, Any] | None = None) -> None:
+        self.path, self.head, self._doc = path, head, doc
 
     @property
     def doc(self) -> dict[str, Any]:
         """The whole document, deals included."""
         if self._doc is None:
-            self._doc = _parsed(self.path, self._text)
-            self._text = ""
+            self._doc = _parsed(self.path, table_text(self.path))
         return self._doc
 
     @property
@@ -262,37 +265,70 @@ class Table:
 
 # where ``benchmarks/build_ratings.py`` starts the deals: everything before is the head
 _DEALS_START = '\n "deals": ['
+_CHUNK = 1 << 16  # characters read at a time while looking for the head's end
+
+
+def _opened(path: Path) -> IO[str]:
+    if path.name.endswith(".gz"):
+        return gzip.open(path, "rt", encoding="utf-8")
+    return path.open(encoding="utf-8")
+
+
+def _unreadable(path: Path, exc: Exception) -> CardzError:
+    return CardzError(f"{path}: a ratings table that cannot be read: {exc}")
+
+
+def table_text(path: Path) -> str:
+    """The text of the table at ``path``, gzipped (a name ending ``.gz``) or plain."""
+    try:
+        with _opened(path) as f:
+            return f.read()
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
+        raise _unreadable(path, exc) from None
 
 
 def _parsed(path: Path, text: str) -> dict[str, Any]:
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise CardzError(f"{path}: a ratings table that cannot be read: {exc}") from None
+        raise _unreadable(path, exc) from None
     if not isinstance(doc, dict) or doc.get("format") != RATINGS_FORMAT:
         raise CardzError(f"{path}: not a {RATINGS_FORMAT} table")
     return doc
+
+
+def _head_text(path: Path) -> tuple[str, bool]:
+    """The text of the table at ``path`` up to where the builder starts its deals (and True), or
+    its whole text (and False) when it has no such place."""
+    text = ""
+    try:
+        with _opened(path) as f:
+            while chunk := f.read(_CHUNK):
+                text += chunk
+                # the mark may straddle two chunks: look from just before this one
+                cut = text.find(_DEALS_START, max(0, len(text) - len(chunk) - len(_DEALS_START)))
+                if cut > 0:
+                    return text[:cut], True
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
+        raise _unreadable(path, exc) from None
+    return text, False
 
 
 @cache
 def _load(path: Path, _stamp: tuple[int, int]) -> Table:
     """The table at ``path``, read once per version of the file (``_stamp``: its modification
     time and size), so a table rebuilt while a process runs is read again. As the builder
-    writes it, the head is parsed alone and the deals when first needed; a table written
-    otherwise is parsed whole."""
+    writes it, the head is read and parsed alone and the deals when first needed; a table
+    written otherwise is parsed whole."""
+    text, cut = _head_text(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CardzError(f"{path}: a ratings table that cannot be read: {exc}") from None
-    cut = text.find(_DEALS_START)
-    try:
-        head = json.loads(text[:cut].rstrip().rstrip(",") + "}") if cut > 0 else None
+        head = json.loads(text.rstrip().rstrip(",") + "}") if cut else None
     except json.JSONDecodeError:
         head = None
     if not isinstance(head, dict) or head.get("format") != RATINGS_FORMAT or "deals" in head:
-        doc = _parsed(path, text)
+        doc = _parsed(path, text if not cut else table_text(path))
         return Table(path, {k: v for k, v in doc.items() if k != "deals"}, doc=doc)
-    return Table(path, head, text)
+    return Table(path, head)
 
 
 def shipped_tables(folder: Path | None = None) -> list[Table]:
@@ -300,7 +336,7 @@ def shipped_tables(folder: Path | None = None) -> list[Table]:
     folder = RATINGS_DIR if folder is None else folder
     if not folder.is_dir():
         return []
-    paths = sorted(folder.glob("*.json"))
+    paths = sorted([*folder.glob("*.json"), *folder.glob("*" + TABLE_SUFFIX)])
     return [_load(p, (st.st_mtime_ns, st.st_size)) for p in paths for st in [p.stat()]]
 
 

@@ -4,6 +4,7 @@ figures), `cardz deal --winnable --difficulty` from a table and on the spot, sta
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 from pathlib import Path
@@ -17,8 +18,8 @@ from cardz_core.engine.logs import game_hash, replay
 from cardz_core.engine.state import WON
 from cardz_core.planners.solver import solve
 from cardz_core.problems import CardzError
-from cardz_core.ratings import (LEVELS, assign_levels, file_hash, game_table, measure,
-                                shipped_tables, table_document)
+from cardz_core.ratings import (LEVELS, TABLE_SUFFIX, assign_levels, file_hash, game_table,
+                                measure, shipped_tables, table_document, table_text)
 from cardz_core.rulesets import RULESETS_DIR
 from cardz_core.winnable import SPOT_RATED, winnable_deal
 from cardz_core.winnability import measured_for
@@ -28,6 +29,20 @@ from test_solver_games import game_doc
 
 TINY_STATES = 2000  # the tiny game's deals are decided in a few dozen positions
 TINY_SEEDS = "0-23"
+
+
+def _read(path: Path) -> Any:
+    """The document of the table at ``path``, gzipped or plain."""
+    return json.loads(table_text(path))
+
+
+def _write_gzipped(path: Path, doc: dict[str, Any]) -> None:
+    path.write_bytes(gzip.compress(json.dumps(doc).encode("utf-8")))
+
+
+def _stem(table: ratings.Table) -> str:
+    """The stem of the game file a shipped table is named for."""
+    return table.path.name.removesuffix(TABLE_SUFFIX)
 
 
 def _builder() -> Any:
@@ -97,14 +112,24 @@ def test_a_built_table_matches_its_game_and_its_deals(tiny: Path,
     assert len({r["wins"] for r in doc["deals"] if r["result"] == "won"}) > 1
 
 
-def test_a_built_table_is_read_head_first(tiny_table: ratings.Table, tmp_path: Path) -> None:
-    """A table as the builder writes it gives its head without parsing its deals (listing the
-    games reads 74 heads; the deals are most of the 9.5 MB), and the whole document when asked:
-    the same as one parsed whole, which is how a table written otherwise is read."""
+def test_a_built_table_is_read_head_first(tiny_table: ratings.Table, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table as the builder writes it (gzipped) gives its head without reading its deals
+    (listing the games reads 74 heads; the deals are nearly all of the tables), and the whole
+    document when asked: the same as one parsed whole, which is how a table written otherwise
+    is read."""
+    assert tiny_table.path.name == "tiny" + TABLE_SUFFIX
+    assert tiny_table.path.read_bytes()[:2] == b"\x1f\x8b"  # gzip's magic
     assert tiny_table._doc is None
-    whole = json.loads(tiny_table.path.read_text(encoding="utf-8"))
+    whole = _read(tiny_table.path)
     assert tiny_table.head == {k: v for k, v in whole.items() if k != "deals"}
     assert tiny_table.doc == whole and tiny_table.of_level("easy")
+    # read in pieces of any size, the mark between head and deals split across two or not
+    for chunk in (1, 7, len(ratings._DEALS_START) - 1, len(ratings._DEALS_START), 1000):
+        monkeypatch.setattr(ratings, "_CHUNK", chunk)
+        ratings._load.cache_clear()
+        [again] = shipped_tables()
+        assert again._doc is None and again.head == tiny_table.head, chunk
     other = tmp_path / "other.json"
     other.write_text(json.dumps(whole, indent=2), encoding="utf-8")
     read = ratings.shipped_tables(other.parent)
@@ -114,7 +139,7 @@ def test_a_built_table_is_read_head_first(tiny_table: ratings.Table, tmp_path: P
 
 def test_a_table_whose_deals_are_broken_is_named_when_they_are_needed(
         tiny_table: ratings.Table, tmp_path: Path) -> None:
-    text = tiny_table.path.read_text(encoding="utf-8")
+    text = table_text(tiny_table.path)
     broken = tmp_path / "broken" / "tiny.json"
     broken.parent.mkdir()
     broken.write_text(text[:-40], encoding="utf-8")  # cut inside the last deal
@@ -127,13 +152,30 @@ def test_a_table_whose_deals_are_broken_is_named_when_they_are_needed(
         ratings.shipped_tables(broken.parent)
 
 
+def test_a_gzipped_table_cut_short_or_not_gzipped_is_named(
+        tiny_table: ratings.Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tiny_table.path.read_bytes()
+    broken = tmp_path / "cut" / ("tiny" + TABLE_SUFFIX)
+    broken.parent.mkdir()
+    broken.write_bytes(data[:len(data) // 2])  # the stream ends inside the deals
+    monkeypatch.setattr(ratings, "_CHUNK", 256)  # the head is read before the cut
+    [table] = ratings.shipped_tables(broken.parent)
+    assert table.head == tiny_table.head
+    with pytest.raises(CardzError, match=f"{broken}: a ratings table that cannot be read"):
+        table.of_level("easy")
+    broken.write_bytes(text_bytes := table_text(tiny_table.path).encode("utf-8"))
+    with pytest.raises(CardzError, match=f"{broken}: a ratings table that cannot be read"):
+        ratings.shipped_tables(broken.parent)  # plain JSON named as gzipped
+    assert text_bytes[:1] == b"{"
+
+
 def test_the_builder_keeps_what_is_done(tiny: Path, tiny_table: ratings.Table,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     _builder().main([str(tiny), "--seeds", "0-27", "--max-states", str(TINY_STATES),
                      "--out-dir", str(tiny_table.path.parent), "--jobs", "2"])
     err = capsys.readouterr().err
     assert "24 deal(s) kept, 4 to rate" in err and "seed 27" in err and "seed 3 " not in err
-    doc = json.loads(tiny_table.path.read_text(encoding="utf-8"))
+    doc = _read(tiny_table.path)
     assert [r["seed"] for r in doc["deals"]] == list(range(28))
     game = open_game(str(tiny))  # rows rated by the workers are the same as here
     assert doc["deals"][25] == {**ratings.rate_deal(game, 25, max_states=TINY_STATES,
@@ -148,7 +190,7 @@ def test_a_table_made_with_older_default_orders_is_not_resumed(
         tiny: Path, tiny_table: ratings.Table, capsys: pytest.CaptureFixture[str]) -> None:
     """The solver's efforts depend on its sibling orders, so a table made before the default
     orders changed (``made.default_orders`` older, or absent) is rated again, not carried on."""
-    doc = json.loads(tiny_table.path.read_text(encoding="utf-8"))
+    doc = _read(tiny_table.path)
     assert doc["made"]["default_orders"] == ORDERINGS_VERSION
     args = [str(tiny), "--seeds", TINY_SEEDS, "--max-states", str(TINY_STATES),
             "--out-dir", str(tiny_table.path.parent)]
@@ -156,7 +198,7 @@ def test_a_table_made_with_older_default_orders_is_not_resumed(
     assert f"{len(doc['deals'])} deal(s) kept, 0 to rate" in capsys.readouterr().err
     for older in (ORDERINGS_VERSION - 1, None):
         doc["made"]["default_orders"] = older
-        tiny_table.path.write_text(json.dumps(doc), encoding="utf-8")
+        _write_gzipped(tiny_table.path, doc)
         _builder().main(args)
         assert "other settings; starting over" in capsys.readouterr().err
 
@@ -171,10 +213,10 @@ def test_regrading_plays_only_the_playouts_again(tiny: Path, tiny_table: ratings
         if row["result"] == "won":
             row["wins"], row["measure"] = 0, 1.0
         row.pop("level", None)
-    tiny_table.path.write_text(json.dumps(spoiled), encoding="utf-8")
+    _write_gzipped(tiny_table.path, spoiled)
     out = str(tiny_table.path.parent)
     assert _builder().main([str(tiny), "--regrade", "--out-dir", out, "--jobs", "2"]) == 0
-    assert json.loads(tiny_table.path.read_text(encoding="utf-8")) == good
+    assert _read(tiny_table.path) == good
     won = good["winnability"]["won"]  # only the won deals are played
     assert f"[{won}/{won}]" in capsys.readouterr().err and won < len(good["deals"])
     tiny.write_text(tiny.read_text(encoding="utf-8").replace("Six", "Six "), encoding="utf-8")
@@ -192,10 +234,10 @@ def test_lines_are_found_for_the_won_rows_that_keep_none(tiny: Path, tiny_table:
     bare = json.loads(json.dumps(good))
     for row in bare["deals"]:
         row.pop("line", None)
-    tiny_table.path.write_text(json.dumps(bare), encoding="utf-8")
+    _write_gzipped(tiny_table.path, bare)
     out = str(tiny_table.path.parent)
     assert _builder().main([str(tiny), "--lines", "--out-dir", out, "--jobs", "2"]) == 0
-    again = json.loads(tiny_table.path.read_text(encoding="utf-8"))
+    again = _read(tiny_table.path)
     game = open_game(str(tiny))
     won = 0
     for before, row in zip(good["deals"], again["deals"]):
@@ -222,7 +264,7 @@ def test_a_game_may_give_the_solver_orders_of_its_own(tiny: Path, tmp_path: Path
     folder = tmp_path / "out"
     common = ["--settings", str(settings), "--out-dir", str(folder)]
     assert _builder().main([str(tiny), *common]) == 0
-    doc = json.loads((folder / "tiny.json").read_text(encoding="utf-8"))
+    doc = _read(folder / ("tiny" + TABLE_SUFFIX))
     assert doc["made"]["orders"] == OWN_ORDERS
     game = open_game(str(tiny))
     orders = tuple(Weights(*w) for w in OWN_ORDERS)
@@ -236,8 +278,10 @@ def test_a_game_may_give_the_solver_orders_of_its_own(tiny: Path, tmp_path: Path
             assert ratings.line_of(row) == again.line
             assert ratings.line_wins(game, state, again.line)
     # the same deals, the same rows: deterministic from the seed
+    first = (folder / ("tiny" + TABLE_SUFFIX)).read_bytes()
     assert _builder().main([str(tiny), *common, "--fresh"]) == 0
-    assert json.loads((folder / "tiny.json").read_text(encoding="utf-8"))["deals"] == doc["deals"]
+    # the same bytes, gzip's time stamp included
+    assert (folder / ("tiny" + TABLE_SUFFIX)).read_bytes() == first
     # a table made with other orders is not resumed
     settings.write_text(json.dumps({"games": {"tiny": {"seeds": "0-1"}}}), encoding="utf-8")
     assert _builder().main([str(tiny), *common, "--max-states", str(TINY_STATES)]) == 0
@@ -257,10 +301,10 @@ def test_a_rated_deal_is_handed_out_with_the_line_its_row_keeps(
     assert found.seed == row["seed"] and found.line == ratings.line_of(row)
     assert replay(game, found.log)[-1].status == WON
     # a line that no longer wins is refused, not handed out
-    doc = json.loads(tiny_table.path.read_text(encoding="utf-8"))
+    doc = _read(tiny_table.path)
     kept = next(r for r in doc["deals"] if r["seed"] == row["seed"])
     kept["line"] = kept["line"][:-1]
-    tiny_table.path.write_text(json.dumps(doc), encoding="utf-8")
+    _write_gzipped(tiny_table.path, doc)
     with pytest.raises(CardzError, match="does not win: the table needs rebuilding"):
         winnable_deal(game, 0, difficulty="medium")
 
@@ -278,12 +322,12 @@ def test_the_builder_takes_each_games_settings_from_its_file(tiny: Path, tmp_pat
     folder = tmp_path / "out"
     common = ["--settings", str(settings), "--out-dir", str(folder)]
     assert _builder().main([str(tiny), *common]) == 0
-    doc = json.loads((folder / "tiny.json").read_text(encoding="utf-8"))
+    doc = _read(folder / ("tiny" + TABLE_SUFFIX))
     assert [r["seed"] for r in doc["deals"]] == list(range(6))
     assert (doc["made"]["max_states"], doc["made"]["note"]) == (1500, "a test game")
     # the command line overrides the file, for every game built
     assert _builder().main([str(tiny), *common, "--seeds", "0-1", "--fresh"]) == 0
-    doc = json.loads((folder / "tiny.json").read_text(encoding="utf-8"))
+    doc = _read(folder / ("tiny" + TABLE_SUFFIX))
     assert [r["seed"] for r in doc["deals"]] == [0, 1] and doc["made"]["max_states"] == 1500
     settings.write_text(json.dumps({"games": {"tiny": {"budget": 5}}}), encoding="utf-8")
     with pytest.raises(SystemExit):
@@ -373,7 +417,7 @@ def test_a_stale_table_is_ignored_with_a_note(tiny: Path, tiny_table: ratings.Ta
     code, out, err = run_cli(capsys, "deal", str(tiny), "--winnable", "--difficulty", "hard",
                              "--max-states", str(TINY_STATES))
     assert code == 0
-    assert "note: the rated deals of Tiny (tiny.json) were made for another version" in err
+    assert f"note: the rated deals of Tiny (tiny{TABLE_SUFFIX}) were made for another version" in err
     assert "among the deals rated here" in err
     spot = winnable_deal(game, 0, max_states=TINY_STATES, difficulty="hard")
     assert spot.rated_from == "spot" and spot.level == "hard" and spot.note
@@ -412,14 +456,14 @@ SHIPPED = shipped_tables()
 
 
 def test_every_bundled_game_has_a_table() -> None:
-    assert {t.path.stem for t in SHIPPED} == {p.stem for p in RULESETS_DIR.glob("*.cardz")}
+    assert {_stem(t) for t in SHIPPED} == {p.stem for p in RULESETS_DIR.glob("*.cardz")}
 
 
-@pytest.mark.parametrize("table", SHIPPED, ids=[t.path.stem for t in SHIPPED])
+@pytest.mark.parametrize("table", SHIPPED, ids=[_stem(t) for t in SHIPPED])
 def test_a_shipped_table_matches_its_game_and_its_levels(table: ratings.Table) -> None:
     doc = table.doc
     path = RULESETS_DIR / doc["file"]
-    assert table.path.stem == path.stem and doc["hash"] == file_hash(path)
+    assert _stem(table) == path.stem and doc["hash"] == file_hash(path)
     assert doc["game"] == json.loads(path.read_text(encoding="utf-8"))["name"]
     won = sorted((r for r in doc["deals"] if r["result"] == "won"),
                  key=lambda r: (r["measure"], r["seed"]))
@@ -438,7 +482,7 @@ def test_a_shipped_level_is_won_by_the_solver(tmp_path: Path,
     code, out, err = run_cli(capsys, "deal", "freecell", "--winnable", "--difficulty", "hard",
                              "--seed", "3", "--solution", str(solution))
     assert code == 0
-    [table] = [t for t in SHIPPED if t.path.stem == "freecell"]
+    [table] = [t for t in SHIPPED if _stem(t) == "freecell"]
     row = table.of_level("hard")[3 % len(table.of_level("hard"))]
     assert json.loads(out) == game.board_document(game.deal(row["seed"]))
     assert replay(game, json.loads(solution.read_text(encoding="utf-8")))[-1].status == WON
@@ -452,11 +496,11 @@ def test_games_shows_the_figures_without_compiling(capsys: pytest.CaptureFixture
     lines = {x.split("  ")[0]: x for x in out.splitlines()}
     # FreeCell's winnability run (thousands of deals) is shown rather than its rated deals
     run = measured_for("freecell", file_hash(RULESETS_DIR / "freecell.cardz"))
-    w = next(t for t in SHIPPED if t.path.stem == "freecell").doc["winnability"]
+    w = next(t for t in SHIPPED if _stem(t) == "freecell").doc["winnability"]
     assert run is not None and run["deals"] > w["deals"]
     assert f"of {run['deals']} " in lines["FreeCell"] and lines["FreeCell"].rstrip().endswith("all")
     # a game with no such run shows its rated deals
-    rated = next(t for t in SHIPPED if t.path.stem == "accordion").doc["winnability"]
+    rated = next(t for t in SHIPPED if _stem(t) == "accordion").doc["winnability"]
     assert measured_for("accordion", file_hash(RULESETS_DIR / "accordion.cardz")) is None
     assert f"{100 * rated['rate']:.1f}% ({100 * rated['low'][0]:.1f}-" in lines["Accordion"]
     assert f"of {rated['deals']} " in lines["Accordion"]
@@ -498,17 +542,17 @@ LONG_SAMPLE = 3  # won deals per shipped table won again in the long run
 
 
 @pytest.mark.skipif(not LONG, reason="long run: set CARDZ_LONG=1")
-@pytest.mark.parametrize("table", SHIPPED, ids=[t.path.stem for t in SHIPPED])
+@pytest.mark.parametrize("table", SHIPPED, ids=[_stem(t) for t in SHIPPED])
 def test_a_sample_of_each_shipped_tables_deals_is_won_again(table: ratings.Table) -> None:
     """A few won deals of every table, drawn by a fixed seed: the line the row keeps replays to
     a won board; a row from before rows kept lines is won again by the solver within the
     table's budget and orders."""
     won = [r for r in table.doc["deals"] if r["result"] == "won"]
     if not won:
-        pytest.skip(f"{table.path.stem}: no won deal")
+        pytest.skip(f"{_stem(table)}: no won deal")
     game = open_game(table.doc["file"].removesuffix(".cardz"))
     made = table.doc["made"]
-    for row in random.Random(table.path.stem).sample(won, min(LONG_SAMPLE, len(won))):
+    for row in random.Random(_stem(table)).sample(won, min(LONG_SAMPLE, len(won))):
         state = game.deal(row["seed"])
         line = ratings.line_of(row)
         if line is None:

@@ -13,6 +13,7 @@ import pytest
 from cardz_core.engine import WON, compile
 from cardz_core.planners.solver import BEAM_NOTE, replay, solve
 from cardz_core.problems import CardzError
+from cardz_core.ratings import TABLE_SUFFIX, table_text
 from cardz_core.rulesets import open_game
 from cardz_core.solver.analysis import analysis_of
 from cardz_core.solver.beam import (BEAM_MAX_BURIED, BEAM_MAX_SPREAD, BEAM_MAX_WIDTH, Beam,
@@ -110,7 +111,7 @@ def test_the_builder_keeps_a_games_beam_and_refuses_a_bad_one(tmp_path: Path):
         "beam": TOMMY_BEAM.numbers()}}}), encoding="utf-8")
     assert build_ratings.main(["sir_tommy", "--settings", str(settings),
                                "--out-dir", str(tmp_path)]) == 0
-    doc = json.loads((tmp_path / "sir_tommy.json").read_text(encoding="utf-8"))
+    doc = json.loads(table_text(tmp_path / ("sir_tommy" + TABLE_SUFFIX)))
     assert doc["made"]["beam"] == TOMMY_BEAM.numbers()
     (row,) = doc["deals"]
     assert (row["result"], row["states"]) == ("won", TOMMY_STATES)
