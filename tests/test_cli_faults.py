@@ -99,11 +99,13 @@ def test_a_signal_stops_simulate_like_ctrl_c(tmp_path: Path, workers: int, signu
     ["render", "no-such-game.cardz", "--board", "b.json", "-o", "{missing}/b.svg"],
     ["simulate", "no-such-game.cardz", "--report", "{dir}"],
     ["simulate", "no-such-game.cardz", "--out", "{missing}/rows.jsonl"],
+    ["simulate", "no-such-game.cardz", "--out", "{dir}/{long}.jsonl"],  # past the file system's
+    ["new", "{long}"],  # the file NAME.cardz, so long the file system refuses its name
 ])
 def test_output_paths_are_checked_before_any_work(argv: list[str], tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     # the game file does not exist: a refusal naming the output proves the path came first
-    argv = [a.format(missing=tmp_path / "missing", dir=tmp_path) for a in argv]
+    argv = [a.format(missing=tmp_path / "missing", dir=tmp_path, long="9" * 1_000) for a in argv]
     code, out, err = run(capsys, *argv)
     assert code == 1 and out == ""
     assert len(err.strip().splitlines()) == 1 and "cannot write" in err

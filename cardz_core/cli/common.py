@@ -95,11 +95,15 @@ def check_output(path: str | None, flag: str) -> None:
         return
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
-    if target.is_dir():
-        raise CardzError(f"{flag} {path}: cannot write: it is a directory")
-    if not folder.is_dir():
-        raise CardzError(f"{flag} {path}: cannot write: no such directory {str(folder)!r}")
-    if not os.access(target if target.exists() else folder, os.W_OK):
+    try:
+        if target.is_dir():
+            raise CardzError(f"{flag} {path}: cannot write: it is a directory")
+        if not folder.is_dir():
+            raise CardzError(f"{flag} {path}: cannot write: no such directory {str(folder)!r}")
+        writable = os.access(target if target.exists() else folder, os.W_OK)
+    except OSError as exc:  # a name the file system refuses to look up, such as one too long
+        raise CardzError(f"{flag} {path}: cannot write: {exc.strerror}") from None
+    if not writable:
         raise CardzError(f"{flag} {path}: cannot write: permission denied")
 
 
