@@ -211,10 +211,20 @@ def seeded_log(game: Game, seed: int, moves: int) -> dict[str, Any]:
 
 
 # the commands the CLI target only parses: a search, a simulation, a planner's hint and a server
-# may be asked, in range, for minutes of honest work (so may `play` with a planner). Every other
-# command runs in full: each answers at once whatever its arguments, since each bound it has is
-# refused past its limit
+# may be asked, in range, for minutes of honest work; so may `play` with a planner and `check`
+# playing deals (`--play 1000` on the Python engine: minutes). Every other command runs in full:
+# each answers at once whatever its arguments, since each bound it has is refused past its limit
 PARSE_ONLY = ("hint", "serve", "simulate", "solve")
+PARSE_ONLY_WITH = {"play": "--planner", "check": "--play"}
+
+
+def parse_only(argv: list[str]) -> bool:
+    """Whether the CLI target only parses ``argv`` (``PARSE_ONLY``): an option is named by any
+    prefix argparse takes, with or without ``=value``."""
+    command = argv[0] if argv else ""
+    flag = PARSE_ONLY_WITH.get(command)
+    return command in PARSE_ONLY or flag is not None and any(
+        len(word) > 2 and flag.startswith(word) for word in (a.split("=")[0] for a in argv))
 
 
 def target_cli(data: bytes) -> None:
@@ -227,7 +237,6 @@ def target_cli(data: bytes) -> None:
         argv = argv[1:]
     if any("/" in a or "\\" in a for a in argv):
         return  # a path out of the scratch folder: the command would write where it is told
-    command = argv[0] if argv else ""
     out, err = io.StringIO(), io.StringIO()
     here = os.getcwd()
     with tempfile.TemporaryDirectory() as scratch:
@@ -237,8 +246,7 @@ def target_cli(data: bytes) -> None:
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 try:
-                    if command in PARSE_ONLY or command == "play" and any(
-                            len(a) > 2 and "--planner".startswith(a) for a in argv):
+                    if parse_only(argv):
                         build_parser().parse_args(argv)
                         code = 0
                     else:

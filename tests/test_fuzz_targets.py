@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import fuzzing
 from conftest import LONG
-from fuzzing import DOC_GAMES, EXPR_GAME, EXPR_PLACES, TARGETS
+from fuzzing import DOC_GAMES, EXPR_GAME, EXPR_PLACES, TARGETS, parse_only
 from test_fuzz_games import NUMBERS, mutant
 
 CORPUS = Path(__file__).parent / "data" / "fuzz"
@@ -266,6 +266,15 @@ def argv(draw: Any) -> bytes:
 @given(argv())
 def test_command_lines(engine: str, data: bytes) -> None:
     run("cli", data)
+
+
+def test_the_cli_target_only_parses_what_may_take_minutes() -> None:
+    for words in (["solve", "klondike"], ["play", "klondike", "--planner", "usual"],
+                  ["play", "--pl=usual"], ["check", "--play", "1000", "klondike"],
+                  ["check", "golf", "--pla=5"]):
+        assert parse_only(words), words
+    for words in (["check", "klondike"], ["play", "klondike"], ["check", "-p"], ["games"], []):
+        assert not parse_only(words), words
 
 
 # -- the kept inputs ---------------------------------------------------------------------------------
