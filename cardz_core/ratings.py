@@ -266,6 +266,8 @@ class Table:
 # where ``benchmarks/build_ratings.py`` starts the deals: everything before is the head
 _DEALS_START = '\n "deals": ['
 _CHUNK = 1 << 16  # characters read at a time while looking for the head's end
+# what reading a table may raise: the file, its gzip stream, its encoding
+_READ_ERRORS = (OSError, EOFError, zlib.error, UnicodeDecodeError)
 
 
 def _opened(path: Path) -> IO[str]:
@@ -283,7 +285,7 @@ def table_text(path: Path) -> str:
     try:
         with _opened(path) as f:
             return f.read()
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
+    except _READ_ERRORS as exc:
         raise _unreadable(path, exc) from None
 
 
@@ -309,7 +311,7 @@ def _head_text(path: Path) -> tuple[str, bool]:
                 cut = text.find(_DEALS_START, max(0, len(text) - len(chunk) - len(_DEALS_START)))
                 if cut > 0:
                     return text[:cut], True
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
+    except _READ_ERRORS as exc:
         raise _unreadable(path, exc) from None
     return text, False
 

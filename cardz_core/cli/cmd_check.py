@@ -44,9 +44,9 @@ class _Play(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
-        digits = None if values is None else str(values).lstrip("-")
+        digits = "" if values is None else str(values).lstrip("-")
         # ASCII digits only: str.isdigit also takes '²', which int() refuses
-        if digits is None or not (digits.isascii() and digits.isdigit()):
+        if not (digits.isascii() and digits.isdigit()):
             namespace.play = PLAY_DEALS
             if values is not None:
                 namespace.first_files = [values]
