@@ -72,3 +72,15 @@ def test_the_tutorials_variant_checks_clean() -> None:
     doc["depots"].append(json.loads(blocks[0]))
     spec, problems = load(doc)
     assert spec is not None and problems == []
+
+
+def test_an_unwritable_path_is_named_by_where_it_came_from(capsys: pytest.CaptureFixture[str],
+                                                          tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "taken.cardz").mkdir()  # a directory where the file would go
+    code, _, err = run_cli(capsys, "new", "Taken")  # the path came from NAME, not from -o
+    assert code == 1 and "file taken.cardz: cannot write: it is a directory" in err
+    assert "-o " not in err
+    code, _, err = run_cli(capsys, "new", "Other", "-o", "taken.cardz")
+    assert code == 1 and "-o taken.cardz: cannot write: it is a directory" in err

@@ -90,10 +90,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json and target == "-":
         raise UsageError("argument --json: it prints a report on standard output, where -o - "
                          "sends the file: give -o a path")
+    where = "-o" if args.output else "file"  # without -o the path came from NAME
     if target != "-":
-        check_output(target, "-o")
+        check_output(target, where)
         if Path(target).exists() and not args.force:
-            raise CardzError(f"{target} exists already: give another -o, or --force to "
+            raise CardzError(f"{target} exists already: give -o another path, or --force to "
                              "overwrite it")
     doc = like(name, args.like) if args.like else starter(name)
     _, problems = load(doc, file=target)
@@ -107,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         Path(target).write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise CardzError(f"-o {target}: cannot write: {exc.strerror}") from None
+        raise CardzError(f"{where} {target}: cannot write: {exc.strerror}") from None
     if args.json:
         print_json({"file": target, "name": name, "like": args.like})
     else:
