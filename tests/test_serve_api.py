@@ -143,6 +143,19 @@ def test_a_content_length_that_is_not_ascii_digits_is_refused(client):
         assert json.loads(raw)["error"] == "a request body needs a Content-Length"
 
 
+def test_a_content_length_of_any_length_is_read(client):
+    # int() refuses 4,300 digits and more, leading zeros counted
+    for length in ("9" * 5000, "0" * 5000 + "99999999999"):
+        status, raw, _ = client.raw("POST", "/api/sessions", b'{"game": "klondike"}',
+                                    {"Content-Type": "application/json", "Content-Length": length})
+        assert status == 400 and "a request body is at most" in json.loads(raw)["error"], length
+    body = b'{"game": "klondike"}'
+    status, _, _ = client.raw("POST", "/api/sessions", body,
+                              {"Content-Type": "application/json",
+                               "Content-Length": "0" * 5000 + str(len(body))})
+    assert status == 201
+
+
 def test_malformed_bodies_and_foreign_hosts_are_refused(client):
     status, raw, _ = client.raw("POST", "/api/sessions", b'{"game": "klondike", "game": "x"}',
                                 {"Content-Type": "application/json"})

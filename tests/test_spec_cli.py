@@ -116,6 +116,20 @@ def test_check_play_counts_only_in_ascii_digits(capsys):
         assert f"{word}: no such game file" in said.out + said.err
 
 
+def test_check_play_counts_of_any_length(capsys):
+    # int() refuses 4,300 digits and more, leading zeros counted: past the limit is a usage error
+    for word, past in (("9" * 5000, "a 5,000-digit number"), ("-" + "9" * 5000, "a 5,000-digit number"),
+                       ("0" * 5000 + "1001", "1,001")):
+        code: int | str | None
+        try:
+            code = main(["check", "--play", word, "golf"])
+        except SystemExit as stop:  # the parser's own usage error
+            code = stop.code
+        assert code == 2
+        assert f"--play: must be from 1 to 1,000, not {past}" in capsys.readouterr().err
+    assert main(["check", "--play", "0" * 5000 + "2", "golf"]) == 0  # two deals
+
+
 def test_check_play_takes_the_file_right_after_it(capsys, tmp_path):
     path = tmp_path / "dead.cardz"
     path.write_text(json.dumps(DEAD))

@@ -44,14 +44,19 @@ class _Play(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
-        digits = "" if values is None else str(values).lstrip("-")
+        text = "" if values is None else str(values)
+        sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
         # ASCII digits only: str.isdigit also takes '²', which int() refuses
         if not (digits.isascii() and digits.isdigit()):
             namespace.play = PLAY_DEALS
             if values is not None:
                 namespace.first_files = [values]
-        else:
-            namespace.play = int(values)
+            return
+        digits = digits.lstrip("0") or "0"  # int() counts leading zeros against its 4,300 digits
+        if len(digits) > len(str(PLAY_MAX_DEALS)):  # past the limit, however long
+            parser.error(f"argument --play: must be from 1 to {PLAY_MAX_DEALS:,}, not a "
+                         f"{len(digits):,}-digit number")
+        namespace.play = int(sign + digits)
 
 
 INFO = "info"
