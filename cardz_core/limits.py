@@ -9,6 +9,9 @@ MAX_FILE_NUMBER = 1_000_000
 MAX_NESTING = 64  # JSON nesting depth of a game file or a document (board, move, log)
 MAX_DOCUMENT_BYTES = 16_000_000  # size of a board, move or log document given to a command
 MAX_SEED = 2**64 - 1  # seeds are 0..MAX_SEED in every command (the generator's state is 64 bits)
+# digits a whole-number flag is read with: more than any flag's limit has (MAX_SEED has 20), so a
+# longer number is past every limit and refused by its length (int() refuses 4,300 and more)
+FLAG_MAX_DIGITS = 30
 MAX_EXPR_CHARS = 2000  # characters in one rule expression
 MAX_DEPOTS = 512  # depots after `repeat` expansion
 MAX_REPEAT = 208  # copies one `repeat` may create

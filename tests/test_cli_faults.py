@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from cardz_core.cli import reading
+from cardz_core.cli.common import FLAG_ECHO
 from cardz_core.cli.main import main
-from cardz_core.limits import MAX_NESTING, MAX_SEED
+from cardz_core.limits import FLAG_MAX_DIGITS, MAX_NESTING, MAX_SEED
 
 ROOT = Path(__file__).resolve().parents[1]
 KLONDIKE = str(ROOT / "rulesets" / "klondike.cardz")
@@ -258,6 +259,21 @@ def test_one_wording_for_a_value_that_is_not_a_number(argv: list[str],
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     code, err = exit_code(capsys, [*argv, "abc"])
     assert code == 2 and f"error: argument {argv[-1]}: invalid int value: 'abc'" in err
+
+
+@pytest.mark.parametrize("argv", [["deal", KLONDIKE, "--seed"], ["simulate", KLONDIKE, "--games"],
+                                  ["solve", KLONDIKE, "--seed", "1", "--max-states"]])
+def test_a_number_is_read_up_to_its_digit_limit(argv: list[str],
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    at = "9" * FLAG_MAX_DIGITS  # read, then refused by the flag's own range
+    code, err = exit_code(capsys, [*argv, at])
+    assert code == 2 and err.rstrip().endswith(f", not {int(at):,}")
+    for past in ("9" * (FLAG_MAX_DIGITS + 1), "0" * 5000 + "9" * (FLAG_MAX_DIGITS + 1)):
+        code, err = exit_code(capsys, [*argv, past])  # int() alone would refuse 4,300 digits
+        assert code == 2
+        assert f"argument {argv[-1]}: a {FLAG_MAX_DIGITS + 1}-digit number is past every limit" in err
+    code, err = exit_code(capsys, [*argv, "x" * 5000])  # not a number: echoed cut short
+    assert code == 2 and f"invalid int value: '{'x' * FLAG_ECHO}...'" in err and len(err) < 1000
 
 
 def test_hint_seeds_follow_the_rule(board: Path, capsys: pytest.CaptureFixture[str]) -> None:

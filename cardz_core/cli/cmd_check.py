@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from cardz_core.cli import COMMANDS
-from cardz_core.cli.common import GAME_HELP, UsageError, check_range, print_json
+from cardz_core.cli.common import GAME_HELP, UsageError, check_range, print_json, whole_number
 from cardz_core.cli.playcheck import PLAY_DEALS, PLAY_MAX_DEALS, PLAY_STATES
 from cardz_core.problems import ERROR, CardzError, Problem
 from cardz_core.rulesets import find, no_game
@@ -45,18 +45,17 @@ class _Play(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
         text = "" if values is None else str(values)
-        sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
+        digits = text[1:] if text.startswith("-") else text
         # ASCII digits only: str.isdigit also takes '²', which int() refuses
         if not (digits.isascii() and digits.isdigit()):
             namespace.play = PLAY_DEALS
             if values is not None:
                 namespace.first_files = [values]
             return
-        digits = digits.lstrip("0") or "0"  # int() counts leading zeros against its 4,300 digits
-        if len(digits) > len(str(PLAY_MAX_DEALS)):  # past the limit, however long
-            parser.error(f"argument --play: must be from 1 to {PLAY_MAX_DEALS:,}, not a "
-                         f"{len(digits):,}-digit number")
-        namespace.play = int(sign + digits)
+        try:
+            namespace.play = whole_number(text)
+        except argparse.ArgumentTypeError as why:  # a number past every limit
+            parser.error(f"argument --play: {why}")
 
 
 INFO = "info"

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from cardz_core.cli import COMMANDS
-from cardz_core.cli.common import (UsageError, add_game_args, check_output, check_range,
-                                   check_seed, open_game, print_json)
+from cardz_core.cli.common import (UsageError, add_game_args, check_output, check_range, check_seed,
+                                    open_game, print_json, whole_number)
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_MAX_STATES
 from cardz_core.msdeal import ms_board_document
 from cardz_core.problems import CardzError
@@ -27,8 +27,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "the same way on every machine.")
     add_game_args(p)
     how = p.add_mutually_exclusive_group()
-    how.add_argument("--seed", type=int, metavar="N", help="the deal's seed, a whole number >= 0")
-    how.add_argument("--ms", type=int, metavar="N",
+    how.add_argument("--seed", type=whole_number, metavar="N", help="the deal's seed, a whole number >= 0")
+    how.add_argument("--ms", type=whole_number, metavar="N",
                      help="Microsoft FreeCell deal N, for games of that shape")
     p.add_argument("--winnable", action="store_true",
                    help="a deal the solver wins: the seed itself if it does, else the first "
@@ -36,9 +36,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--solution", metavar="PATH",
                    help="with --winnable, write the winning line there as a cardz-log/1 "
                         "(cardz play FILE --replay PATH steps through it)")
-    p.add_argument("--tries", type=int, default=WINNABLE_TRIES, metavar="K",
+    p.add_argument("--tries", type=whole_number, default=WINNABLE_TRIES, metavar="K",
                    help=f"with --winnable, deals to try (default {WINNABLE_TRIES})")
-    p.add_argument("--max-states", type=int, default=WINNABLE_STATES, metavar="K",
+    p.add_argument("--max-states", type=whole_number, default=WINNABLE_STATES, metavar="K",
                    help=f"with --winnable, positions the solver may record per deal "
                         f"(default {WINNABLE_STATES:,})")
     p.add_argument("--timeout", type=float, default=SOLVE_DEFAULT_SECONDS, metavar="S",

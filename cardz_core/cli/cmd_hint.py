@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.cmd_view import view_of_board
-from cardz_core.cli.common import (add_game_args, check_range, check_seconds, check_seed,
-                                   add_option_arg, open_game, planner_options, print_json)
+from cardz_core.cli.common import (add_game_args, add_option_arg, check_range, check_seconds,
+                                    check_seed, open_game, planner_options, print_json,
+                                    whole_number)
 from cardz_core.limits import PLANNER_MAX_NODES
 from cardz_core.planners import (BUILTIN_PLANNERS, DEFAULT_PLANNER, Planner, check_option_names,
                                  make_planner)
@@ -23,7 +24,7 @@ def add_planner_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--planner", default=None, metavar="P",
                    help=f"planner name ({', '.join(BUILTIN_PLANNERS)} or a plugin's); "
                         f"default {DEFAULT_PLANNER}")
-    p.add_argument("--nodes", type=int, metavar="N",
+    p.add_argument("--nodes", type=whole_number, metavar="N",
                    help="positions a searching planner (expectimax) may expand per move")
     p.add_argument("--seconds", type=float, metavar="S",
                    help="seconds a searching planner may think per move (not reproducible "
@@ -53,7 +54,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "hidden. A game that offers no planner (planner: false, or "
                                    "written with expressions without planner: true) exits 1.")
     add_game_args(p, board="a true board or a view")
-    p.add_argument("--seed", type=int, default=0, metavar="N",
+    p.add_argument("--seed", type=whole_number, default=0, metavar="N",
                    help="seed of the planner's random choices (default 0)")
     add_planner_options(p)
     p.add_argument("--json", action="store_true", help="print the move document")

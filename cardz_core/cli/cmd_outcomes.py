@@ -7,7 +7,7 @@ import argparse
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.cmd_apply import read_move
 from cardz_core.cli.cmd_view import view_of_board
-from cardz_core.cli.common import add_game_args, check_range, open_game, print_json
+from cardz_core.cli.common import add_game_args, check_range, open_game, print_json, whole_number
 from cardz_core.limits import MAX_OUTCOME_WORK, MAX_OUTCOMES
 from cardz_core.problems import CardzError
 
@@ -23,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--move", required=True, metavar="M",
                    help="a move in text form (column-3@4>foundation-1, tap stock, or by its "
                         "card: AS>foundation-1, AS>foundation) or a document")
-    p.add_argument("--limit", type=int, metavar="K", help="list at most K outcomes")
+    p.add_argument("--limit", type=whole_number, metavar="K", help="list at most K outcomes")
     p.add_argument("--json", action="store_true",
                    help="print {outcomes: [{probability, revealed, view}], coverage}")
     p.set_defaults(func=run)

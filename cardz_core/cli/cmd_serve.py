@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from cardz_core.cli import COMMANDS
+from cardz_core.cli.common import whole_number
 from cardz_core.problems import CardzError
 from cardz_core.safe_text import json_text
 
@@ -20,7 +21,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "other file and writes none. The JSON API: docs/serve.md.")
     p.add_argument("paths", nargs="*", metavar="FILE_OR_DIR",
                    help="game files, simulation reports, or folders holding them")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="N",
+    p.add_argument("--port", type=whole_number, default=DEFAULT_PORT, metavar="N",
                    help=f"the port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
     p.add_argument("--host", default="127.0.0.1", metavar="H",
                    help="the address to listen on (default 127.0.0.1: this machine only)")

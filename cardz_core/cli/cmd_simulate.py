@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from cardz_core.cli import COMMANDS
-from cardz_core.cli.common import (GAME_HELP, add_option_arg, check_output, check_range,
-                                   check_seed, planner_options)
+from cardz_core.cli.common import (GAME_HELP, add_option_arg, check_output, check_range, check_seed,
+                                    planner_options, whole_number)
 from cardz_core.interrupts import interrupt_exit_code
 from cardz_core.limits import (MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_VARIANTS, MAX_SIM_WORKERS,
                                PLANNER_MAX_NODES, SIM_MAX_MOVES)
@@ -26,10 +26,7 @@ def _count(limit: int, low: int = 1) -> Callable[[str], int]:
     """A whole-number flag from ``low`` to ``limit``, refused in the words the parser's ``int``
     and ``check_range`` use for every other command's numeric flags."""
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+        value = whole_number(text)
         if not low <= value <= limit:
             raise argparse.ArgumentTypeError(f"must be from {low:,} to {limit:,}, not {value:,}")
         return value
@@ -66,7 +63,7 @@ def add_parser(subparsers: Any) -> None:
                             "(to replay a deal the summary names)")
     p.add_argument("--planner", default=DEFAULT_PLANNER, metavar="P[,P2...]",
                    help=f"planner name(s), comma-separated (default {DEFAULT_PLANNER})")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
+    p.add_argument("--seed", type=whole_number, default=0, metavar="S", help="master seed (default 0)")
     p.add_argument("--workers", type=_count(MAX_SIM_WORKERS), default=None, metavar="K",
                    help="worker processes (local: default all cores; ray: CPUs of a local Ray)")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
@@ -84,7 +81,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--log", default=None, metavar="LOG",
                    help="with --deal, one FILE and one planner: write the game played as a "
                         "cardz-log/1 (every move and the cards it turned up)")
-    p.add_argument("--nodes", type=int, default=None, metavar="N",
+    p.add_argument("--nodes", type=whole_number, default=None, metavar="N",
                    help="positions a searching planner (expectimax) may expand per move")
     add_option_arg(p)
     p.add_argument("--force", action="store_true",

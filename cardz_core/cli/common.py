@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardz_core.limits import MAX_SEED
+from cardz_core.limits import FLAG_MAX_DIGITS, MAX_SEED
 from cardz_core.problems import CardzError
 from cardz_core.safe_text import json_text
 
@@ -20,6 +21,27 @@ def read_document(arg: str, what: str) -> Any:
     from cardz_core.cli.reading import read_document as read
 
     return read(arg, what)
+
+
+FLAG_ECHO = 40  # characters of a value that is not a number echoed in its error
+
+
+def whole_number(text: str) -> int:
+    """The parser's type for whole-number flags: ``int`` as argparse's ``type=int`` reads it, but
+    a number of more than ``FLAG_MAX_DIGITS`` digits (leading zeros not counted) is refused by
+    its length, and a value that is not a number is echoed cut to ``FLAG_ECHO`` characters."""
+    body = text.strip()
+    sign, rest = (body[0], body[1:]) if body[:1] in ("+", "-") else ("", body)
+    if rest.isascii() and rest.isdigit():
+        digits = rest.lstrip("0") or "0"  # int() counts leading zeros against its limit
+        if len(digits) > FLAG_MAX_DIGITS:
+            raise argparse.ArgumentTypeError(f"a {len(digits):,}-digit number is past every limit")
+        return int(sign + digits)
+    try:
+        return int(text)  # what else int() takes: '1_000', other scripts' digits
+    except ValueError:
+        shown = text if len(text) <= FLAG_ECHO else text[:FLAG_ECHO] + "..."
+        raise argparse.ArgumentTypeError(f"invalid int value: {shown!r}") from None
 
 
 class UsageError(CardzError):
