@@ -271,7 +271,8 @@ def test_a_number_is_read_up_to_its_digit_limit(argv: list[str],
     for past in ("9" * (FLAG_MAX_DIGITS + 1), "0" * 5000 + "9" * (FLAG_MAX_DIGITS + 1)):
         code, err = exit_code(capsys, [*argv, past])  # int() alone would refuse 4,300 digits
         assert code == 2
-        assert f"argument {argv[-1]}: a {FLAG_MAX_DIGITS + 1}-digit number is past every limit" in err
+        why = f"a {FLAG_MAX_DIGITS + 1}-digit number is past every limit"
+        assert f"argument {argv[-1]}: {why}" in err
     code, err = exit_code(capsys, [*argv, "x" * 5000])  # not a number: echoed cut short
     assert code == 2 and f"invalid int value: '{'x' * FLAG_ECHO}...'" in err and len(err) < 1000
 

@@ -69,7 +69,8 @@ def _check_installed(python: Path, work: Path) -> None:
             "cardz_core/expr/grammar.lark", "cardz_rulesets/klondike_draw3.cardz",
             "cardz_core/serve/static/index.html", "cardz_core/serve/static/app.js",
             "cardz_core/serve/static/app.css", "cardz_core/cli/starter.cardz",
-            "cardz_core/ratings_data/freecell.json.gz", "cardz_core/winnability_data.json"} <= set(files)
+            "cardz_core/ratings_data/freecell.json.gz",
+            "cardz_core/winnability_data.json"} <= set(files)
     games = json.loads(_run(bindir / "cardz", "games", "--json", cwd=work))
     assert len(games) == len(list((ROOT / "rulesets").glob("*.cardz")))
     freecell = next(g for g in games if g["name"] == "FreeCell")

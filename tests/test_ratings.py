@@ -417,7 +417,8 @@ def test_a_stale_table_is_ignored_with_a_note(tiny: Path, tiny_table: ratings.Ta
     code, out, err = run_cli(capsys, "deal", str(tiny), "--winnable", "--difficulty", "hard",
                              "--max-states", str(TINY_STATES))
     assert code == 0
-    assert f"note: the rated deals of Tiny (tiny{TABLE_SUFFIX}) were made for another version" in err
+    assert (f"note: the rated deals of Tiny (tiny{TABLE_SUFFIX}) were made for another version"
+            in err)
     assert "among the deals rated here" in err
     spot = winnable_deal(game, 0, max_states=TINY_STATES, difficulty="hard")
     assert spot.rated_from == "spot" and spot.level == "hard" and spot.note

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import (UsageError, add_game_args, check_output, check_range, check_seed,
-                                    open_game, print_json, whole_number)
+                                   open_game, print_json, whole_number)
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_MAX_STATES
 from cardz_core.msdeal import ms_board_document
 from cardz_core.problems import CardzError
@@ -27,7 +27,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "the same way on every machine.")
     add_game_args(p)
     how = p.add_mutually_exclusive_group()
-    how.add_argument("--seed", type=whole_number, metavar="N", help="the deal's seed, a whole number >= 0")
+    how.add_argument("--seed", type=whole_number, metavar="N",
+                     help="the deal's seed, a whole number >= 0")
     how.add_argument("--ms", type=whole_number, metavar="N",
                      help="Microsoft FreeCell deal N, for games of that shape")
     p.add_argument("--winnable", action="store_true",

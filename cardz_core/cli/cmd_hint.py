@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Any
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.cmd_view import view_of_board
 from cardz_core.cli.common import (add_game_args, add_option_arg, check_range, check_seconds,
-                                    check_seed, open_game, planner_options, print_json,
-                                    whole_number)
+                                   check_seed, open_game, planner_options, print_json, whole_number)
 from cardz_core.limits import PLANNER_MAX_NODES
 from cardz_core.planners import (BUILTIN_PLANNERS, DEFAULT_PLANNER, Planner, check_option_names,
                                  make_planner)

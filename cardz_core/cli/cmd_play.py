@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.cmd_hint import add_planner_options, check_planner_options, planner_from_args
 from cardz_core.cli.common import (UsageError, add_game_args, check_output, check_range, check_seed,
-                                    open_game, print_json, read_document, whole_number)
+                                   open_game, print_json, read_document, whole_number)
 from cardz_core.cli.menu import Entry, menu, pick
 from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
 from cardz_core.limits import MAX_SIM_MAX_MOVES, PLAY_MAX_MOVES
@@ -57,7 +57,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "goes on with it). With --planner P the planner plays the "
                                    "deal out, move by move; --replay steps through a log.")
     add_game_args(p)
-    p.add_argument("--seed", type=whole_number, default=1, metavar="N", help="deal number (default 1)")
+    p.add_argument("--seed", type=whole_number, default=1, metavar="N",
+                   help="deal number (default 1)")
     p.add_argument("--winnable", action="store_true",
                    help="play a deal the solver has won, chosen from --seed as cardz deal "
                         "--winnable chooses it")

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import (GAME_HELP, add_option_arg, check_output, check_range, check_seed,
-                                    planner_options, whole_number)
+                                   planner_options, whole_number)
 from cardz_core.interrupts import interrupt_exit_code
 from cardz_core.limits import (MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_VARIANTS, MAX_SIM_WORKERS,
                                PLANNER_MAX_NODES, SIM_MAX_MOVES)
@@ -23,8 +23,8 @@ DEFAULT_PLANNER = "usual"
 
 
 def _count(limit: int, low: int = 1) -> Callable[[str], int]:
-    """A whole-number flag from ``low`` to ``limit``, refused in the words the parser's ``int``
-    and ``check_range`` use for every other command's numeric flags."""
+    """A whole-number flag from ``low`` to ``limit``, refused in the words ``whole_number`` and
+    ``check_range`` use for every other command's numeric flags."""
     def parse(text: str) -> int:
         value = whole_number(text)
         if not low <= value <= limit:
@@ -63,7 +63,8 @@ def add_parser(subparsers: Any) -> None:
                             "(to replay a deal the summary names)")
     p.add_argument("--planner", default=DEFAULT_PLANNER, metavar="P[,P2...]",
                    help=f"planner name(s), comma-separated (default {DEFAULT_PLANNER})")
-    p.add_argument("--seed", type=whole_number, default=0, metavar="S", help="master seed (default 0)")
+    p.add_argument("--seed", type=whole_number, default=0, metavar="S",
+                   help="master seed (default 0)")
     p.add_argument("--workers", type=_count(MAX_SIM_WORKERS), default=None, metavar="K",
                    help="worker processes (local: default all cores; ray: CPUs of a local Ray)")
     p.add_argument("--backend", choices=("local", "ray"), default="local",

@@ -14,7 +14,7 @@ from typing import Any
 
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import (add_game_args, check_output, check_range, check_seconds,
-                                    check_seed, open_game, print_json, read_document, whole_number)
+                                   check_seed, open_game, print_json, read_document, whole_number)
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
 from cardz_core.problems import CardzError
 
@@ -26,10 +26,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "position searched) or unknown (a budget ran out).")
     add_game_args(p)
     start = p.add_mutually_exclusive_group(required=True)
-    start.add_argument("--seed", type=whole_number, metavar="N", help="solve the deal of seed N (>= 0)")
+    start.add_argument("--seed", type=whole_number, metavar="N",
+                       help="solve the deal of seed N (>= 0)")
     start.add_argument("--board", metavar="B",
                        help="solve board B: a path, - for standard input, or inline JSON")
-    start.add_argument("--ms", type=whole_number, metavar="N", help="solve Microsoft FreeCell deal N")
+    start.add_argument("--ms", type=whole_number, metavar="N",
+                       help="solve Microsoft FreeCell deal N")
     p.add_argument("--timeout", type=float, default=SOLVE_DEFAULT_SECONDS, metavar="S",
                    help=f"give up after S seconds (default {SOLVE_DEFAULT_SECONDS:g})")
     p.add_argument("--max-states", type=whole_number, default=SOLVE_DEFAULT_STATES, metavar="K",
