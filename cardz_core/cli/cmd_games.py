@@ -100,10 +100,17 @@ def _figures_text(found: Found, measured: dict[str, Any] | None) -> tuple[str, s
     w = measured if measured is not None else found.table.head["winnability"]
     if not w["deals"]:
         return "no deals rated", "-"
-    return (f"{100 * w['rate']:.1f}% ({100 * w['low'][0]:.1f}-{100 * w['high'][1]:.1f}) "
-            f"of {w['deals']}",
+    return (f"{_share(w)} ({100 * w['low'][0]:.1f}-{100 * w['high'][1]:.1f}) of {w['deals']}",
             "all" if all(levels[lv] for lv in LEVELS) else
             ", ".join(lv for lv in LEVELS if levels[lv]) or "-")
+
+
+def _share(w: dict[str, Any]) -> str:
+    """The share of deals won, as a range from the undecided deals lost to them won where they
+    change it: ``2.1-94.0%`` for a game the solver mostly leaves undecided, which a lone 2.1%
+    would pass off as its rate."""
+    low, high = (f"{100 * n / w['deals']:.1f}" for n in (w["won"], w["won"] + w["unknown"]))
+    return f"{low}%" if low == high else f"{low}-{high}%"
 
 
 def _engine(path: Path) -> dict[str, str | None]:
