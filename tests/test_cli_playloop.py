@@ -109,6 +109,20 @@ def test_a_misspelt_depot_gets_a_suggestion(capsys: pytest.CaptureFixture[str]) 
     assert code == 0 and json.loads(out)["depots"]["foundation-3"] == ["AD"]
 
 
+def test_a_lone_word_that_is_no_key_is_answered_with_the_keys(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, _ = _play(capsys, monkeypatch, "moves\nstok\ncolumn-3@9>column-1\nq\n",
+                         "klondike", "--seed", str(SEED))
+    said = [x.split("not played: ", 1)[1] for x in out.splitlines() if "not played: " in x]
+    # a word that is nothing gets the keys and the forms of a move, not the move grammar
+    assert code == 0 and said[0].startswith("'moves' is not a key or a move: type a move's "
+                                            "number from the list")
+    assert "u undo, h hint, q save and quit" in said[0] and "FROM@INDEX" not in said[0]
+    # a word near a move still gets the suggestion, and a move the grammar's words
+    assert "(did you mean 'tap stock'?)" in said[1]
+    assert said[2] == "column-3 has no card at position 9"
+
+
 def test_keys_stay_put_and_undo_takes_the_counter_back(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = _play(capsys, monkeypatch, "t\nt\nu\nq\n", "klondike", "--seed", str(SEED))

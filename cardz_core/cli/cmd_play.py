@@ -40,8 +40,9 @@ if TYPE_CHECKING:
     from cardz_core.engine.logs import LogRecorder
     from cardz_core.engine.game import Game
 
-HELP = ("type a key or a move (7H column-3 > foundation-1, AS>foundation-1, tap stock); "
-        "u undo, h hint, q save and quit")
+MOVE_FORMS = "7H column-3 > foundation-1, AS>foundation-1, tap stock"
+KEYS = "u undo, h hint, q save and quit"
+HELP = f"type a key or a move ({MOVE_FORMS}); {KEYS}"
 REPLAY_HELP = "Enter: next step; b: back one step; q: quit"
 # the closing line's words for each end; a person may stop before any move cap
 END_WORDS = {**END_TITLES, "unfinished": "unfinished"}
@@ -343,8 +344,14 @@ def _chosen(game: Game, v: View, entries: list[Entry], text: str) -> Any:
         message = exc.problems[0].message
         if "(did you mean" in message:
             return message
-        return message + did_you_mean(text, [e.label for e in entries]
-                                      + [game.move_text(e.move) for e in entries])
+        near = did_you_mean(text, [e.label for e in entries]
+                            + [game.move_text(e.move) for e in entries])
+        if not near and not any(c in text for c in " @>"):
+            # a lone word is a key the player thought there was, not a move mistyped: the
+            # move grammar would only confuse them
+            return (f"'{text}' is not a key or a move: type a move's number from the list, a "
+                    f"move ({MOVE_FORMS}), or a key: {KEYS}")
+        return message + near
 
 
 def _replay(game: Game, args: argparse.Namespace) -> int:
