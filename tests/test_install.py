@@ -33,10 +33,16 @@ def _source_copy(into: Path) -> Path:
     return Path(shutil.copytree(ROOT, into / "cardz", ignore=junk))
 
 
+def _env(**extra: str) -> dict[str, str]:
+    """The environment of the commands run here: the suite's with ``extra``, but no
+    ``PYTHONPATH`` (a worktree's would reach the fresh venv and import the tree it must not see)."""
+    return {**{k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, **extra}
+
+
 def _run(*argv: str | Path, cwd: Path, env: dict[str, str] | None = None,
          timeout: int = TIMEOUT) -> str:
     done = subprocess.run([str(a) for a in argv], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, env=env)
+                          timeout=timeout, env=_env() if env is None else env)
     assert done.returncode == 0, f"{argv}:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 
@@ -106,7 +112,7 @@ def test_the_wheel_in_a_fresh_venv(tmp_path):
     # Cargo builds in the tree's own target folder, where the install that runs these tests
     # built the crate: the copy's sources are the same files, so it compiles only what changed
     # (a build from nothing, minutes on 2 cores, is what that install and the long run check).
-    env = {**os.environ, "CARGO_TARGET_DIR": str(ROOT / "target")}
+    env = _env(CARGO_TARGET_DIR=str(ROOT / "target"))
     _run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp_path / "dist", source,
          cwd=tmp_path, env=env, timeout=BUILD_TIMEOUT)
     (wheel,) = (tmp_path / "dist").glob("cardz-*.whl")
@@ -151,7 +157,7 @@ def test_pip_install_dot_and_an_installed_plugin(tmp_path):
     (plugin / "pyproject.toml").write_text(PLUGIN_PYPROJECT)
     game = plugin / "example_turnabout" / "turnabout.cardz"
     cardz = python.parent / "cardz"
-    env = dict(os.environ, CARDZ_NO_ENTRYPOINTS="0")
+    env = _env(CARDZ_NO_ENTRYPOINTS="0")
     refused = subprocess.run([str(cardz), "check", str(game)], cwd=work, capture_output=True,
                              text=True, timeout=TIMEOUT, env=env)
     assert refused.returncode == 1 and "unknown step kind 'reverse'" in refused.stdout
