@@ -91,6 +91,30 @@ def test_a_signal_stops_simulate_like_ctrl_c(tmp_path: Path, workers: int, signu
     assert not _survivors(proc.pid), "a worker or the forkserver outlived the command"
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGHUP])
+def test_a_signal_in_play_saves_the_moves_made(tmp_path: Path, signum: int) -> None:
+    """Ctrl-C or a closed terminal keeps the game, as q and the end of input do."""
+    save = tmp_path / "game.json"
+    argv = [sys.executable, "-m", "cardz_core.cli.main", "play", KLONDIKE, "--seed", "3",
+            "--save", str(save)]
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, bufsize=1,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write("t\nt\n")
+    proc.stdin.flush()
+    for line in proc.stdout:  # the board after both moves, then its prompt waits for a key
+        if "Klondike: move 2," in line:
+            break
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signum, err
+    assert "Traceback" not in err and "interrupted" in err
+    assert f"saved to {save}" in out
+    saved = json.loads(save.read_text(encoding="utf-8"))
+    assert [s["move"] for s in saved["steps"]] == ["tap stock", "tap stock"]
+
+
 # -- output paths -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("argv", [

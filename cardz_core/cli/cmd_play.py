@@ -29,6 +29,7 @@ from cardz_core.cli.common import (UsageError, add_game_args, check_output, chec
                                    open_game, print_json, read_document, whole_number)
 from cardz_core.cli.menu import Entry, menu, pick
 from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
+from cardz_core.interrupts import interrupts_held
 from cardz_core.limits import MAX_SIM_MAX_MOVES, PLAY_MAX_MOVES
 from cardz_core.planners import DEFAULT_PLANNER
 from cardz_core.problems import CardzError
@@ -259,9 +260,29 @@ def _save(game: Game, seat: Seat, recorder: LogRecorder, args: argparse.Namespac
 
 def _interactive(game: Game, seat: Seat, recorder: LogRecorder, line: int,
                  args: argparse.Namespace, rng: random.Random) -> int:
-    hinter = None
     out = sys.stderr if args.json else sys.stdout
     print(HELP, file=out)
+    try:
+        line, quit_asked = _turns(game, seat, recorder, line, args, rng, out)
+    except KeyboardInterrupt:  # Ctrl-C, or the terminal closed: save what was played first
+        if seat.state.status == PLAYING and recorder.steps:
+            with interrupts_held():
+                print(file=out)
+                _save(game, seat, recorder, args, out)
+        raise
+    if seat.state.status != PLAYING:
+        print(draw_board(game, seat.view, line), file=out)
+    elif quit_asked and recorder.steps:
+        _save(game, seat, recorder, args, out)
+    return _result(game, seat, args, None, line)
+
+
+def _turns(game: Game, seat: Seat, recorder: LogRecorder, line: int, args: argparse.Namespace,
+           rng: random.Random, out: TextIO) -> tuple[int, bool]:
+    """The player's turns until the game ends or they quit: the move count reached, and whether
+    they asked to quit (q or the end of input). A move or an undo and its record are made whole
+    before a signal is let in, so that a save matches the board."""
+    hinter = None
     quit_asked = False
     while seat.state.status == PLAYING:
         v = seat.view
@@ -282,10 +303,12 @@ def _interactive(game: Game, seat: Seat, recorder: LogRecorder, line: int,
             quit_asked = True
             break
         if text in ("u", "undo"):
-            if seat.undo():
-                recorder.record_undo()
-                line -= 1
-            else:
+            with interrupts_held():
+                undone = seat.undo()
+                if undone:
+                    recorder.record_undo()
+                    line -= 1
+            if not undone:
                 print("nothing to undo", file=out)
             continue
         if text in ("h", "hint"):
@@ -305,18 +328,15 @@ def _interactive(game: Game, seat: Seat, recorder: LogRecorder, line: int,
             print(f"not played: {chosen}", file=out)
             continue
         before = seat.state
-        try:
-            seat.play(chosen)
-        except CardzError as exc:
-            print(f"not played: {exc.problems[0].message}", file=out)
-            continue
-        recorder.record(before, chosen, seat.state)
-        line += 1
-    if seat.state.status != PLAYING:
-        print(draw_board(game, seat.view, line), file=out)
-    elif quit_asked and recorder.steps:
-        _save(game, seat, recorder, args, out)
-    return _result(game, seat, args, None, line)
+        with interrupts_held():
+            try:
+                seat.play(chosen)
+            except CardzError as exc:
+                print(f"not played: {exc.problems[0].message}", file=out)
+                continue
+            recorder.record(before, chosen, seat.state)
+            line += 1
+    return line, quit_asked
 
 
 def _entry_of(entries: list[Entry], move: Any) -> str | None:
