@@ -18,7 +18,10 @@ are split over worker processes; results do not depend on the number of workers.
 true deals are winnable, and adds the share of those each planner won (deals the solver left
 unknown count in neither part); ``--verdicts ROWS`` takes them instead from the rows of a
 ``bench_winnability.py --out`` run over seeds of the same game file. ``--set
-PLANNER.OPTION=VALUE`` passes any option to a planner.
+PLANNER.OPTION=VALUE`` passes any option to a planner. ``--resigned STATES`` solves the true
+position each resigned game ended on, every card known, and counts per planner the resignations
+that gave up a position still winnable (the rest proved lost, or left unknown): a resignation
+is honest when the position it left was lost anyway.
 
 ``--pair A B`` plays A and B on the same deals of one game (``--file``) or of every bundled game
 a planner may play (``--all``; ``--games-list`` names some), and prints per game: the wins of
@@ -68,21 +71,30 @@ def _game(path: str) -> Any:
     return _GAME[path]
 
 
-def play_one(path: str, planner: str, seed: int, max_moves: int, options: dict[str, Any]) -> Row:
+def play_one(path: str, planner: str, seed: int, max_moves: int, options: dict[str, Any],
+             resigned_states: int | None = None) -> Row:
     """One deal played by one planner: game, planner, seed, end, moves, CPU seconds, and the
-    positions its solves recorded where the planner counts them (``klondike``)."""
+    positions its solves recorded where the planner counts them (``klondike``). With
+    ``resigned_states``, a resigned game's row also says what the solver, with every card known
+    and that many positions, makes of the true position it ended on (``resigned_left``: won,
+    lost or unknown; not in the CPU seconds)."""
     game = _game(path)
     started = time.process_time()  # CPU time: the machine is shared
     chooser = make_planner(game, planner, force=True, **options.get(planner, {}))
     rng = random.Random(seed * 7919 + len(planner))
-    row = play_deal(game, Seat, chooser, rng, game.deal(seed), max_moves,
-                    foundation_flags(game))
+    opening = game.deal(seed)
+    last = [opening]
+    row = play_deal(game, Seat, chooser, rng, opening, max_moves, foundation_flags(game),
+                    on_move=lambda _before, _move, after: last.__setitem__(0, after))
     out = {"game": Path(path).stem, "planner": planner, "seed": seed, "end": row["end"],
            "moves": row["moves"], "seconds": time.process_time() - started,
            "options": options.get(planner, {}), "max_moves": max_moves}
     spent = getattr(chooser, "spent", None)  # the positions a planner that counts them recorded
     if isinstance(spent, int):
         out["positions"] = spent
+    if resigned_states is not None and row["end"] == "resigned":
+        out["resigned_left"] = solve(game, last[0], max_states=resigned_states,
+                                     timeout=3600.0).result
     return out
 
 
@@ -132,10 +144,10 @@ def read_verdicts(rows_file: str, path: str) -> dict[int, str]:
 
 
 def _batch(args: tuple) -> list[Row]:
-    path, planner, seeds, max_moves, options = args
+    path, planner, seeds, max_moves, options, resigned_states = args
     if planner == "solver":
         return [winnable(path, s, max_moves) for s in seeds]
-    return [play_one(path, planner, s, max_moves, options) for s in seeds]
+    return [play_one(path, planner, s, max_moves, options, resigned_states) for s in seeds]
 
 
 def _run(jobs: list[tuple], workers: int, rows_file: str | None) -> Iterator[list[Row]]:
@@ -144,7 +156,7 @@ def _run(jobs: list[tuple], workers: int, rows_file: str | None) -> Iterator[lis
     kept = kept_rows(rows_file)
 
     def known(job: tuple) -> list[Row]:
-        path, planner, seeds, cap, options = job
+        path, planner, seeds, cap, options, _ = job
         keys = (row_key(path, planner, s, cap, options) for s in seeds)
         return [kept[k] for k in keys if k in kept]
 
@@ -195,6 +207,14 @@ def pair_line(game: str, a: str, b: str, rows: list[Row]) -> Row:
             "b_wins": both + only_b, "both": both, "only_a": only_a, "only_b": only_b,
             "p_value": p, "b_better": p is not None and p < SIGNIFICANT and only_b > only_a,
             "seconds": seconds, "ends": ends}
+
+
+def resigned_left(mine: list[Row]) -> dict[str, int]:
+    """How many of these resigned games ended on a position the solver found winnable, proved
+    lost or left unknown; ``unchecked`` counts resigned rows kept from a run without
+    ``--resigned``."""
+    left = [r.get("resigned_left", "unchecked") for r in mine if r["end"] == "resigned"]
+    return {k: left.count(k) for k in ("won", "lost", "unknown", "unchecked")}
 
 
 PAIR_HEAD = ("game", "deals", "A won", "B won", "both", "only A", "only B", "McNemar p",
@@ -260,7 +280,7 @@ def run_pair(args: argparse.Namespace) -> int:
     lines = []
     print("  ".join(PAIR_HEAD), flush=True)
     for path in files:
-        jobs = [(path, name, seeds[i:i + CHUNK], args.max_moves, options)
+        jobs = [(path, name, seeds[i:i + CHUNK], args.max_moves, options, None)
                 for i in range(0, len(seeds), CHUNK) for name in (a, b)]
         rows = [r for part in _run(jobs, args.workers, args.rows) for r in part]
         line = pair_line(Path(path).stem, a, b, rows)
@@ -310,6 +330,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--verdicts", metavar="ROWS",
                    help="instead of --winnable, take which deals are winnable from the rows of "
                         "a bench_winnability.py run over seeds of the same game file")
+    p.add_argument("--resigned", type=int, metavar="STATES", default=None,
+                   help="solve the true position each resigned game ended on with STATES "
+                        "positions and count the resignations that left a winnable one")
     p.add_argument("--max-moves", type=int, default=1000, help="move cap per game")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--json", metavar="OUT", help="also write the summary as JSON to OUT")
@@ -317,6 +340,8 @@ def main(argv: list[str] | None = None) -> int:
                                                    "it finishes, so a cut-short run keeps them")
     args = p.parse_args(argv)
     if args.pair:
+        if args.resigned is not None:
+            raise SystemExit("--resigned counts per planner: run it without --pair")
         return run_pair(args)
     if args.verdicts and args.winnable is not None:
         raise SystemExit("--verdicts and --winnable both say which deals are winnable: give one")
@@ -327,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     budgets = [(name, args.max_moves) for name in names]
     if args.winnable is not None:
         budgets.append(("solver", args.winnable))
-    jobs = [(args.file, name, seeds[i:i + CHUNK], cap, options)
+    jobs = [(args.file, name, seeds[i:i + CHUNK], cap, options, args.resigned)
             for i in range(0, len(seeds), CHUNK) for name, cap in budgets]
     rows = [r for part in _run(jobs, args.workers, args.rows) for r in part]
     verdicts = {r["seed"]: r["result"] for r in rows if r["planner"] == "solver"}
@@ -351,6 +376,10 @@ def main(argv: list[str] | None = None) -> int:
             line["winnable_won"] = sum(r["end"] == "won" for r in able)
             share = line["winnable_won"] / len(able) if able else 0.0
             extra = f"  {line['winnable_won']}/{len(able)} winnable won ({100 * share:.1f}%)"
+        if args.resigned is not None:
+            line["resigned_left"] = resigned_left(mine)
+            extra += "  resigned on: " + ", ".join(f"{k} {n}" for k, n in
+                                                    line["resigned_left"].items())
         summary.append(line)
         others = ", ".join(f"{e} {n}" for e, n in line["ends"].items() if e != "won" and n)
         print(f"{name:11} {line['wins']:4}/{line['games']} won  {100 * line['rate']:5.1f}% "

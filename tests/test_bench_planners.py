@@ -111,3 +111,47 @@ def test_a_row_counts_the_positions_of_a_planner_that_counts_them() -> None:
     row = bench_planners.play_one(draw3, "klondike", 2, 40, {"klondike": {"samples": 8, "limit": 50}})
     assert row["positions"] > 0
     assert "positions" not in bench_planners.play_one(draw3, "random", 2, 40, {})
+
+
+def test_resigned_solves_the_true_position_a_resigned_game_ended_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = open_game(KLONDIKE)
+
+    class ThreeMovesThenResign:
+        def choose(self, game_: object, view: object, rng: object) -> object:
+            moves = game.legal_moves(view)  # type: ignore[arg-type]
+            return moves[0] if view.moves < 3 else None  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(bench_planners, "make_planner", lambda *a, **k: ThreeMovesThenResign())
+    asked: list[object] = []
+    real = bench_planners.solve
+
+    def solving(game_: object, state: object, **budget: object) -> object:
+        asked.append(state)
+        return real(game_, state, **budget)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bench_planners, "solve", solving)
+    row = bench_planners.play_one(KLONDIKE, "usual", 4, 100, {}, resigned_states=20_000)
+    # the true deal played through the same three moves, each the first the view lists
+    seat = bench_planners.Seat(game, game.deal(4))
+    for _ in range(3):
+        seat.play(game.legal_moves(seat.view)[0])
+    assert (row["end"], row["moves"]) == ("resigned", 3)
+    assert [s.piles for s in asked] == [seat.state.piles]  # type: ignore[attr-defined]
+    assert row["resigned_left"] == real(game, seat.state, max_states=20_000).result
+    assert "resigned_left" not in bench_planners.play_one(KLONDIKE, "usual", 4, 100, {})
+
+
+def test_resigned_counts_each_planners_resignations_by_what_they_left(tmp_path: Path) -> None:
+    out = tmp_path / "s.json"
+    chameleon = str(ROOT / "rulesets" / "chameleon.cardz")
+    # usual resigns most Chameleon games once the single pass of the stock is done
+    argv = ["--file", chameleon, "--planner", "usual", "--max-moves", "300", "--deals", "4",
+            "--resigned", "50000", "--json", str(out)]
+    assert bench_planners.main(argv) == 0
+    line = json.loads(out.read_text())["planners"][0]
+    assert line["ends"]["resigned"] > 0
+    assert sum(line["resigned_left"].values()) == line["ends"]["resigned"]
+    assert line["resigned_left"]["unchecked"] == 0
+    with pytest.raises(SystemExit, match="without --pair"):
+        bench_planners.main(["--pair", "random", "usual", "--deals", "2", "--resigned", "10"])
