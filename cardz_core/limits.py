@@ -24,6 +24,7 @@ MAX_EXPR_DEPTH = 100  # nesting levels in one rule expression (keeps compile and
 # without bound (a chain of products under `let` would square its size at each step)
 MAX_EXPR_INT = 2**53 - 1
 MAX_MS_DEAL = 2**31 - 1  # Microsoft FreeCell deal numbers are 1..MAX_MS_DEAL (the generator's seed range)
+MAX_PORT = 65_535  # the highest TCP port `cardz serve --port` may listen on (0: any free port)
 SOLVE_DEFAULT_STATES = 2_000_000  # positions `cardz solve` searches unless told otherwise
 SOLVE_DEFAULT_SECONDS = 60.0  # seconds `cardz solve` searches unless told otherwise
 SOLVE_MAX_STATES = 50_000_000  # the most positions one search may be asked to record

@@ -9,6 +9,8 @@ import pytest
 
 from conftest import run_cli
 
+from cardz_core.limits import MAX_MS_DEAL
+
 # Six cards, two columns of one face-down and one face-up card, a one-card stock draw.
 TINY = {
     "name": "Tiny Klondike",
@@ -160,8 +162,12 @@ def test_deal_ms_gives_the_microsoft_deal(tmp_path, capsys):
     assert [doc["depots"][f"column-{i}"][0] for i in range(1, 9)] == \
         ["JD", "2D", "9H", "JC", "5D", "7H", "7C", "5H"]
     assert doc["depots"]["column-1"][1] == "KD" and doc["depots"]["stock"] == []
-    code, _, err = run_cli(capsys, "deal", str(path), "--ms", "0")
-    assert code == 1 and "--ms 0:" in err
+    code, out, _ = run_cli(capsys, "deal", str(path), "--ms", str(MAX_MS_DEAL))
+    assert code == 0 and json.loads(out)["depots"]["stock"] == []
+    for bad in ("0", str(MAX_MS_DEAL + 1)):
+        for command in ("deal", "solve"):
+            code, _, err = run_cli(capsys, command, str(path), "--ms", bad)
+            assert code == 2 and f"argument --ms: must be from 1 to {MAX_MS_DEAL:,}, not" in err
 
 
 VIEW = {**BOARD, "depots": {**BOARD["depots"], "stock": ["~?"], "column-1": ["~?", "3H"]},

@@ -16,7 +16,7 @@ from serve_helpers import serving
 from cardz_core.board_layout import lay_out
 from cardz_core.cli.main import main
 from cardz_core.engine.logs import replay
-from cardz_core.limits import SERVE_MAX_SESSIONS
+from cardz_core.limits import MAX_PORT, SERVE_MAX_SESSIONS
 from cardz_core.msdeal import deal_ms
 from cardz_core.planners import make_planner, usual
 from cardz_core.planners.solver import solve
@@ -331,17 +331,24 @@ def test_the_command_refuses_what_it_cannot_serve(tmp_path, capsys):
     (tmp_path / "x.txt").write_text("")
     assert main(["serve", str(tmp_path / "x.txt")]) == 1
     assert "neither a .cardz game file nor a .html simulation report" in capsys.readouterr().err
-    assert main(["serve", "--port", "70000"]) == 1
-    assert capsys.readouterr().err.strip() == "cardz serve: --port must be from 0 to 65535, not 70000"
+    for bad in ("-1", str(MAX_PORT + 1)):
+        assert main(["serve", "--port", bad]) == 2  # a usage error, found before any file is read
+        assert capsys.readouterr().err.strip().endswith(
+            f"cardz serve: error: argument --port: must be from 0 to 65,535, not {int(bad):,}")
 
 
-def test_the_command_serves_until_stopped(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "cardz_core.cli.main", "serve", "--port", "0",
-                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+@pytest.mark.parametrize("port", [0, MAX_PORT])  # 0: any free port; the highest port taken
+def test_the_command_serves_until_stopped(tmp_path, port):
+    proc = subprocess.Popen([sys.executable, "-m", "cardz_core.cli.main", "serve", "--port",
+                             str(port), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
     try:
         assert proc.stdout is not None
-        url = json.loads(proc.stdout.readline())["url"]
+        line = proc.stdout.readline()
+        assert line, proc.stderr.read() if proc.stderr else ""
+        url = json.loads(line)["url"]
         assert url.startswith("http://127.0.0.1:")
+        assert port == 0 or url.endswith(f":{port}/") or url.endswith(f":{port}")
     finally:
         proc.terminate()
         assert proc.wait(timeout=20) == 143

@@ -12,6 +12,7 @@ import pytest
 from cardz_core.cli import cmd_simulate
 from cardz_core.cli.main import main
 from cardz_core.engines import engine_of
+from cardz_core.limits import MAX_SIM_VARIANTS
 from cardz_core.rulesets import open_game
 from cardz_core.sim.rows import read_rows
 from cardz_core.limits import (MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_WORKERS, SIM_MAX_MOVES,
@@ -141,8 +142,10 @@ def test_unknown_planner_is_refused(capsys):
     assert code == 1 and "no planner named 'nobody' (registered: " in err  # nothing close
     code, _, err = simulate(capsys, "--planner", "expectimx")
     assert code == 1 and "no planner named 'expectimx' (did you mean 'expectimax'?)" in err
-    code, _, err = simulate(capsys, "--planner", "usual,Usual")
-    assert code == 1 and "listed twice" in err
+    code, _, err = simulate(capsys, "--planner", "usual,Usual")  # flags that do not go together
+    assert code == 2 and "argument --planner: 'usual' is listed twice" in err
+    code, _, err = simulate(capsys, "--planner", " , ")
+    assert code == 2 and "argument --planner: names no planner" in err
 
 
 def test_a_game_that_keeps_planners_out(tmp_path, capsys):
@@ -278,7 +281,7 @@ def test_variants_that_deal_differently_are_compared_unpaired(capsys):
 
 def test_the_same_file_twice_is_refused(capsys):
     code = main(["simulate", GAME, GAME, "--games", "1"])
-    assert code == 1 and "listed twice" in capsys.readouterr().err
+    assert code == 2 and f"argument FILE: {GAME} is listed twice" in capsys.readouterr().err
 
 
 def test_a_notable_deal_replays_exactly_and_logs(tmp_path, capsys, monkeypatch):
@@ -302,6 +305,17 @@ def test_a_notable_deal_replays_exactly_and_logs(tmp_path, capsys, monkeypatch):
     assert len(replay(open_game(GAME), log)) == found["moves"] + 1
 
 
+def test_at_most_max_sim_variants_game_files(capsys):
+    files = ["golf", "aces_up", "accordion", "black_hole", "clock", "fortress", "pyramid",
+             "tripeaks", "bisley"][:MAX_SIM_VARIANTS + 1]
+    argv = ["simulate", "--games", "1", "--planner", "random", "--max-moves", "5", "--json"]
+    assert main([*argv, *files[:MAX_SIM_VARIANTS]]) == 0
+    assert len(json.loads(capsys.readouterr().out)["planners"]) == MAX_SIM_VARIANTS  # one a file
+    assert main([*argv, *files]) == 2
+    assert (f"argument FILE: at most {MAX_SIM_VARIANTS} game files at once, "
+            f"not {MAX_SIM_VARIANTS + 1}") in capsys.readouterr().err
+
+
 def test_a_log_is_one_game(capsys):
-    code, _, err = simulate(capsys, "--log", "g.log")
-    assert code == 1 and "--log writes one game" in err
+    code, _, err = simulate(capsys, "--log", "g.log")  # a usage error: no file is read
+    assert code == 2 and "argument --log: it writes one game" in err

@@ -63,6 +63,11 @@ def test_cli_winnable_with_its_solution(capsys: pytest.CaptureFixture[str], tmp_
     (["--seed", "3", "--solution", "x.json"], 2, "--solution: it goes with --winnable"),
     ([], 2, "one of the arguments --seed --ms --winnable is required"),
     (["--winnable", "--tries", "0"], 2, "argument --tries: must be from 1"),
+    (["--winnable", "--timeout", "0"], 2, "argument --timeout: must be more than 0 seconds"),
+    # a budget for the search --winnable makes is not ignored without it
+    (["--seed", "3", "--tries", "5"], 2, "argument --tries: it goes with --winnable"),
+    (["--seed", "3", "--max-states", "5"], 2, "argument --max-states: it goes with --winnable"),
+    (["--seed", "3", "--timeout", "5"], 2, "argument --timeout: it goes with --winnable"),
 ])
 def test_cli_refusals(argv: list[str], code: int, said: str,
                       capsys: pytest.CaptureFixture[str]) -> None:

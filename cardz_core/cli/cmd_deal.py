@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 from cardz_core.cli import COMMANDS
-from cardz_core.cli.common import (UsageError, add_game_args, check_output, check_range, check_seed,
-                                   open_game, print_json, whole_number)
-from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_MAX_STATES
+from cardz_core.cli.common import (UsageError, add_game_args, check_output, check_range,
+                                   check_seconds, check_seed, open_game, print_json, whole_number)
+from cardz_core.limits import MAX_MS_DEAL, SOLVE_DEFAULT_SECONDS, SOLVE_MAX_STATES
 from cardz_core.msdeal import ms_board_document
 from cardz_core.problems import CardzError
 from cardz_core.ratings import LEVELS, game_table
@@ -37,12 +37,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--solution", metavar="PATH",
                    help="with --winnable, write the winning line there as a cardz-log/1 "
                         "(cardz play FILE --replay PATH steps through it)")
-    p.add_argument("--tries", type=whole_number, default=WINNABLE_TRIES, metavar="K",
+    p.add_argument("--tries", type=whole_number, metavar="K",
                    help=f"with --winnable, deals to try (default {WINNABLE_TRIES})")
-    p.add_argument("--max-states", type=whole_number, default=WINNABLE_STATES, metavar="K",
+    p.add_argument("--max-states", type=whole_number, metavar="K",
                    help=f"with --winnable, positions the solver may record per deal "
                         f"(default {WINNABLE_STATES:,})")
-    p.add_argument("--timeout", type=float, default=SOLVE_DEFAULT_SECONDS, metavar="S",
+    p.add_argument("--timeout", type=float, metavar="S",
                    help=f"with --winnable, a safety: seconds per deal "
                         f"(default {SOLVE_DEFAULT_SECONDS:g})")
     p.add_argument("--difficulty", choices=LEVELS,
@@ -58,11 +58,12 @@ def run(args: argparse.Namespace) -> int:
     check_seed(args.seed)
     if args.winnable:
         return _winnable(args)
-    for flag in ("solution", "difficulty"):
-        if getattr(args, flag):
-            raise UsageError(f"argument --{flag}: it goes with --winnable")
+    for flag in ("solution", "difficulty", "tries", "max_states", "timeout"):
+        if getattr(args, flag) is not None:
+            raise UsageError(f"argument --{flag.replace('_', '-')}: it goes with --winnable")
     if args.seed is None and args.ms is None:
         raise UsageError("one of the arguments --seed --ms --winnable is required")
+    check_range(args.ms, "--ms", 1, MAX_MS_DEAL)
     game = open_game(args.file)
     if args.ms is not None:
         try:
@@ -79,10 +80,13 @@ def _winnable(args: argparse.Namespace) -> int:
     if args.ms is not None:
         raise UsageError("argument --winnable: not allowed with argument --ms (Microsoft "
                          "deals are numbered, not chosen)")
+    # given only with --winnable, so their defaults are filled in here
+    args.tries = WINNABLE_TRIES if args.tries is None else args.tries
+    args.max_states = WINNABLE_STATES if args.max_states is None else args.max_states
+    args.timeout = SOLVE_DEFAULT_SECONDS if args.timeout is None else args.timeout
     check_range(args.tries, "--tries", 1, WINNABLE_MAX_TRIES)
     check_range(args.max_states, "--max-states", 1, SOLVE_MAX_STATES)
-    if not args.timeout > 0:
-        raise UsageError(f"argument --timeout: must be more than 0 seconds, not {args.timeout}")
+    check_seconds(args.timeout, "--timeout")
     check_output(args.solution, "--solution")
     game = open_game(args.file)
     seed = args.seed or 0

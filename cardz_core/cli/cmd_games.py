@@ -22,7 +22,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "games", help=COMMANDS["games"],
         description="List the bundled rule sets, sorted by name: name, family, file, and the "
-                    "share of deals the solver wins (with its 95%% interval, counting the "
+                    "share of deals the solver wins (with its 95% interval, counting the "
                     "deals it left undecided as lost and then as won, over the shipped "
                     "winnability run where the game has one, else over the deals rated) "
                     "and whether deal --winnable --difficulty has rated deals of every level. "

@@ -6,7 +6,8 @@ import argparse
 import sys
 
 from cardz_core.cli import COMMANDS
-from cardz_core.cli.common import whole_number
+from cardz_core.cli.common import check_range, whole_number
+from cardz_core.limits import MAX_PORT
 from cardz_core.problems import CardzError
 from cardz_core.safe_text import json_text
 
@@ -36,8 +37,7 @@ def run(args: argparse.Namespace) -> int:
 
     from cardz_core.serve.server import make_server
 
-    if not 0 <= args.port <= 65535:
-        raise CardzError(f"--port must be from 0 to 65535, not {args.port}")
+    check_range(args.port, "--port", 0, MAX_PORT)
     try:
         server = make_server(args.paths, args.host, args.port)
     except OSError as exc:

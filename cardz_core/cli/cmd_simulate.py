@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from cardz_core.cli import COMMANDS
-from cardz_core.cli.common import (GAME_HELP, add_option_arg, check_output, check_range, check_seed,
-                                   planner_options, whole_number)
+from cardz_core.cli.common import (GAME_HELP, UsageError, add_option_arg, check_output, check_range,
+                                   check_seed, planner_options, whole_number)
 from cardz_core.interrupts import interrupt_exit_code
 from cardz_core.limits import (MAX_SIM_GAMES, MAX_SIM_MAX_MOVES, MAX_SIM_VARIANTS, MAX_SIM_WORKERS,
                                PLANNER_MAX_NODES, SIM_MAX_MOVES)
@@ -107,10 +107,10 @@ def _planner_names(text: str, games: list[Any], force: bool, options: dict[str, 
             make_planner(game, raw, force=force, **options)
         name = game.registry.canonical("planners", raw)  # every game has the one registry
         if name in names:
-            raise CardzError(f"planner {name!r} is listed twice")
+            raise UsageError(f"argument --planner: {name!r} is listed twice")
         names.append(name)
     if not names:
-        raise CardzError("--planner names no planner")
+        raise UsageError("argument --planner: names no planner")
     return tuple(names)
 
 
@@ -121,7 +121,7 @@ def _variant_names(files: list[str]) -> list[str]:
     names = [stem if stems.count(stem) == 1 else f for stem, f in zip(stems, files)]
     for i, name in enumerate(names):
         if name in names[:i]:
-            raise CardzError(f"{files[i]}: the game file is listed twice")
+            raise UsageError(f"argument FILE: {files[i]} is listed twice")
     return names
 
 
@@ -161,8 +161,13 @@ def run(args: argparse.Namespace) -> int:
     check_output(args.out, "--out")
     check_output(args.report, "--report")
     check_output(args.log, "--log")
+    named = [name for name in args.planner.split(",") if name.strip()]
+    if args.log is not None and (args.deal is None or len(args.files) > 1 or len(named) > 1):
+        raise UsageError("argument --log: it writes one game: give --deal, one FILE and one "
+                         "planner")
     if len(args.files) > MAX_SIM_VARIANTS:
-        raise CardzError(f"at most {MAX_SIM_VARIANTS} game files at once")
+        raise UsageError(f"argument FILE: at most {MAX_SIM_VARIANTS} game files at once, "
+                         f"not {len(args.files)}")
     names = _variant_names(args.files)
     registry = default_registry()
     variants, games, about = [], [], []
@@ -186,8 +191,6 @@ def run(args: argparse.Namespace) -> int:
     planners = _planner_names(args.planner, games, args.force, options,
                               dict(args.planner_options))
     first, count = (0, args.games) if args.deal is None else (args.deal, 1)
-    if args.log is not None and (args.deal is None or len(games) > 1 or len(planners) > 1):
-        raise CardzError("--log writes one game: give --deal, one FILE and one planner")
     log = None if args.log is None else _GameLog(games[0], deal_seed(args.seed, first))
     job = Job(variants=tuple(variants), planners=planners, seed=args.seed,
               max_moves=args.max_moves, plugin_names=tuple(registry.plugin_names),

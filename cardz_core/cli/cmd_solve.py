@@ -15,7 +15,8 @@ from typing import Any
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import (add_game_args, check_output, check_range, check_seconds,
                                    check_seed, open_game, print_json, read_document, whole_number)
-from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
+from cardz_core.limits import (MAX_MS_DEAL, SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES,
+                               SOLVE_MAX_STATES)
 from cardz_core.problems import CardzError
 
 
@@ -50,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     check_range(args.max_states, "--max-states", 1, SOLVE_MAX_STATES)
     check_seconds(args.timeout, "--timeout")
     check_seed(args.seed)
+    check_range(args.ms, "--ms", 1, MAX_MS_DEAL)
     check_output(args.log, "--log")
     game = open_game(args.file)
     if args.seed is not None:

@@ -28,7 +28,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def _top() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
+    from cardz_core import __version__
+
     parser = argparse.ArgumentParser(prog="cardz", description="Solitaire card games written as data.")
+    parser.add_argument("--version", action="version", version=f"cardz {__version__}")
     return parser, parser.add_subparsers(dest="command", metavar="COMMAND")
 
 
