@@ -109,6 +109,13 @@ def game_file(path_or_name: str | os.PathLike[str]) -> Path:
     found = find(str(path_or_name))
     if found is not None:
         return found.path
+    try:
+        there = path.exists()  # a folder or a device: there, but no game file
+    except OSError:
+        there = False
+    if there:
+        why = "is a directory, not a game file" if path.is_dir() else "is not a regular file"
+        raise CardzError(f"{path_or_name}: {why}")
     raise CardzError(f"{path_or_name}: {no_game(path_or_name)}")
 
 

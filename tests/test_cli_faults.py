@@ -211,6 +211,21 @@ def test_move_text_that_cannot_be_a_path_is_read_as_a_move(
         assert err.startswith("cardz apply: --move")
 
 
+@pytest.mark.parametrize("argv, said", [
+    (["apply", "--board", "-", "--move", "-"], "argument --move: standard input is read once, "
+                                               "and --board reads it"),
+    (["apply", "--board", "{board}", "--move", "-", "--move", "-"],
+     "argument --move: standard input is read once: give '-' to one --move only"),
+    (["outcomes", "--board", "-", "--move", "-"], "argument --move: standard input is read "
+                                                  "once, and --board reads it"),
+])
+def test_standard_input_is_given_to_one_argument(argv: list[str], said: str, board: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [a.replace("{board}", str(board)) for a in argv]
+    code, out, err = run(capsys, argv[0], KLONDIKE, *argv[1:])
+    assert (code, out) == (2, "") and err.strip().endswith(said)
+
+
 def test_a_move_document_is_read_strictly(board: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "apply", KLONDIKE, "--board", str(board), "--move",
                        '{"tap": "stock", "tap": "stock"}')
@@ -310,3 +325,15 @@ def test_a_game_path_that_is_not_a_regular_file_is_refused(capsys: pytest.Captur
                                                            ) -> None:
     code, out, err = run(capsys, "check", "/dev/zero", "--json")
     assert code == 1 and "not a regular file" in out
+
+
+@pytest.mark.parametrize("command", [["deal", "--seed", "1"], ["play", "--seed", "1"],
+                                     ["simulate", "--games", "1"], ["solve", "--seed", "1"]])
+def test_a_folder_or_device_given_as_the_game_is_named_so(
+        command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "mine.cardz"
+    folder.mkdir()
+    code, _, err = run(capsys, command[0], str(folder), *command[1:])
+    assert (code, err.strip()) == (1, f"cardz {command[0]}: {folder}: is a directory, not a game file")
+    code, _, err = run(capsys, command[0], "/dev/null", *command[1:])
+    assert (code, err.strip()) == (1, f"cardz {command[0]}: /dev/null: is not a regular file")

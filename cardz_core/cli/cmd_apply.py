@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from cardz_core.cli import COMMANDS
-from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
+from cardz_core.cli.common import add_game_args, open_game, print_json, read_document, stdin_once
 from cardz_core.engine.moves import IllegalMove
 from cardz_core.problems import CardzError
 
@@ -59,6 +59,7 @@ def read_move(game: Any, arg: str, board: Any = None) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    stdin_once(("--board", [args.board]), ("--move", args.move))
     game = open_game(args.file)
     state = game.load_board(read_document(args.board, "board"))
     for n, arg in enumerate(args.move, 1):

@@ -7,7 +7,8 @@ import argparse
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.cmd_apply import read_move
 from cardz_core.cli.cmd_view import view_of_board
-from cardz_core.cli.common import add_game_args, check_range, open_game, print_json, whole_number
+from cardz_core.cli.common import (add_game_args, check_range, open_game, print_json, stdin_once,
+                                   whole_number)
 from cardz_core.limits import MAX_OUTCOME_WORK, MAX_OUTCOMES
 from cardz_core.problems import CardzError
 
@@ -33,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from cardz_core.engine.documents import card_table
 
     check_range(args.limit, "--limit", 1, MAX_OUTCOMES)
+    stdin_once(("--board", [args.board]), ("--move", [args.move]))
     game = open_game(args.file)
     v = view_of_board(game, args.board)
     move = read_move(game, args.move, v)

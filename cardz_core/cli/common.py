@@ -49,6 +49,16 @@ class UsageError(CardzError):
     exits 2, as for the parser's own errors, with ``cardz COMMAND: error: argument FLAG: why``."""
 
 
+def stdin_once(*given: tuple[str, list[str]]) -> None:
+    """Standard input holds one document: a ``UsageError`` when more than one argument of
+    ``given`` (each a flag and the values it was given) is ``-``."""
+    readers = [flag for flag, values in given for value in values if value == "-"]
+    if len(readers) > 1:
+        first, second = readers[:2]
+        why = f": give '-' to one {first} only" if first == second else f", and {first} reads it"
+        raise UsageError(f"argument {second}: standard input is read once{why}")
+
+
 def check_range(value: int | float | None, flag: str, low: int | float,
                 high: int | float | None = None) -> None:
     """The one rule for numeric flags in every command: ``low`` to ``high`` (inclusive), else a
