@@ -196,7 +196,10 @@ def test_duplicate_keys_and_numbers_that_are_not_finite_name_the_pointer(
     column = json.dumps(doc["depots"]["column-1"])
     dup = text.replace('"column-1":', f'"column-1": {column}, "column-1":', 1)
     code, _, err = run(capsys, "moves", KLONDIKE, "--board", dup)
-    assert code == 1 and "/depots: board: key 'column-1' is written twice" in err
+    assert code == 1 and "/depots/column-1: board: key 'column-1' is written twice" in err
+    code, _, err = run(capsys, "moves", KLONDIKE, "--board", text.replace(
+        '"status":', '"status": "playing", "status":', 1))
+    assert code == 1 and "cardz moves: /status: board: key 'status' is written twice" in err
     for number in ("NaN", "Infinity", "-Infinity", "1e999"):
         bad = text.replace('"moves": 0', f'"moves": {number}', 1)
         code, _, err = run(capsys, "moves", KLONDIKE, "--board", bad)

@@ -152,10 +152,19 @@ def test_wrong_fields_are_refused_with_pointer(change, path, words):
 def test_missing_and_unknown_depots():
     doc = copy.deepcopy(FULL)
     del doc["depots"]["column-2"]
-    doc["depots"]["column-9"] = []
+    doc["depots"]["zz"] = []
     found = errors(small_game(), doc)
     assert ("/depots", "depot 'column-2' is missing (list it with [] if it is empty)") in found
-    assert ("/depots/column-9", "the game has no depot 'column-9'") in found
+    assert ("/depots/zz", "'zz' is not a depot of 'Tiny'") in found
+
+
+def test_a_misspelt_depot_is_one_problem_with_the_name_it_is_near():
+    doc = copy.deepcopy(FULL)
+    doc["depots"]["stok"] = doc["depots"].pop("stock")  # its cards with it
+    assert doc["depots"]["stok"]
+    # not also 'stock' missing, nor each of its cards missing from the board
+    assert errors(small_game(), doc) == [
+        ("/depots/stok", "'stok' is not a depot of 'Tiny' (did you mean 'stock'?)")]
 
 
 def test_not_an_object():

@@ -63,6 +63,15 @@ def test_check_missing_file_and_bad_json(capsys, tmp_path):
     assert out[1].startswith(f"{broken}: /: not valid JSON: line 2 column 13")
 
 
+def test_check_json_names_a_whole_file_problem_at_the_whole_documents_pointer(capsys, tmp_path):
+    files = {"empty": "", "array": "[]", "number": "13", "cut": '{"name": "x",'}
+    for name, text in files.items():
+        (tmp_path / f"{name}.cardz").write_text(text)
+    assert main(["check", "--json", *(str(tmp_path / f"{n}.cardz") for n in files)]) == 1
+    # RFC 6901: "" is the whole document; "/" would be a property named ""
+    assert [p["path"] for p in json.loads(capsys.readouterr().out)] == ["", "", "", ""]
+
+
 def test_check_without_files_is_a_usage_error(capsys):
     assert main(["check"]) == 2
     assert "error: the following arguments are required: FILE" in capsys.readouterr().err

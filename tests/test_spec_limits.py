@@ -131,9 +131,9 @@ def test_a_deal_asking_for_the_most_cards_deals_what_there_is_quickly():
     assert time.perf_counter() - start < 2.0
 
 
-def test_a_file_that_is_not_a_game_object_is_refused_at_slash():
+def test_a_file_that_is_not_a_game_object_is_refused_at_the_whole_document():
     for text in ("13", "[]", "null", '"x"'):
-        assert errors(text) == {"/": f"expected the game object, found {_found(text)}"}
+        assert errors(text) == {"": f"expected the game object, found {_found(text)}"}
 
 
 def _found(text):

@@ -133,7 +133,8 @@ def _first_flaw(data: Any) -> tuple[str, str] | None:
         if isinstance(value, _NotFinite):
             return pointer(*path), f"{value.text} is not a finite number"
         if isinstance(value, JsonObject) and value.duplicates:
-            return pointer(*path), f"key {value.duplicates[0]!r} is written twice"
+            key = value.duplicates[0]  # at the key's own pointer, as in a game file
+            return pointer(*path, key), f"key {key!r} is written twice"
         if isinstance(value, dict):
             stack.extend((v, path + (k,)) for k, v in reversed(list(value.items())))
         elif isinstance(value, list):

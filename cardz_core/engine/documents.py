@@ -190,20 +190,28 @@ class _Reader:
         if not isinstance(depots, dict):
             self.error("/depots", "depots must be an object naming every depot of the game")
             return piles
-        for name in self.names:
-            if name not in depots:
+        from cardz_core.engine.movetext import closest
+
+        missing = [name for name in self.names if name not in depots]
+        # a misspelt name is one mistake: named with the depot it is near, which is then not
+        # reported missing, nor are the cards it holds
+        meant = {name: closest(name, missing) for name in depots if name not in self.index}
+        for name in missing:
+            if name not in meant.values():
                 self.error("/depots", f"depot {name!r} is missing (list it with [] if it is empty)")
         for name, cards in depots.items():
             path = join("/depots", name)
-            if name not in self.index:
-                self.error(path, f"the game has no depot {name!r}")
+            if name in meant:
+                near = meant[name]
+                hint = f" (did you mean {near!r}?)" if near is not None else ""
+                self.error(path, f"{name!r} is not a depot of {self.game.spec.name!r}{hint}")
                 continue
             if not isinstance(cards, list):
                 self.error(path, "a pile is a list of cards, bottom first")
                 continue
             piles[self.index[name]] = tuple(self._card(join(path, i), name, text)
                                             for i, text in enumerate(cards))
-        if "unseen" not in self.doc:
+        if "unseen" not in self.doc and not meant:
             for card_id, used in enumerate(self.used):
                 if not used:
                     self.error("/depots", f"card {self.table.cards[card_id]} is missing "

@@ -89,14 +89,19 @@ def parse_move(game: Any, value: Any, path: str = "") -> Move:
 
 
 
-def did_you_mean(word: str, choices: Any) -> str:
-    """`` (did you mean 'a'?)`` for the choice closest to ``word``, else ``""``."""
+def closest(word: str, choices: Any) -> str | None:
+    """The choice closest to ``word`` in any letter case, if any is close."""
     import difflib  # for a mistyped name only (start time)
 
-    close = difflib.get_close_matches(word.lower(), [str(c).lower() for c in choices], n=1,
-                                      cutoff=0.6)
     by_lower = {str(c).lower(): str(c) for c in choices}
-    return f" (did you mean {' or '.join(repr(by_lower[c]) for c in close)}?)" if close else ""
+    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
+    return by_lower[close[0]] if close else None
+
+
+def did_you_mean(word: str, choices: Any) -> str:
+    """`` (did you mean 'a'?)`` for the choice closest to ``word``, else ``""``."""
+    near = closest(word, choices)
+    return f" (did you mean {near!r}?)" if near is not None else ""
 
 
 def _depot(game: Any, name: Any, path: str, role: str) -> int:

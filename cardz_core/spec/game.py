@@ -100,8 +100,9 @@ def _read_planner(ctx: Ctx, value: Any, ptr: str) -> PlannerSpec:
 
 def read_game(ctx: Ctx, data: Any, ptr: str, text: str) -> GameSpec | None:
     if not isinstance(data, dict):
-        # the whole file is shown as `/`, as `cardz check` does: a refusal always says where
-        ctx.error(ptr or "/", f"expected the game object, found {describe(data)}")
+        # at the document's own pointer: "" for a whole file (RFC 6901), as a file that is not
+        # JSON is; `cardz check` shows it as `/`
+        ctx.error(ptr, f"expected the game object, found {describe(data)}")
         return None
     obj = Obj(ctx, data, ptr, TOP, "the game")
     depots_raw = obj.raw("depots")
