@@ -229,6 +229,26 @@ def test_standard_input_is_given_to_one_argument(argv: list[str], said: str, boa
     assert (code, out) == (2, "") and err.strip().endswith(said)
 
 
+@pytest.mark.parametrize("text, said", [
+    ('{"format": "cardz-board/1",}', "board is not valid JSON: line 1 column 27: a comma before "
+                                     "the closing '}' (JSON allows none after the last item)"),
+    ('{"format": "cardz-board/1"', "board is not valid JSON: line 1 column 27: the text ends "
+                                   "before the JSON value does"),
+])
+def test_a_board_that_is_not_json_is_explained(text: str, said: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "moves", KLONDIKE, "--board", text)
+    assert code == 1 and err.startswith(f"cardz moves: {said}")
+
+
+def test_a_board_file_may_begin_with_a_byte_order_mark(board: Path, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    marked = tmp_path / "marked.json"
+    marked.write_bytes(b"\xef\xbb\xbf" + board.read_bytes())
+    assert run(capsys, "moves", KLONDIKE, "--board", str(marked)) == \
+        run(capsys, "moves", KLONDIKE, "--board", str(board))
+
+
 def test_a_move_document_is_read_strictly(board: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "apply", KLONDIKE, "--board", str(board), "--move",
                        '{"tap": "stock", "tap": "stock"}')

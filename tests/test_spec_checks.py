@@ -431,6 +431,26 @@ def test_planner_and_redeal_when():
     assert list(errors(game(redealWhen={"kind": "noLegalMoves"}))) == ["/redealWhen/kind"]
 
 
+@pytest.mark.parametrize("text, said", [
+    ("", "not valid JSON: it is empty: no JSON value at all"),
+    (" \n", "not valid JSON: it is empty: no JSON value at all"),
+    ('{\n  "name": "x",\n  "a": [1, 2,\n  ]\n}', "not valid JSON: line 3 column 13: a comma before "
+                                            "the closing ']' (JSON allows none after the last item)"),
+    ('{"name": "x",}', "not valid JSON: line 1 column 13: a comma before the closing '}'"),
+    ('{"name": 1', "not valid JSON: line 1 column 11: the text ends before the JSON value does"),
+    ('{"name": "abc', "not valid JSON: line 1 column 10: a string begins here and is never closed"),
+    ('{"name": 1 2}', "not valid JSON: line 1 column 12: Expecting ',' delimiter"),
+])
+def test_text_that_is_not_json_is_explained_where_it_goes_wrong(text, said):
+    path, message = only_error(text)
+    assert path == "" and message.startswith(said)
+
+
+def test_a_byte_order_mark_before_the_json_is_skipped():
+    doc = json.dumps(game())
+    assert load_game("\ufeff" + doc) == load_game(doc)
+
+
 @pytest.mark.parametrize("text", ["null", "3", '"game"', "[]"])
 def test_json_that_is_not_an_object(text):
     path, message = only_error(text)

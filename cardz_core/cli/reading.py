@@ -18,7 +18,7 @@ from typing import Any
 
 from cardz_core.limits import MAX_DOCUMENT_BYTES, MAX_NESTING
 from cardz_core.problems import CardzError, pointer
-from cardz_core.spec.source import JsonObject, pairs_hook, text_depth
+from cardz_core.spec.source import BOM, JsonObject, json_fault, pairs_hook, text_depth
 
 NAME_MAX = 255  # bytes in one part of a path (Linux, macOS)
 PATH_MAX = 4096  # bytes in a whole path (Linux)
@@ -113,12 +113,12 @@ def parse_document(text: str, what: str) -> Any:
         raise CardzError(f"{what} is over {MAX_DOCUMENT_BYTES:,} bytes (limits.MAX_DOCUMENT_BYTES)")
     if text_depth(text) > MAX_NESTING:
         raise CardzError(f"{what} is nested deeper than {MAX_NESTING} levels (limits.MAX_NESTING)")
+    text = text.removeprefix(BOM)
     try:
         data = json.loads(text, object_pairs_hook=pairs_hook, parse_float=_float,
                           parse_constant=_NotFinite)
     except json.JSONDecodeError as exc:
-        raise CardzError(f"{what} is not valid JSON: line {exc.lineno} column {exc.colno}: "
-                         f"{exc.msg}") from None
+        raise CardzError(f"{what} is not valid JSON: {json_fault(text, exc)}") from None
     flaw = _first_flaw(data)
     if flaw is not None:
         raise CardzError(f"{what}: {flaw[1]}", flaw[0])

@@ -85,6 +85,31 @@ def _data_depth(value: Any) -> int:
     return deepest
 
 
+BOM = "\ufeff"  # what some editors write first in a UTF-8 file; JSON readers may skip it
+
+
+def json_fault(text: str, exc: json.JSONDecodeError) -> str:
+    """Why ``text`` is not JSON, where, in a reader's words rather than the parser's: an empty
+    text, a comma after the last item (at the comma), a text cut short, a string never closed
+    (where it began)."""
+    if not text.strip():
+        return "it is empty: no JSON value at all"
+    if exc.pos < len(text) and text[exc.pos] in "}]" and exc.msg in (
+            "Expecting property name enclosed in double quotes", "Expecting value"):
+        comma = len(text[:exc.pos].rstrip()) - 1
+        if comma >= 0 and text[comma] == ",":
+            line = text.count("\n", 0, comma) + 1
+            column = comma - text.rfind("\n", 0, comma)
+            return (f"line {line} column {column}: a comma before the closing "
+                    f"'{text[exc.pos]}' (JSON allows none after the last item)")
+    if exc.pos >= len(text.rstrip()):
+        return (f"line {exc.lineno} column {exc.colno}: the text ends before the JSON value "
+                "does (a closing '}' or ']' missing?)")
+    if exc.msg.startswith("Unterminated string"):
+        return f"line {exc.lineno} column {exc.colno}: a string begins here and is never closed"
+    return f"line {exc.lineno} column {exc.colno}: {exc.msg}"
+
+
 def _looks_like_a_name(text: str) -> bool:
     """Whether text that is not JSON reads as a file path or a game's name: one short line that
     does not open a JSON value."""
@@ -118,6 +143,7 @@ def read_source(source: Path | str | dict, file: str) -> tuple[Any, str, list[Pr
         text = source
     else:
         return None, "", [Problem("", f"cannot read a game from {type(source).__name__}", file=file)]
+    text = text.removeprefix(BOM)
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_FILE_BYTES:
         return None, text, [Problem("", f"file is {size} bytes; the limit is {MAX_FILE_BYTES}", file=file)]
@@ -132,8 +158,7 @@ def read_source(source: Path | str | dict, file: str) -> tuple[Any, str, list[Pr
                                             "game's JSON; to open a file or a bundled game by "
                                             "name, use cardz_core.open_game (or pass a Path)",
                                         file=file)]
-        return None, text, [Problem("", f"not valid JSON: line {exc.lineno} column {exc.colno}: {exc.msg}",
-                                    file=file)]
+        return None, text, [Problem("", f"not valid JSON: {json_fault(text, exc)}", file=file)]
     except (RecursionError, ValueError) as exc:
         return None, text, [Problem("", f"not valid JSON: {exc}", file=file)]
     return data, text, []
