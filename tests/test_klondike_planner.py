@@ -125,6 +125,42 @@ def test_a_games_budget_bounds_the_positions_its_solves_record(monkeypatch):
     assert play(game, 2, 1000, samples=100, limit=1_000, game_nodes=budget)[1] == paced
 
 
+@pytest.mark.parametrize("full_says_lost", [False, True])
+def test_a_paced_decision_that_finds_every_deal_lost_is_made_again_in_full(
+        monkeypatch, full_says_lost):
+    """A game's budget run low leaves a decision a few solves, too few to give up on: before
+    resigning the planner decides again with its whole ``samples``."""
+    game = draw3()
+    asked = []  # each decision: the solves asked for, and whether it was among children
+    model = klondike.native_model
+
+    class LostWhenPaced:
+        def __init__(self, shape):
+            self.model = model(shape)
+
+        def decide(self, *args):
+            kind, tallies, positions = self.model.decide(*args)
+            among = kind == "children" and len(tallies) > 1
+            asked.append((args[5], among))
+            if among and (args[5] < 100 or full_says_lost):
+                tallies = [(steps, 0, won + lost + unknown, 0)
+                           for steps, won, lost, unknown in tallies]
+            return kind, tallies, positions
+
+    monkeypatch.setattr("cardz_core.planners.klondike.native_model", LostWhenPaced)
+    seat, chosen = play(game, 2, 60, samples=100, limit=1_000, game_nodes=1)  # always paced
+    first = [among for _, among in asked].index(True)
+    assert [n for n, _ in asked[first:first + 2]] == [planner_module.MIN_PACED_SAMPLES, 100]
+    if full_says_lost:  # confirmed in full: it resigns at its first decision among children
+        assert len(asked) == first + 2 and seat.state.status == 0 and len(chosen) < 60
+    else:  # the full decision found won deals: it plays on, each such decision made twice
+        assert len(chosen) == 60
+        assert all(asked[i + 1][0] == 100 for i, (n, among) in enumerate(asked) if among and n < 100)
+    asked.clear()
+    play(game, 2, 60, samples=100, limit=1_000)  # no budget: a full decision, no second one
+    assert {n for n, _ in asked} == {100}
+
+
 def test_it_needs_the_native_engine_and_a_klondike_shaped_game():
     with pytest.raises(CardzError, match="native engine"):
         make_planner(compile_for(load_game(ruleset("klondike_draw3")), engine="python"), "klondike")

@@ -45,7 +45,9 @@ on every machine.
 
 *Giving up.* When the model has no child (nothing that could help), when every deal the best
 child was tried on is lost, or when every child leads back. A lone child is played without
-sampling.
+sampling. A decision the game's budget cut short (fewer than ``samples`` solves) that finds
+every deal lost is made again with ``samples`` before the planner gives up: a child tried on a
+handful of deals is too little to resign on, and playing on costs nothing that resigning keeps.
 
 It needs the native engine and a Klondike-shaped game, and refuses others with a CardzError.
 """
@@ -150,18 +152,18 @@ class KlondikePlanner:
             return tap
         columns, talon, waste_size, home = model_position(shape, view)
         unseen = [x for x in range(len(shape.suit)) if any(p[x] for p in view.pools or ())]
-        try:
-            kind, tallies, positions = native_model(shape).decide(
-                columns, talon, waste_size, home, unseen, self.paced_samples(), self.limit,
-                self.unknown, rng.getrandbits(64), self.timeout, self.commit, self.in_order)
-        except ValueError as why:
-            raise CardzError(f"the klondike planner cannot take this board: {why}") from None
-        self.spent += positions
-        self.solves += sum(t[1] + t[2] + t[3] for t in tallies)
+        samples = self.paced_samples()
+        kind, tallies = self._decide(columns, talon, waste_size, home, unseen, samples, rng)
+        if kind == "children" and len(tallies) > 1 and not (tallies[0][1] or tallies[0][3]):
+            # every deal the best child was tried on is lost (one child: no samples); a game's
+            # budget run low leaves a child a handful of deals, too few to give up on
+            if samples >= self.samples:
+                return None
+            kind, tallies = self._decide(columns, talon, waste_size, home, unseen, self.samples, rng)
+            if len(tallies) > 1 and not (tallies[0][1] or tallies[0][3]):
+                return None
         self.seen.add(view.piles)
         if kind == "children":
-            if len(tallies) > 1 and not (tallies[0][1] or tallies[0][3]):
-                return None  # every deal the best child was tried on is lost (one: no samples)
             if self.reveal is not None:
                 tallies = self._reveal_first(tallies, columns, self.reveal)
         for steps, _won, _lost, _unknown in tallies:
@@ -170,6 +172,21 @@ class KlondikePlanner:
                 self.plan = plan
                 return self.plan.pop(0)[1]
         return None  # every child leads back to a board of this game
+
+    def _decide(self, columns: list[tuple[int, list[int]]], talon: list[int], waste_size: int,
+                home: list[int], unseen: list[int], samples: int, rng: random.Random
+                ) -> tuple[str, list[Any]]:
+        """The model's decision on this board with ``samples`` solves: its kind and the
+        children's tallies, best first; the positions and solves are counted to the game."""
+        try:
+            kind, tallies, positions = native_model(self.shape).decide(
+                columns, talon, waste_size, home, unseen, samples, self.limit, self.unknown,
+                rng.getrandbits(64), self.timeout, self.commit, self.in_order)
+        except ValueError as why:
+            raise CardzError(f"the klondike planner cannot take this board: {why}") from None
+        self.spent += positions
+        self.solves += sum(t[1] + t[2] + t[3] for t in tallies)
+        return kind, tallies
 
     def settings(self) -> dict[str, Any]:
         """The options this planner plays with, defaults filled in (a run's record of them)."""
