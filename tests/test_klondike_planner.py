@@ -90,33 +90,40 @@ def test_a_games_budget_shrinks_a_decision_to_what_an_eighth_of_the_rest_pays_fo
     assert make_planner(draw3(), "klondike", samples=400).paced_samples() == 400  # no budget
 
 
-def test_a_games_budget_bounds_the_positions_its_solves_record(monkeypatch):
-    game = draw3()
-    made = []  # every decision's solves asked for and positions recorded
+def watch_decisions(monkeypatch, alter=None):
+    """Every decision the planner asks the model for, as (solves asked for, kind, children,
+    positions recorded); ``alter(solves, kind, tallies)`` may change the tallies it is given."""
+    made = []
     model = klondike.native_model
 
-    class Counted:
+    class Watched:
         def __init__(self, shape):
             self.model = model(shape)
 
         def decide(self, *args):
             kind, tallies, positions = self.model.decide(*args)
-            made.append((args[5], positions))
-            return kind, tallies, positions
+            made.append((args[5], kind, len(tallies), positions))
+            return kind, alter(args[5], kind, tallies) if alter else tallies, positions
 
-    monkeypatch.setattr("cardz_core.planners.klondike.native_model", Counted)
+    monkeypatch.setattr("cardz_core.planners.klondike.native_model", Watched)
+    return made
+
+
+def test_a_games_budget_bounds_the_positions_its_solves_record(monkeypatch):
+    game = draw3()
+    made = watch_decisions(monkeypatch)
     free = play(game, 2, 1000, samples=100, limit=1_000)[1]
-    spent = sum(p for _, p in made)
+    spent = sum(d[3] for d in made)
     made.clear()
     budget = spent // 4
     paced = play(game, 2, 1000, samples=100, limit=1_000, game_nodes=budget)[1]
     assert paced != free
     # the first decision prices a solve at the limit
     assert made[0][0] == min(100, max(planner_module.MIN_PACED_SAMPLES, budget // 8 // 1_000))
-    assert min(n for n, _ in made) == planner_module.MIN_PACED_SAMPLES
+    assert min(d[0] for d in made) == planner_module.MIN_PACED_SAMPLES
     # past the budget only the fewest solves, each within the limit
     total, over = 0, 0
-    for n, positions in made:
+    for n, _, _, positions in made:
         if total >= budget:
             assert n == planner_module.MIN_PACED_SAMPLES
             over += positions
@@ -130,25 +137,16 @@ def test_a_paced_decision_that_finds_every_deal_lost_is_made_again_in_full(
         monkeypatch, full_says_lost):
     """A game's budget run low leaves a decision a few solves, too few to give up on: before
     resigning the planner decides again with its whole ``samples``."""
+    def lost_when_paced(solves, kind, tallies):
+        if kind == "children" and len(tallies) > 1 and (solves < 100 or full_says_lost):
+            return [(steps, 0, won + lost + unknown, 0) for steps, won, lost, unknown in tallies]
+        return tallies
+
     game = draw3()
-    asked = []  # each decision: the solves asked for, and whether it was among children
-    model = klondike.native_model
-
-    class LostWhenPaced:
-        def __init__(self, shape):
-            self.model = model(shape)
-
-        def decide(self, *args):
-            kind, tallies, positions = self.model.decide(*args)
-            among = kind == "children" and len(tallies) > 1
-            asked.append((args[5], among))
-            if among and (args[5] < 100 or full_says_lost):
-                tallies = [(steps, 0, won + lost + unknown, 0)
-                           for steps, won, lost, unknown in tallies]
-            return kind, tallies, positions
-
-    monkeypatch.setattr("cardz_core.planners.klondike.native_model", LostWhenPaced)
+    made = watch_decisions(monkeypatch, lost_when_paced)
     seat, chosen = play(game, 2, 60, samples=100, limit=1_000, game_nodes=1)  # always paced
+    # each decision: the solves asked for, and whether it chose among children
+    asked = [(n, kind == "children" and children > 1) for n, kind, children, _ in made]
     first = [among for _, among in asked].index(True)
     assert [n for n, _ in asked[first:first + 2]] == [planner_module.MIN_PACED_SAMPLES, 100]
     if full_says_lost:  # confirmed in full: it resigns at its first decision among children
@@ -156,9 +154,9 @@ def test_a_paced_decision_that_finds_every_deal_lost_is_made_again_in_full(
     else:  # the full decision found won deals: it plays on, each such decision made twice
         assert len(chosen) == 60
         assert all(asked[i + 1][0] == 100 for i, (n, among) in enumerate(asked) if among and n < 100)
-    asked.clear()
+    made.clear()
     play(game, 2, 60, samples=100, limit=1_000)  # no budget: a full decision, no second one
-    assert {n for n, _ in asked} == {100}
+    assert {d[0] for d in made} == {100}
 
 
 def test_it_needs_the_native_engine_and_a_klondike_shaped_game():
