@@ -30,6 +30,15 @@ def test_the_starter_checks_clean_and_explains_its_parts(capsys: pytest.CaptureF
     assert run_cli(capsys, "new", "My First Game", "--force")[0] == 0
 
 
+def test_an_accented_name_keeps_its_letters_in_the_file_name(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli(capsys, "new", "Über Spiel à Deux")
+    assert code == 0 and "wrote uber_spiel_a_deux.cardz" in err
+    assert json.loads((tmp_path / "uber_spiel_a_deux.cardz").read_text())["name"] == \
+        "Über Spiel à Deux"
+
+
 def test_like_starts_from_another_game(capsys: pytest.CaptureFixture[str],
                                        tmp_path: Path) -> None:
     out = tmp_path / "spin.cardz"

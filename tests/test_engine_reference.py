@@ -215,6 +215,11 @@ def test_family_is_its_exact_string_found_in_any_case(monkeypatch, capsys):
     assert [g["name"] for g in json.loads(out)] == ["game 0", "game 1"]
     _code, out, _err = run_cli(capsys, "games", "--family", "spider", "--json")
     assert [g["name"] for g in json.loads(out)] == ["game 2"]
+    # a family no game has is an error, not an empty list: the families are named
+    code, out, err = run_cli(capsys, "games", "--family", "Spidr", "--json")
+    assert (code, out) == (1, "") and err.strip() == (
+        "cardz games: --family 'Spidr': no bundled game is of that family (did you mean "
+        "'Spider'?) (families: Klondike, Spider, klondike)")
 
 
 # -- 6. a deal played by Cardz's own player keeps no score ------------------------------------------

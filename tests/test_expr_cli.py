@@ -55,6 +55,9 @@ def test_eval_with_a_depot(files, capsys):
     assert main(["eval", game, "--board", board, "--depot", "tower-1", "top(depot).value + index(depot)"]) == 0
     assert capsys.readouterr().out.strip() == "3"
     assert main(["eval", game, "--board", board, "--depot", "nowhere", "depot"]) == 1
+    assert capsys.readouterr().err.strip() == "cardz eval: --depot: the game has no depot named 'nowhere'"
+    assert main(["eval", game, "--board", board, "--depot", "towr-1", "depot"]) == 1
+    assert capsys.readouterr().err.strip().endswith("no depot named 'towr-1' (did you mean 'tower-1'?)")
 
 
 def test_eval_refuses_a_broken_expression(files, capsys):

@@ -23,6 +23,7 @@ from cardz_core.limits import PLANNER_MAX_NODES
 from cardz_core.planners import BUILTIN_PLANNERS, Budget, make_planner, planner_allowed
 from cardz_core.planners.base import Unknown, follow, goes_on, refuse_reveal
 from cardz_core.planners.measures import empty_spaces, hidden_cards, home_cards, roles
+from cardz_core.planners.solver import solve
 from cardz_core.problems import CardzError
 from cardz_core.registry import build_registry
 from cardz_core.engine import compile
@@ -290,6 +291,19 @@ def test_cli_hint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", off, "--board", board]) == 1
     assert "offers no planner" in capsys.readouterr().err
     assert main(["hint", file, "--board", board, "--planner", "nonesuch"]) == 1
+
+
+def test_cli_hint_on_a_finished_game_says_it_is_over(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    file = _write(tmp_path, SMALL)
+    game = game_of(SMALL)
+    state = game.deal(3)
+    result = solve(game, state, max_states=100_000)
+    assert result.result == "won"
+    for move in result.line:
+        state = game.apply(state, move)
+    assert main(["hint", file, "--board", json.dumps(game.board_document(state))]) == 1
+    assert capsys.readouterr().err.strip() == "cardz hint: the game on this board is over: it is won"
 
 
 def test_cli_play_with_a_planner(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

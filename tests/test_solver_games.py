@@ -298,6 +298,10 @@ def test_cli_solve_lost_unknown_and_refusals(tmp_path, capsys):
     lost_board = json.dumps(g.board_document(board(g, column_1="AS 2S")))
     assert main(["solve", str(path), "--board", lost_board]) == 0
     assert capsys.readouterr().out.startswith("lost;")
+    log = tmp_path / "none.log"
+    assert main(["solve", str(path), "--board", lost_board, "--log", str(log)]) == 0
+    assert capsys.readouterr().err.strip() == f"no log written to {log}: there is no winning line"
+    assert not log.exists()
     roomy = tmp_path / "roomy.cardz"
     roomy_doc = game_doc(suits=("Spades",), ranks=("Ace", "Two"), cells=1, columns=1)
     roomy.write_text(json.dumps(roomy_doc))

@@ -6,6 +6,7 @@ import argparse
 
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
+from cardz_core.engine.movetext import did_you_mean
 from cardz_core.problems import CardzError
 
 
@@ -34,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
     context = "eval"
     if args.depot is not None:
         if args.depot not in game.depot_index:
-            raise CardzError(f"--depot: the game has no depot named {args.depot!r}")
+            raise CardzError(f"--depot: the game has no depot named {args.depot!r}"
+                             f"{did_you_mean(args.depot, game.depot_names)}")
         env.depot = game.depot_index[args.depot]
         context = "evalDepot"
     kind, fn = compile_typed(args.expr, context, spec, game.registry, self_depot=args.depot)

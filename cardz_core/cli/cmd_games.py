@@ -13,6 +13,8 @@ from typing import Any
 
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import print_json
+from cardz_core.engine.movetext import did_you_mean
+from cardz_core.problems import CardzError
 from cardz_core.ratings import LEVELS, Found, file_hash, table_for
 from cardz_core.rulesets import Ruleset, bundled
 from cardz_core.winnability import measured_for, shipped
@@ -44,8 +46,12 @@ def run(args: argparse.Namespace) -> int:
         # a family is its exact string (the reference); the argument finds it in any case, but
         # where families differ only in case the exact one is meant
         want = args.family.strip()
+        families = sorted({g.family for g in games if g.family})
         games = [g for g in games if g.family == want] or \
             [g for g in games if (g.family or "").lower() == want.lower()]
+        if not games:
+            raise CardzError(f"--family {want!r}: no bundled game is of that family"
+                             f"{did_you_mean(want, families)} (families: {', '.join(families)})")
     hashes = [_hash(g) for g in games]
     runs = shipped()  # read once for every game
     measured = [None if h is None else measured_for(g.path.stem, h, runs)

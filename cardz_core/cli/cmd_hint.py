@@ -10,6 +10,7 @@ from cardz_core.cli import COMMANDS
 from cardz_core.cli.cmd_view import view_of_board
 from cardz_core.cli.common import (add_game_args, add_option_arg, check_range, check_seconds,
                                    check_seed, open_game, planner_options, print_json, whole_number)
+from cardz_core.engine.state import PLAYING, STATUS_NAMES
 from cardz_core.limits import PLANNER_MAX_NODES
 from cardz_core.planners import (BUILTIN_PLANNERS, DEFAULT_PLANNER, Planner, check_option_names,
                                  make_planner)
@@ -67,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
     check_planner_options(args)
     game = open_game(args.file)
     v = view_of_board(game, args.board)
+    if v.status != PLAYING:  # no planner is asked about a game the rules have ended
+        raise CardzError(f"the game on this board is over: it is {STATUS_NAMES[v.status]}")
     planner = planner_from_args(game, args)
     move = planner.choose(game, v, random.Random(args.seed))
     if move is None:

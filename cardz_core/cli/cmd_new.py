@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import unicodedata
 import sys
 from pathlib import Path
 from typing import Any
@@ -58,8 +59,10 @@ def like(name: str, game: str) -> dict[str, Any]:
 
 
 def file_name(name: str) -> str:
-    """``My Game!`` -> ``my_game.cardz``."""
-    stem = re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_")
+    """``My Game!`` -> ``my_game.cardz``; ``Über Spiel`` -> ``uber_spiel.cardz`` (an accented
+    letter keeps its letter)."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    stem = re.sub(r"[^0-9a-z]+", "_", plain.lower()).strip("_")
     return (stem or "game") + ".cardz"
 
 

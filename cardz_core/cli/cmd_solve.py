@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
     elif result.result == "unknown":
         head += f" (the {result.stopped_by} budget ran out)"
     print(f"{head}; {result.states} positions searched in {result.seconds:.2f} s")
+    if args.log and log is None:
+        print(f"no log written to {args.log}: there is no winning line", file=sys.stderr)
     for text in doc.get("moves", []):
         print(text)
     return 0
