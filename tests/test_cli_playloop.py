@@ -207,6 +207,17 @@ def test_a_missing_game_gets_one_wording(argv: list[str], capsys: pytest.Capture
     assert code == 1 and NO_GAME in out + err
 
 
+@pytest.mark.parametrize("flag", [["--max-moves", "5"], ["--quiet"]])
+def test_a_planners_flag_without_a_planner_is_a_usage_error(
+        flag: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys, "play", "golf", "--seed", "1", *flag)
+    assert (code, out) == (2, "")
+    assert err.strip().endswith(f"error: argument {flag[0]}: it goes with --planner")
+    code, out, _ = run_cli(capsys, "play", "golf", "--seed", "1", "--planner", "random",
+                           "--max-moves", "5", "--quiet")
+    assert code == 0 and out.strip().splitlines()[-1].startswith("unfinished after 5 moves")
+
+
 @pytest.mark.parametrize("planner", ["usual", "expectimax"])
 @pytest.mark.parametrize("argv", [["play", "golf", "--quiet"], ["simulate", "golf", "--games", "1"],
                                   ["hint", "golf", "--board", "{}"]])

@@ -65,7 +65,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="play a deal the solver has won, chosen from --seed as cardz deal "
                         "--winnable chooses it")
     add_planner_options(p)
-    p.add_argument("--max-moves", type=whole_number, default=PLAY_MAX_MOVES, metavar="M",
+    p.add_argument("--max-moves", type=whole_number, metavar="M",
                    help=f"with --planner, stop after M moves (default {PLAY_MAX_MOVES})")
     p.add_argument("--quiet", action="store_true", help="with --planner, print only the result")
     p.add_argument("--save", metavar="PATH",
@@ -139,6 +139,10 @@ def run(args: argparse.Namespace) -> int:
     from cardz_core.engine.logs import LogRecorder
 
     check_seed(args.seed)
+    for flag in ("max_moves", "quiet"):  # a person's game has no cap and shows every move
+        if getattr(args, flag) not in (None, False) and not args.planner:
+            raise UsageError(f"argument --{flag.replace('_', '-')}: it goes with --planner")
+    args.max_moves = PLAY_MAX_MOVES if args.max_moves is None else args.max_moves
     check_range(args.max_moves, "--max-moves", 1, MAX_SIM_MAX_MOVES)
     check_planner_options(args)
     check_output(args.save, "--save")
