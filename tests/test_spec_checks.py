@@ -431,6 +431,15 @@ def test_planner_and_redeal_when():
     assert list(errors(game(redealWhen={"kind": "noLegalMoves"}))) == ["/redealWhen/kind"]
 
 
+@pytest.mark.parametrize("decks", [[{"count": 0}], [], [{"ranks": [], "jokers": 0}],
+                                   [{"count": 0}, {"count": 0, "jokers": 0}]])
+def test_packs_that_hold_no_cards_are_refused(decks):
+    # the solver would call such a game won before a move, check --play lost at once
+    assert errors(game(decks=decks)) == {"/decks": "the packs hold no cards: a game needs at "
+                                                   "least one"}
+    assert errors(game(decks=[*decks, {"ranks": ["Ace"], "suits": ["Spades"]}])) == {}
+
+
 @pytest.mark.parametrize("text, said", [
     ("", "not valid JSON: it is empty: no JSON value at all"),
     (" \n", "not valid JSON: it is empty: no JSON value at all"),

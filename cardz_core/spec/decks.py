@@ -69,11 +69,14 @@ def read_decks(ctx: Ctx, value: Any, ptr: str) -> tuple[Pack, ...]:
     items = as_list(ctx, value, ptr, "a list of packs")
     if items is None:
         return ()
+    before = len(ctx.problems)
     packs = (_read_pack(ctx, item, join(ptr, i)) for i, item in enumerate(items))
     out = tuple(p for p in packs if p is not None)
     total = sum(pack_size(p) for p in out)
     if total > MAX_CARDS:
         ctx.error(ptr, f"the packs hold {total} cards; a game holds at most {MAX_CARDS}")
+    if total == 0 and len(ctx.problems) == before:  # no cards, not for a pack's own mistake
+        ctx.error(ptr, "the packs hold no cards: a game needs at least one")
     return out
 
 
