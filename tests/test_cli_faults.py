@@ -249,6 +249,16 @@ def test_a_board_file_may_begin_with_a_byte_order_mark(board: Path, tmp_path: Pa
         run(capsys, "moves", KLONDIKE, "--board", str(board))
 
 
+@pytest.mark.parametrize("board, said", [
+    ({}, "/format: format must be 'cardz-board/1', not null"),
+    ({"format": "cardz-board/1", "game": None}, "/game: this board is for null, not 'Klondike'"),
+])
+def test_a_documents_values_are_shown_in_jsons_words(board: dict[str, object], said: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "moves", KLONDIKE, "--board", json.dumps(board))
+    assert (code, err.strip()) == (1, f"cardz moves: {said}")
+
+
 def test_a_move_document_is_read_strictly(board: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "apply", KLONDIKE, "--board", str(board), "--move",
                        '{"tap": "stock", "tap": "stock"}')
@@ -273,7 +283,7 @@ def test_an_outcome_listing_stops_at_its_work_budget(tmp_path: Path,
     assert "stopped: listing them took the whole work budget" in out
 
 
-@pytest.mark.parametrize("argv", [["deal", KLONDIKE], ["play", KLONDIKE, "--max-moves", "1"],
+@pytest.mark.parametrize("argv", [["deal", KLONDIKE], ["play", KLONDIKE],
                                   ["solve", KLONDIKE, "--max-states", "10"],
                                   ["simulate", KLONDIKE, "--games", "1"]])
 def test_one_rule_for_seeds(argv: list[str], tmp_path: Path,
@@ -302,7 +312,8 @@ def exit_code(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int,
     (["simulate", KLONDIKE, "--games"], "--games", "-5", 1, 10_000_000),
     (["simulate", KLONDIKE, "--workers"], "--workers", "0", 1, None),
     (["simulate", KLONDIKE, "--max-moves"], "--max-moves", "0", 1, None),
-    (["play", KLONDIKE, "--seed", "1", "--max-moves"], "--max-moves", "0", 1, None),
+    (["play", KLONDIKE, "--seed", "1", "--planner", "random", "--max-moves"], "--max-moves", "0", 1,
+     None),
     (["deal", KLONDIKE, "--seed"], "--seed", "-1", 0, MAX_SEED)])
 def test_one_wording_for_a_number_out_of_range(argv: list[str], flag: str, bad: str, low: int,
                                                high: int | None,

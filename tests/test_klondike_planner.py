@@ -159,6 +159,23 @@ def test_a_paced_decision_that_finds_every_deal_lost_is_made_again_in_full(
     assert {d[0] for d in made} == {100}
 
 
+def test_when_every_child_leads_back_the_best_goes_back_a_few_times(monkeypatch):
+    """A board where each child leads back to one a decision was made on is not given up at
+    once: the best child is played again, up to ``MAX_RETURNS`` times a board."""
+    game = draw3()
+    seat, _ = play(game, 2, 12, samples=50, limit=500)
+    planner = make_planner(game, "klondike", samples=50, limit=500)
+    real = planner._played
+    monkeypatch.setattr(planner, "_played", lambda *args: (real(*args)[0], "decided on"))
+    chosen = []
+    for _ in range(planner_module.MAX_RETURNS + 1):
+        planner.plan = []  # each time a new decision on the same board
+        chosen.append(planner.choose(game, seat.view, random.Random(5)))
+    assert planner_module.MAX_RETURNS == 2
+    assert all(m in game.legal_moves(seat.state) for m in chosen[:-1]) and chosen[-1] is None
+    assert planner.returns == {"decided on": planner_module.MAX_RETURNS}
+
+
 def test_it_needs_the_native_engine_and_a_klondike_shaped_game():
     with pytest.raises(CardzError, match="native engine"):
         make_planner(compile_for(load_game(ruleset("klondike_draw3")), engine="python"), "klondike")
@@ -260,7 +277,7 @@ def test_a_child_that_leads_back_to_a_board_it_decided_on_is_passed_over(monkeyp
             *position, unseen, 40, 1000, 0.0, 1, 60.0)
         quiet = []  # children whose moves turn nothing up, with the board they lead to
         for t in tallies:
-            plan = planner._played(game, view, list(position[1]), t[0])
+            plan = planner._played(game, view, list(position[1]), t[0])[0]
             v = view
             try:
                 for _, move in plan:

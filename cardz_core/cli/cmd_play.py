@@ -139,9 +139,10 @@ def run(args: argparse.Namespace) -> int:
     from cardz_core.engine.logs import LogRecorder
 
     check_seed(args.seed)
-    for flag in ("max_moves", "quiet"):  # a person's game has no cap and shows every move
-        if getattr(args, flag) not in (None, False) and not args.planner:
-            raise UsageError(f"argument --{flag.replace('_', '-')}: it goes with --planner")
+    # a person's game has no move cap and shows every move
+    for flag, given in (("--max-moves", args.max_moves is not None), ("--quiet", args.quiet)):
+        if given and not args.planner:
+            raise UsageError(f"argument {flag}: it goes with --planner")
     args.max_moves = PLAY_MAX_MOVES if args.max_moves is None else args.max_moves
     check_range(args.max_moves, "--max-moves", 1, MAX_SIM_MAX_MOVES)
     check_planner_options(args)

@@ -133,13 +133,13 @@ class _Reader:
         if not isinstance(doc, dict):
             raise CardzError("a board document is a JSON object", "")
         if doc.get("format") != BOARD_FORMAT:
-            raise CardzError(f"format must be {BOARD_FORMAT!r}, not {doc.get('format')!r}", "/format")
+            raise CardzError(f"format must be {BOARD_FORMAT!r}, not {shown(doc.get('format'))}", "/format")
         for key in doc:
             if key not in BOARD_FIELDS:
                 self.error(pointer(key), f"unknown field {key!r} in a board document")
         game_name = doc.get("game", self.game.spec.name)
         if game_name != self.game.spec.name:  # alone: its depots and cards would all be wrong too
-            raise CardzError(f"this board is for {game_name!r}, not {self.game.spec.name!r}",
+            raise CardzError(f"this board is for {shown(game_name)}, not {self.game.spec.name!r}",
                              "/game")
         n = len(self.names)
         piles = self._piles()
@@ -348,14 +348,14 @@ class _Reader:
     def _status(self) -> int:
         status = self.doc.get("status", STATUS_NAMES[PLAYING])
         if status not in STATUS_NAMES:
-            self.error("/status", f"status is one of {', '.join(STATUS_NAMES)}, not {status!r}")
+            self.error("/status", f"status is one of {', '.join(STATUS_NAMES)}, not {shown(status)}")
             return PLAYING
         return STATUS_NAMES.index(status)
 
     def _flag(self, field: str) -> bool:
         value = self.doc.get(field, False)
         if not isinstance(value, bool):
-            self.error(pointer(field), f"{field} is true or false, not {value!r}")
+            self.error(pointer(field), f"{field} is true or false, not {shown(value)}")
             return False
         return value
 
@@ -365,7 +365,9 @@ def shown(value: Any) -> str:
     huge whole number by its size (Python writes none of more than 4,300 digits)."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 30:
         return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"
-    text = "null" if value is None else repr(value)
+    if value is None or isinstance(value, bool):  # JSON's words, not Python's
+        return "null" if value is None else str(value).lower()
+    text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -92,7 +92,7 @@ def replay(game: Any, log: Any) -> list[State]:
     if not isinstance(log, dict):
         raise CardzError("a log is a JSON object", "")
     if log.get("format") != LOG_FORMAT:
-        raise CardzError(f"format must be {LOG_FORMAT!r}, not {log.get('format')!r}", "/format")
+        raise CardzError(f"format must be {LOG_FORMAT!r}, not {shown(log.get('format'))}", "/format")
     for key in log:
         if key not in LOG_FIELDS:
             raise CardzError(f"unknown field {key!r} in a log", pointer(key))

@@ -79,6 +79,7 @@ IN_ORDER = True  # a sample deals the unseen cards in the order they turn up, no
 NO_TIME_LIMIT = 3600.0  # seconds a decision may take when positions alone bound it
 GAME_PACE = 8  # with a game's budget, a decision may spend an eighth of what the game has left
 MIN_PACED_SAMPLES = 16  # the fewest solves a decision makes when the game's budget runs low
+MAX_RETURNS = 2  # times play goes back to one board when every child leads back to a board
 
 
 def _whole(value: Any, low: int, high: int, what: str) -> int:
@@ -133,6 +134,7 @@ class KlondikePlanner:
         self.plan: list[tuple[Any, Move]] = []  # (piles the move is played from, move)
         self.reading = False  # dealing the stock through to see it
         self.seen: set[Any] = set()  # the boards decisions were made on
+        self.returns: dict[Any, int] = {}  # the times play went back to one, every child leading back
 
     def choose(self, game: Game, view: View, rng: random.Random) -> Move | None:
         shape = self.shape
@@ -166,12 +168,20 @@ class KlondikePlanner:
         if kind == "children":
             if self.reveal is not None:
                 tallies = self._reveal_first(tallies, columns, self.reveal)
-        for steps, _won, _lost, _unknown in tallies:
-            plan = self._played(game, view, list(talon), steps)
-            if plan is not None:
+        played = [self._played(game, view, list(talon), steps) for steps, *_ in tallies]
+        for plan, back in played:
+            if back is None:
                 self.plan = plan
                 return self.plan.pop(0)[1]
-        return None  # every child leads back to a board of this game
+        # every child leads back to a board a decision was made on: the best goes back again,
+        # a few times a board at most (the next decision there draws new deals; a position
+        # about even is not given up for circling)
+        for plan, back in played:
+            if self.returns.get(back, 0) < MAX_RETURNS:
+                self.returns[back] = self.returns.get(back, 0) + 1
+                self.plan = plan
+                return self.plan.pop(0)[1]
+        return None
 
     def _decide(self, columns: list[tuple[int, list[int]]], talon: list[int], waste_size: int,
                 home: list[int], unseen: list[int], samples: int, rng: random.Random
@@ -228,10 +238,10 @@ class KlondikePlanner:
         return tallies
 
     def _played(self, game: Game, view: View, talon: list[int], steps: list[tuple[int, int, int]]
-                ) -> list[tuple[Any, Move]] | None:
-        """The engine moves of ``steps`` from ``view``, each with the board it is played from;
-        None when they lead back to a board this game has been on (play must not circle). A
-        move that turns a card up (only a last step's may) leads somewhere new."""
+                ) -> tuple[list[tuple[Any, Move]], Any]:
+        """The engine moves of ``steps`` from ``view``, each with the board it is played from,
+        and the board they lead back to when a decision was made on it before (else None: a
+        move that turns a card up, only a last step's may, leads somewhere new)."""
         plan = []
         v = view
         for step in steps:
@@ -240,5 +250,5 @@ class KlondikePlanner:
                 try:
                     v = game.apply(v, move, reveal=refuse_reveal)
                 except Unknown:
-                    return plan
-        return None if v.piles in self.seen else plan
+                    return plan, None
+        return plan, v.piles if v.piles in self.seen else None
