@@ -259,6 +259,22 @@ def test_a_documents_values_are_shown_in_jsons_words(board: dict[str, object], s
     assert (code, err.strip()) == (1, f"cardz moves: {said}")
 
 
+@pytest.mark.parametrize("move, said", [
+    ("KD>cell", "'KD>cell': no legal move takes KD to cell"),  # KD lies under other cards
+    ("ZZ>foundation", "'ZZ>foundation': 'ZZ' is neither a card (like 7H or 10D) nor a depot of "
+                      "'FreeCell'"),
+    ("colum-1>cell-1", "'colum-1' is neither a card (like 7H or 10D) nor a depot of 'FreeCell' "
+                       "(did you mean 'column-1'?)"),
+    ("column-1>cell-1", "a move names the card it takes from column-1 by its position, "
+                        "column-1@INDEX>cell-1, or by the card, CARD>cell-1"),
+])
+def test_a_move_by_its_card_says_what_is_wrong_with_it(move: str, said: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "deal", "freecell", "--seed", "1")
+    code, _, err = run(capsys, "apply", "freecell", "--board", out, "--move", move)
+    assert code == 1 and err.strip().endswith(said), err
+
+
 def test_a_move_document_is_read_strictly(board: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "apply", KLONDIKE, "--board", str(board), "--move",
                        '{"tap": "stock", "tap": "stock"}')

@@ -61,7 +61,7 @@ def test_apply_and_outcomes_take_a_card_to_the_empty_foundations_as_play_offers_
     assert json.loads(out)["depots"]["foundation-1"] == ["AD"]
     code, _, err = run_cli(capsys, "apply", "klondike", "--board", str(path), "--move",
                            "8S>foundation")
-    assert code == 1 and "target 'foundation' names 4 depots" in err
+    assert code == 1 and "'8S>foundation': no legal move takes 8S to foundation" in err
     code, _, err = run_cli(capsys, "apply", "klondike", "--board", str(path), "--move", "2")
     assert code == 1 and "a move is written FROM@INDEX>TO" in err  # menu keys are play's only
     code, out, err = run_cli(capsys, "outcomes", "klondike", "--board", str(path), "--move",

@@ -35,6 +35,17 @@ def _refuse_reveal(pool: int) -> int:
     raise _UnknownCard(pool)
 
 
+def _names_a_card(head: str) -> bool:
+    """Whether the text before a move's '>' begins with a face-up card (``KD`` or ``KD column-2``)."""
+    from cardz_core.cards import parse_card
+
+    words = head.split()
+    try:
+        return bool(words) and parse_card(words[0])[1]
+    except ValueError:
+        return False
+
+
 def read_move(game: Any, arg: str, board: Any = None) -> Any:
     """A move argument: text form or inline JSON, ``-`` for standard input, or a file holding
     either. Given the ``board`` it is made on, the text may name the card (``AS>foundation-1``),
@@ -54,6 +65,10 @@ def read_move(game: Any, arg: str, board: Any = None) -> Any:
         labelled = board is not None and ">" in text
         entry = pick(menu(game, board, game.legal_moves(board)), text) if labelled else None
         if entry is None:
+            head, _, target = text.rpartition(">")
+            if labelled and target.strip() in game.compiled.groups and _names_a_card(head):
+                raise CardzError(f"{text!r}: no legal move takes {head.split()[0]} to "
+                                 f"{target.strip()}") from None
             raise
         return entry.move
 

@@ -88,7 +88,6 @@ def parse_move(game: Any, value: Any, path: str = "") -> Move:
                      f"move document, not {shown(value)}", path)
 
 
-
 def closest(word: str, choices: Any) -> str | None:
     """The choice closest to ``word`` in any letter case, if any is close."""
     import difflib  # for a mistyped name only (start time)
@@ -241,14 +240,23 @@ def _card_named(game: Any, board: State, text: str, path: str) -> Move | None:
     words = head.split(None, 1)
     if not sep or not words:
         return None
+    target = target.strip()
     try:
         card, face_up = parse_card(words[0])
     except ValueError:
-        return None
+        if "@" in head:
+            return None  # the text form's own error says more
+        first = words[0]
+        if first in game.depot_index:
+            raise CardzError(f"{text!r}: a move names the card it takes from {first} by its "
+                             f"position, {first}@INDEX>{target}, or by the card, CARD>{target}",
+                             path) from None
+        raise CardzError(f"{text!r}: {first!r} is neither a card (like 7H or 10D) nor a depot "
+                         f"of {game.spec.name!r}{did_you_mean(first, game.depot_names)}",
+                         path) from None
     if card is None or not face_up:
         return None
     source = words[1].strip() if len(words) > 1 else ""
-    target = target.strip()
     declare = -1
     if target not in game.depot_index and "=" in target:
         name, _, suit = target.rpartition("=")
