@@ -34,7 +34,9 @@ up, send one home or play a talon card, from the view or after quiet steps (colu
 turning nothing up), each with the quiet steps before it.
 
 *Not circling.* A child whose moves turn nothing up and lead back to a board a decision was made
-on is passed over for the next best.
+on is passed over for the next best. When every child leads back, the best is played all the
+same, up to ``MAX_RETURNS`` times a board: the next decision there draws new deals, and a
+position the samples call about even is not given up for circling.
 
 *A game's budget* (``game_nodes``, none by default). The solves of a game may record about that
 many positions: a decision makes at most ``samples`` solves, and no more than one ``GAME_PACE``th
@@ -44,10 +46,11 @@ decisions near their end. Counted in positions, not seconds, so that a seed play
 on every machine.
 
 *Giving up.* When the model has no child (nothing that could help), when every deal the best
-child was tried on is lost, or when every child leads back. A lone child is played without
-sampling. A decision the game's budget cut short (fewer than ``samples`` solves) that finds
-every deal lost is made again with ``samples`` before the planner gives up: a child tried on a
-handful of deals is too little to resign on, and playing on costs nothing that resigning keeps.
+child was tried on is lost, or when every child leads back to a board gone back to
+``MAX_RETURNS`` times. A lone child is played without sampling. A decision the game's budget
+cut short (fewer than ``samples`` solves) that finds every deal lost is made again with
+``samples`` before the planner gives up: a child tried on a handful of deals is too little to
+resign on, and playing on costs nothing that resigning keeps.
 
 It needs the native engine and a Klondike-shaped game, and refuses others with a CardzError.
 """
