@@ -42,6 +42,7 @@ PLANNER_DEFAULT_NODES = 2_000  # positions `expectimax` expands per move unless 
 # the solver's model runs at millions a second and one drawn deal needs tens of thousands
 SAMPLING_ONE_WAY_NODES = 160_000
 PLANNER_MAX_NODES = 10_000_000  # the most positions a planner may be asked to expand per move
+PLANNER_MAX_SECONDS = 3_600.0  # the longest a planner may be asked to think about one move
 PLANNER_MAX_GAME_NODES = 10_000_000_000  # the most positions a planner may spend on one game
 USUAL_SOLVE_STATES = 20_000  # positions `usual` looks ahead when it sees every card
 PLANNER_MAX_DEALS = 1_000  # the most deals the sampling planner may solve per decision
@@ -50,6 +51,7 @@ KLONDIKE_MAX_SAMPLES = 1_000_000  # the most child solves the klondike planner m
 # (src/solver/klondike/sampled.rs: MAX_SAMPLES)
 PLAY_MAX_MOVES = 2_000  # moves `cardz play` makes with a planner before calling the game unfinished
 SERVE_MAX_SESSIONS = 64  # games `cardz serve` keeps open at once (browser tabs); past it the one used longest ago closes
+SERVE_READ_SECONDS = 30.0  # how long `cardz serve` waits on a client that stopped sending a request
 SERVE_MAX_GAMES = 16  # compiled games `cardz serve` keeps for reuse; past it the one used longest ago is dropped
 MAX_CACHE_ENTRY_BYTES = 8_000_000  # one entry of the program cache (a game's expression programs)
 MAX_CACHE_ENTRIES = 512  # entries the program cache folder keeps; past it the one read longest ago goes

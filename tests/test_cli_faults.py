@@ -275,6 +275,17 @@ def test_a_move_by_its_card_says_what_is_wrong_with_it(move: str, said: str,
     assert code == 1 and err.strip().endswith(said), err
 
 
+def test_a_whole_number_past_pythons_digit_limit_is_refused_by_its_size(
+        board: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    move = '{"from": "column-1", "index": ' + "9" * 5000 + ', "to": "foundation-1"}'
+    code, _, err = run(capsys, "apply", KLONDIKE, "--board", str(board), "--move", move)
+    # the argument echoed cut short, the number named by its size
+    assert (code, err.strip()) == (1, "cardz apply: --move '{\"from\": \"column-1\", \"index\": "
+                                      "9999999999...': index is the picked card's position, a whole "
+                                      "number from 0 (bottom) below 208, not a number of about 5000 "
+                                      "digits")
+
+
 def test_a_move_document_is_read_strictly(board: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "apply", KLONDIKE, "--board", str(board), "--move",
                        '{"tap": "stock", "tap": "stock"}')

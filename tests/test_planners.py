@@ -19,7 +19,7 @@ import pytest
 from cardz_core.cli.main import main
 from cardz_core.hookspecs import hookimpl
 from cardz_core.kinds import DepotType
-from cardz_core.limits import PLANNER_MAX_NODES
+from cardz_core.limits import PLANNER_MAX_NODES, PLANNER_MAX_SECONDS
 from cardz_core.planners import BUILTIN_PLANNERS, Budget, make_planner, planner_allowed
 from cardz_core.planners.base import Unknown, follow, goes_on, refuse_reveal
 from cardz_core.planners.measures import empty_spaces, hidden_cards, home_cards, roles
@@ -202,6 +202,12 @@ def test_budgets() -> None:
         Budget(nodes=0)
     with pytest.raises(CardzError, match="time budget"):
         Budget(seconds=0)
+    assert Budget(seconds=PLANNER_MAX_SECONDS).seconds == PLANNER_MAX_SECONDS
+    for bad in ({"seconds": PLANNER_MAX_SECONDS + 1}, {"seconds": "1"}, {"seconds": True},
+                {"nodes": "5"}, {"nodes": 1.5}, {"nodes": True}):
+        with pytest.raises(CardzError, match="a planner's (node|time) budget") as refused:
+            Budget(**bad)
+        assert refused.value.problems[0].path == "/" + next(iter(bad))
     game = game_of(SMALL)
     v = game.view(game.deal(2))
     picks = {make_planner(game, "expectimax", nodes=300).choose(game, v, random.Random(4))

@@ -77,3 +77,17 @@ def test_rewards_come_when_the_deal_ends_or_is_cut() -> None:
     assert rewards[-1] == pytest.approx((35 - score) / 35)
     with pytest.raises(gymnasium.error.ResetNeeded):
         env.step(0)
+
+
+def test_a_deal_option_is_a_seed_the_command_line_takes() -> None:
+    from cardz_core.limits import MAX_SEED
+    from cardz_core.problems import CardzError
+
+    env = gymnasium.make("cardz/Freecell-v0").unwrapped
+    assert env.reset(options={"deal": MAX_SEED})[1]["deal"] == MAX_SEED
+    assert env.reset(options={"deal": np.uint64(7)})[1]["deal"] == 7
+    # -1 and 2**64 wrapped to other seeds' deals; 1.7 played deal 1
+    for bad in (-1, MAX_SEED + 1, 1.7, True, "3"):
+        with pytest.raises(CardzError, match=r"options\['deal'\] is a deal's seed, a whole number "
+                                             f"from 0 to {MAX_SEED}"):
+            env.reset(options={"deal": bad})

@@ -254,3 +254,21 @@ def _update() -> None:
 
 if __name__ == "__main__" and sys.argv[1:] == ["--update"]:
     _update()
+
+
+def test_a_state_ended_at_max_moves_takes_no_action() -> None:
+    game = pyspiel.load_game("cardz", {"game": "klondike_draw3", "seed": 7, "max_moves": 1})
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.is_terminal() and state.legal_actions() == []
+    history = state.history()
+    with pytest.raises(CardzError, match="the game is over"):
+        state.apply_action(0)  # it was taken, and play went on past the cap
+    assert state.is_terminal() and state.history() == history
+
+
+def test_a_seed_out_of_the_command_lines_range_is_refused() -> None:
+    with pytest.raises(CardzError, match="seed is a deal's seed, a whole number from 0"):
+        pyspiel.load_game("cardz", {"game": "golf", "seed": -1})

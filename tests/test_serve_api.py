@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from serve_helpers import serving
 from cardz_core.board_layout import lay_out
 from cardz_core.cli.main import main
 from cardz_core.engine.logs import replay
-from cardz_core.limits import MAX_PORT, SERVE_MAX_SESSIONS
+from cardz_core.limits import MAX_PORT, PLANNER_MAX_SECONDS, SERVE_MAX_SESSIONS, SERVE_READ_SECONDS
 from cardz_core.msdeal import deal_ms
 from cardz_core.planners import make_planner, usual
 from cardz_core.planners.solver import solve
@@ -163,6 +165,11 @@ def test_malformed_bodies_and_foreign_hosts_are_refused(client):
     status, raw, _ = client.raw("POST", "/api/sessions", b"{not json",
                                 {"Content-Type": "application/json"})
     assert status == 400 and "request is not valid JSON" in json.loads(raw)["error"]
+    # a whole number past Python's 4,300 digits: refused at its pointer, not an internal error
+    status, raw, _ = client.raw("POST", "/api/sessions",
+                                b'{"game": "klondike", "seed": ' + b"9" * 5000 + b"}",
+                                {"Content-Type": "application/json"})
+    assert status == 400 and "a number of about 5000 digits" in json.loads(raw)["error"]
     status, raw, _ = client.raw("POST", "/api/sessions", b'{"game": "klondike"}',
                                 {"Content-Type": "text/plain"})
     assert status == 400 and json.loads(raw)["error"] == "a POST sends its body as application/json"
@@ -229,7 +236,18 @@ def test_step_plays_the_planners_move_and_a_game_without_planners_refuses(client
     assert stepped["moves"] == 1 and stepped["last"] == stepped["hint"]["text"]
     status, body = client.call("POST", f"/api/sessions/{s['session']}/hint",
                                {"planner": "expectimax", "nodes": 0})
-    assert (status, body["error"]) == (400, "a planner's node budget is 1 to 10000000")
+    assert (status, body["error"]) == (400, "/nodes: a planner's node budget is a whole number "
+                                            "from 1 to 10000000, not 0")
+    # a budget of the wrong type is refused at its pointer, for every planner, never a 500
+    for planner in ("expectimax", "usual", "sampling"):
+        for bad in ({"nodes": "5"}, {"nodes": [1]}, {"nodes": True}, {"nodes": 1.5},
+                    {"seconds": "x"}, {"seconds": {}}, {"seconds": PLANNER_MAX_SECONDS + 1}):
+            for action in ("hint", "step"):
+                status, body = client.call("POST", f"/api/sessions/{s['session']}/{action}",
+                                           {"planner": planner, **bad})
+                field = next(iter(bad))
+                assert status == 400 and body["error"].startswith(f"/{field}: a planner's"), \
+                    (planner, bad, action, status, body)
     gated = client.start("climb_to_ten", seed=1)
     assert gated["planners"] == ["random"]
     status, body = client.call("POST", f"/api/sessions/{gated['session']}/hint",
@@ -285,6 +303,16 @@ def test_a_saved_log_loads_and_plays_on(client):
     fresh = client.act(loaded, "new", {"board": board})
     assert fresh["opening"] == {"board": True} and fresh["moves"] == 3
     assert game.board_document(game.view(game.load_board(board))) == fresh["board"]
+    # a log that can be replayed but not played on (it starts from a view) is refused by new,
+    # and the game it came to stays as it was: not left in a replay
+    view = client.ok("GET", f"/api/sessions/{s['session']}/view")
+    from_view = {"format": "cardz-log/1", "hash": log["hash"], "board": view, "steps": [],
+                 "status": "playing"}
+    status, body = client.call("POST", f"/api/sessions/{s['session']}/new", {"log": from_view})
+    assert status == 400 and "it can be replayed, not played on" in body["error"]
+    after = client.ok("GET", f"/api/sessions/{s['session']}")
+    assert after["replay"] is None and after["moves"] == 3 and after["board"] == s["board"]
+    assert after["canUndo"] and client.act(after, "undo", {})["board"] != after["board"]
 
 
 def test_only_the_given_files_are_read(tmp_path):
@@ -454,3 +482,56 @@ def test_the_server_writes_no_file(tmp_path, monkeypatch):
         client.act(s, "replay", {"log": log})
         client.ok("POST", "/api/sessions", {"game": "file-1", "log": log})
     assert files() == before
+
+
+def _exchange(client, data: bytes, timeout: float = 10.0) -> bytes:
+    """Send raw bytes on one connection and read until the server closes it."""
+    with socket.create_connection((client.host, client.port), timeout=timeout) as conn:
+        conn.sendall(data)
+        got = b""
+        while chunk := conn.recv(65536):
+            got += chunk
+        return got
+
+
+def _request(client, head: str, body: bytes = b"") -> bytes:
+    host = f"Host: {client.host}:{client.port}\r\n"
+    return head.replace("\r\n", "\r\n" + host, 1).encode("latin-1") + body
+
+
+def test_a_refused_body_is_never_read_as_the_next_request(client):
+    """A request refused before its body is read, a body sent in chunks or with a GET: the
+    answer closes the connection, so the body is not taken for a second request."""
+    smuggled = b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n"
+    for head in (f"POST /api/sessions HTTP/1.1\r\nContent-Type: application/json\r\n"
+                 f"Content-Length: {10 ** 12}\r\n\r\n",
+                 "POST /api/sessions HTTP/1.1\r\nContent-Type: application/json\r\n"
+                 "Transfer-Encoding: chunked\r\n\r\n",
+                 f"GET /api/games HTTP/1.1\r\nContent-Length: {len(smuggled)}\r\n\r\n"):
+        got = _exchange(client, _request(client, head, smuggled))
+        assert got.count(b"HTTP/1.1 ") == 1 and got.startswith(b"HTTP/1.1 400"), got[:200]
+        assert b"Connection: close" in got
+    # a request read whole keeps its connection for the next one
+    keep = _request(client, "GET /api/games HTTP/1.1\r\n\r\n")
+    with socket.create_connection((client.host, client.port), timeout=10) as conn:
+        conn.sendall(keep + keep)
+        conn.settimeout(2)
+        got = b""
+        try:
+            while got.count(b"HTTP/1.1 200") < 2 and (chunk := conn.recv(65536)):
+                got += chunk
+        except TimeoutError:
+            pass
+    assert got.count(b"HTTP/1.1 200") == 2
+
+
+def test_a_client_that_stops_sending_is_dropped(client, monkeypatch):
+    from cardz_core.serve import server as server_module
+
+    assert SERVE_READ_SECONDS == 30.0
+    monkeypatch.setattr(server_module.Handler, "timeout", 0.5)
+    head = "POST /api/sessions HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+    started = time.monotonic()
+    got = _exchange(client, _request(client, head, b'{"game"'), timeout=20)
+    assert got == b"" and time.monotonic() - started < 10  # closed, not held for ever
+    assert client.ok("GET", "/api/games")["games"]  # and the server serves on

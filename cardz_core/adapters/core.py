@@ -33,8 +33,10 @@ import numpy as np
 
 from cardz_core.cards import Card, format_card
 from cardz_core.engine import Game
+from cardz_core.engine.documents import shown
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import Status
+from cardz_core.limits import MAX_SEED
 from cardz_core.problems import CardzError
 from cardz_core.rulesets import open_game
 from cardz_core.view import Reveal, View, canonical, deck_info
@@ -153,6 +155,16 @@ def legal_actions(game: Game, v: View) -> list[int]:
 def finished(game: Game, v: View) -> bool:
     """Whether the deal is over: won, lost, or no move left."""
     return v.status != Status.PLAYING or not game.legal_moves(v)
+
+
+def deal_seed(value: object, what: str) -> int:
+    """A deal's seed as the command line takes it, a whole number 0 to ``MAX_SEED``: another
+    value would name a deal no ``cardz deal --seed`` gives, or the same deal as another seed."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not 0 <= int(value) <= MAX_SEED:
+        raise CardzError(f"{what} is a deal's seed, a whole number from 0 to {MAX_SEED}, not "
+                         f"{shown(value)}")
+    return int(value)
 
 
 def check_reward(reward: str, worst: float, best: float) -> None:

@@ -76,7 +76,7 @@ class CardzEnv(gymnasium.Env[np.ndarray, np.int64]):
         super().reset(seed=seed)
         deal = (options or {}).get("deal")
         self._deal = int(self.np_random.integers(0, MAX_SEED, dtype=np.uint64)) if deal is None \
-            else int(deal)
+            else core.deal_seed(deal, "options['deal']")
         self._seat = Seat(self.game, self.game.deal(self._deal))
         self._steps = 0
         return self._observation(), self._info()

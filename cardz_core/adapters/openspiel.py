@@ -82,7 +82,7 @@ class CardzSpielGame(pyspiel.Game):
         p = {**DEFAULTS, **(params or {})}
         # OpenSpiel loads the game again for every game string it reads (e.g. to deserialise)
         self.cardz = core.cardz_game(str(p["game"]))
-        self.seed = int(p["seed"])
+        self.seed = core.deal_seed(p["seed"], "seed")
         self.max_moves = int(p["max_moves"])
         if self.max_moves < 1:
             raise CardzError("max_moves is 1 or more")
@@ -163,6 +163,9 @@ class CardzSpielState(pyspiel.State):
             move, faces, decisions = pos.pending.move, pos.pending.faces + (int(action),), \
                 pos.decisions
         else:
+            if self.is_terminal():
+                raise CardzError(f"action {action}: the game is over (is_terminal), no action is "
+                                 "legal")
             move = g.table.move(int(action))
             if move not in g.cardz.legal_moves(pos.view):
                 raise CardzError(f"action {action} ({self._move_text(move)}) is not legal here")

@@ -6,7 +6,8 @@ import argparse
 from typing import Any
 
 from cardz_core.cli import COMMANDS
-from cardz_core.cli.common import add_game_args, open_game, print_json, read_document, stdin_once
+from cardz_core.cli.common import (add_game_args, echo, open_game, print_json, read_document,
+                                   stdin_once)
 from cardz_core.engine.moves import IllegalMove
 from cardz_core.problems import CardzError
 
@@ -78,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     game = open_game(args.file)
     state = game.load_board(read_document(args.board, "board"))
     for n, arg in enumerate(args.move, 1):
-        where = f"--move {arg!r}" if len(args.move) == 1 else f"move {n} ({arg!r})"
+        where = f"--move {echo(arg)!r}" if len(args.move) == 1 else f"move {n} ({echo(arg)!r})"
         try:
             move = read_move(game, arg, state)
         except CardzError as exc:

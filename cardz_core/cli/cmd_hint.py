@@ -11,7 +11,7 @@ from cardz_core.cli.cmd_view import view_of_board
 from cardz_core.cli.common import (add_game_args, add_option_arg, check_range, check_seconds,
                                    check_seed, open_game, planner_options, print_json, whole_number)
 from cardz_core.engine.state import PLAYING, STATUS_NAMES
-from cardz_core.limits import PLANNER_MAX_NODES
+from cardz_core.limits import PLANNER_MAX_NODES, PLANNER_MAX_SECONDS
 from cardz_core.planners import (BUILTIN_PLANNERS, DEFAULT_PLANNER, Planner, check_option_names,
                                  make_planner)
 from cardz_core.problems import CardzError
@@ -36,6 +36,7 @@ def check_planner_options(args: argparse.Namespace) -> None:
     """The planner's budgets, checked before any work whichever planner is named."""
     check_range(args.nodes, "--nodes", 1, PLANNER_MAX_NODES)
     check_seconds(args.seconds, "--seconds")
+    check_range(args.seconds, "--seconds", 0, PLANNER_MAX_SECONDS)
 
 
 def planner_from_args(game: Game, args: argparse.Namespace, name: str | None = None

@@ -40,8 +40,12 @@ def whole_number(text: str) -> int:
     try:
         return int(text)  # what else int() takes: '1_000', other scripts' digits
     except ValueError:
-        shown = text if len(text) <= FLAG_ECHO else text[:FLAG_ECHO] + "..."
-        raise argparse.ArgumentTypeError(f"invalid int value: {shown!r}") from None
+        raise argparse.ArgumentTypeError(f"invalid int value: {echo(text)!r}") from None
+
+
+def echo(text: str) -> str:
+    """An argument as an error quotes it: cut to ``FLAG_ECHO`` characters."""
+    return text if len(text) <= FLAG_ECHO else text[:FLAG_ECHO] + "..."
 
 
 class UsageError(CardzError):

@@ -18,7 +18,8 @@ from typing import Any
 
 from cardz_core.limits import MAX_DOCUMENT_BYTES, MAX_NESTING
 from cardz_core.problems import CardzError, pointer
-from cardz_core.spec.source import BOM, JsonObject, json_fault, pairs_hook, text_depth
+from cardz_core.spec.source import (BOM, JsonObject, json_fault, json_whole_number, pairs_hook,
+                                     text_depth)
 
 NAME_MAX = 255  # bytes in one part of a path (Linux, macOS)
 PATH_MAX = 4096  # bytes in a whole path (Linux)
@@ -116,7 +117,7 @@ def parse_document(text: str, what: str) -> Any:
     text = text.removeprefix(BOM)
     try:
         data = json.loads(text, object_pairs_hook=pairs_hook, parse_float=_float,
-                          parse_constant=_NotFinite)
+                          parse_int=json_whole_number, parse_constant=_NotFinite)
     except json.JSONDecodeError as exc:
         raise CardzError(f"{what} is not valid JSON: {json_fault(text, exc)}") from None
     flaw = _first_flaw(data)

@@ -21,7 +21,8 @@ import attrs
 
 from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.engine.state import PLAYING
-from cardz_core.limits import PLANNER_MAX_NODES
+from cardz_core.engine.documents import shown
+from cardz_core.limits import PLANNER_MAX_NODES, PLANNER_MAX_SECONDS
 from cardz_core.problems import CardzError
 from cardz_core.view import View, deck_info, pool_counts
 
@@ -49,10 +50,15 @@ class Budget:
     seconds: float | None = None
 
     def __attrs_post_init__(self) -> None:
-        if self.nodes is not None and not 1 <= self.nodes <= PLANNER_MAX_NODES:
-            raise CardzError(f"a planner's node budget is 1 to {PLANNER_MAX_NODES}")
-        if self.seconds is not None and not self.seconds > 0:
-            raise CardzError("a planner's time budget is more than 0 seconds")
+        nodes, seconds = self.nodes, self.seconds
+        if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int)
+                                  or not 1 <= nodes <= PLANNER_MAX_NODES):
+            raise CardzError(f"a planner's node budget is a whole number from 1 to "
+                             f"{PLANNER_MAX_NODES}, not {shown(nodes)}", "/nodes")
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                    or not 0 < seconds <= PLANNER_MAX_SECONDS):
+            raise CardzError(f"a planner's time budget is more than 0 seconds, at most "
+                             f"{PLANNER_MAX_SECONDS:,g}, not {shown(seconds)}", "/seconds")
 
     def settings(self) -> dict[str, int | float | None]:
         """The budget as a planner's ``settings()`` reports it."""

@@ -63,7 +63,7 @@ from typing import TYPE_CHECKING, Any
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import PLAYING
 from cardz_core.limits import KLONDIKE_MAX_SAMPLES, PLANNER_MAX_GAME_NODES, PLANNER_MAX_NODES
-from cardz_core.planners.base import Unknown, refuse_reveal
+from cardz_core.planners.base import Budget, Unknown, refuse_reveal
 from cardz_core.planners.solver import prepare
 from cardz_core.problems import CardzError
 from cardz_core.solver.analysis import analysis_of
@@ -118,8 +118,7 @@ class KlondikePlanner:
         self.reveal = None if reveal is None else _share(reveal, "reveal margin")
         self.commit = _flag(commit, "commit")
         self.in_order = _flag(in_order, "in_order")
-        if seconds is not None and not seconds > 0:
-            raise CardzError("a planner's time budget is more than 0 seconds")
+        Budget(seconds=seconds)  # a time budget checked as every planner's is
         self.timeout = NO_TIME_LIMIT if seconds is None else seconds
         self.game_nodes = None if game_nodes is None else _whole(
             game_nodes, 1, PLANNER_MAX_GAME_NODES, "game_nodes (positions a game)")

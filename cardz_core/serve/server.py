@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 from cardz_core.engine.movetext import move_document
 from cardz_core.engine.state import STATUS_NAMES
-from cardz_core.limits import MAX_DOCUMENT_BYTES, SERVE_MAX_SESSIONS
+from cardz_core.limits import MAX_DOCUMENT_BYTES, SERVE_MAX_SESSIONS, SERVE_READ_SECONDS
 from cardz_core.problems import CardzError
 from cardz_core.safe_text import json_text
 from cardz_core.serve.board import board_layout
@@ -219,6 +219,7 @@ class Handler(BaseHTTPRequestHandler):
 
     server: CardzServer
     protocol_version = "HTTP/1.1"
+    timeout = SERVE_READ_SECONDS  # a client that stops sending is dropped, not waited on for ever
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002  (the base's name)
         """Requests are not logged: the terminal shows where the server listens, and errors."""
@@ -233,15 +234,24 @@ class Handler(BaseHTTPRequestHandler):
         self._answer("DELETE")
 
     def _answer(self, method: str) -> None:
+        # a refused request may leave its body unread, which would be read as the next request:
+        # such a connection is closed after the answer
+        self.close_connection = True
         try:
             self._check_host()
             path = urlsplit(self.path).path
+            if method != "POST":
+                self._no_body(method)
             body = self._body() if method == "POST" else None
             if method == "GET" and not path.startswith("/api/"):
+                self.close_connection = False
                 self._static(path)
                 return
             status, value = self._route(method, path, body)
+            self.close_connection = False  # read whole and answered: the connection may go on
             self._json(status, value)
+        except TimeoutError:  # the body never came: nothing to answer
+            return
         except NotFound as exc:
             self._error(HTTPStatus.NOT_FOUND, exc)
         except Refused as exc:
@@ -259,10 +269,17 @@ class Handler(BaseHTTPRequestHandler):
         if host.lower() not in self.server.hosts:
             raise CardzError(f"this server answers only as {sorted(self.server.hosts)[0]}")
 
+    def _no_body(self, method: str) -> None:
+        """A GET or DELETE sends no body: one would be read as the next request."""
+        if "Transfer-Encoding" in self.headers or self.headers.get("Content-Length", "0") != "0":
+            raise CardzError(f"a {method} request sends no body")
+
     def _body(self) -> dict[str, Any]:
         from cardz_core.cli.reading import parse_document
 
         kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if "Transfer-Encoding" in self.headers:
+            raise CardzError("a request body is sent whole, with a Content-Length, not in chunks")
         length_text = self.headers.get("Content-Length", "0")
         if not (length_text.isascii() and length_text.isdigit()):  # not '²', which int() refuses
             raise CardzError("a request body needs a Content-Length")
@@ -340,6 +357,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
+        if self.close_connection:
+            self.send_header("Connection", "close")
         if policy is not None:
             self.send_header("Content-Security-Policy", policy)
         self.end_headers()

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from cardz_core.engine.documents import shown
 from cardz_core.engine.logs import LogRecorder, replay
 from cardz_core.engine.movetext import move_document
 from cardz_core.engine.moves import Move
@@ -29,6 +30,7 @@ from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
 from cardz_core.limits import MAX_LOG_STEPS, MAX_MS_DEAL, MAX_SEED
 from cardz_core.msdeal import ms_board_document
 from cardz_core.planners import DEFAULT_PLANNER, make_planner, planner_allowed
+from cardz_core.planners.base import Budget
 from cardz_core.planners.uniform import RandomPlanner
 from cardz_core.planners.usual import UsualPlanner
 from cardz_core.problems import CardzError
@@ -165,7 +167,7 @@ def solution_log(game: Game, opening: Opening, text: str) -> dict[str, Any]:
 
 def whole_number(value: Any, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise CardzError(f"{what} must be a whole number from {low} to {high}, not {value!r}",
+        raise CardzError(f"{what} must be a whole number from {low} to {high}, not {shown(value)}",
                          "/" + what)
     return value
 
@@ -228,11 +230,17 @@ class Session:
         self.new_game(self.playing.opening)
 
     def load_log(self, log: Any) -> None:
-        """A saved log, replayed and then played on from its last step."""
-        self.start_replay(log)
-        assert self.replaying is not None  # start_replay sets it
-        self.goto(len(self.replaying.frames) - 1)
-        self.resume()
+        """A saved log, replayed and then played on from its last step; a log that cannot be
+        played on leaves the session as it was."""
+        before = self.replaying
+        try:
+            self.start_replay(log)
+            assert self.replaying is not None  # start_replay sets it
+            self.goto(len(self.replaying.frames) - 1)
+            self.resume()
+        except CardzError:
+            self.replaying = before
+            raise
 
     # -- playing -------------------------------------------------------------------------------
     def _playing(self) -> Playing:
@@ -273,7 +281,7 @@ class Session:
         names = self.game.depot_index
         src = names.get(depot) if isinstance(depot, str) else None
         if src is None:
-            raise CardzError(f"{depot!r} is not a depot of {self.game.spec.name!r}", "/depot")
+            raise CardzError(f"{shown(depot)} is not a depot of {self.game.spec.name!r}", "/depot")
         pile = len(self._playing().seat.state.piles[src])
         at = whole_number(index, "index", -1, max(pile - 1, -1))
         mine = [m for m in self.legal() if m.src == src and (m.dst < 0 or m.index == at)]
@@ -291,8 +299,9 @@ class Session:
 
     def planner(self, name: Any, options: dict[str, Any]) -> Planner:
         if not isinstance(name, str):
-            raise CardzError(f"planner is a planner's name, not {name!r}", "/planner")
+            raise CardzError(f"planner is a planner's name, not {shown(name)}", "/planner")
         budget = {k: options[k] for k in ("nodes", "seconds") if options.get(k) is not None}
+        Budget(**budget)  # checked for every planner, as the command line checks it
         return make_planner(self.game, name, **budget)
 
     def hint(self, name: Any, options: dict[str, Any]) -> Move | None:

@@ -35,7 +35,7 @@ def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _whole_number(text: str) -> int:
+def json_whole_number(text: str) -> int:
     """A JSON whole number. Python converts none of more than 4,300 digits; a longer one is
     read as a power of ten of its size, so the loader refuses it at its pointer as past the
     limit, named by its size."""
@@ -151,7 +151,7 @@ def read_source(source: Path | str | dict, file: str) -> tuple[Any, str, list[Pr
         return None, text, [Problem("", f"nested deeper than {MAX_NESTING} levels", file=file)]
     try:
         data = json.loads(text, object_pairs_hook=pairs_hook, parse_constant=_no_constant,
-                          parse_int=_whole_number)
+                          parse_int=json_whole_number)
     except json.JSONDecodeError as exc:
         if isinstance(source, str) and _looks_like_a_name(text):
             return None, text, [Problem("", f"{text!r} is not JSON text: a string is read as the "
