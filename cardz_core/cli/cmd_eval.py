@@ -6,7 +6,7 @@ import argparse
 
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import add_game_args, open_game, print_json, read_document
-from cardz_core.engine.movetext import did_you_mean
+from cardz_core.nearest import did_you_mean
 from cardz_core.problems import CardzError
 
 

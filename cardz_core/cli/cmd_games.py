@@ -13,7 +13,7 @@ from typing import Any
 
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import print_json
-from cardz_core.engine.movetext import did_you_mean
+from cardz_core.nearest import did_you_mean
 from cardz_core.problems import CardzError
 from cardz_core.ratings import LEVELS, Found, file_hash, table_for
 from cardz_core.rulesets import Ruleset, bundled

@@ -356,7 +356,7 @@ def _entry_of(entries: list[Entry], move: Any) -> str | None:
 
 def _chosen(game: Game, v: View, entries: list[Entry], text: str) -> Any:
     """The move the player typed, or a message saying why there is none."""
-    from cardz_core.engine.movetext import did_you_mean
+    from cardz_core.nearest import did_you_mean
 
     entry = pick(entries, text)
     if entry is not None:

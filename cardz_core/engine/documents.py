@@ -190,7 +190,7 @@ class _Reader:
         if not isinstance(depots, dict):
             self.error("/depots", "depots must be an object naming every depot of the game")
             return piles
-        from cardz_core.engine.movetext import closest
+        from cardz_core.nearest import closest
 
         missing = [name for name in self.names if name not in depots]
         # a misspelt name is one mistake: named with the depot it is near, which is then not

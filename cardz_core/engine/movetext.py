@@ -31,6 +31,7 @@ from cardz_core.engine.documents import shown
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import State
 from cardz_core.limits import MAX_CARDS
+from cardz_core.nearest import did_you_mean
 from cardz_core.problems import CardzError, pointer
 
 MOVE_FIELDS = frozenset({"from", "index", "to", "declare", "at", "text"})
@@ -86,21 +87,6 @@ def parse_move(game: Any, value: Any, path: str = "") -> Move:
         return _parse_document(game, value, path)
     raise CardzError(f"a move is text like 'column-3@4>foundation-1' or 'tap stock', or a "
                      f"move document, not {shown(value)}", path)
-
-
-def closest(word: str, choices: Any) -> str | None:
-    """The choice closest to ``word`` in any letter case, if any is close."""
-    import difflib  # for a mistyped name only (start time)
-
-    by_lower = {str(c).lower(): str(c) for c in choices}
-    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
-    return by_lower[close[0]] if close else None
-
-
-def did_you_mean(word: str, choices: Any) -> str:
-    """`` (did you mean 'a'?)`` for the choice closest to ``word``, else ``""``."""
-    near = closest(word, choices)
-    return f" (did you mean {near!r}?)" if near is not None else ""
 
 
 def _depot(game: Any, name: Any, path: str, role: str) -> int:

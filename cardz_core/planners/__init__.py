@@ -51,7 +51,7 @@ def make_planner(game: Game, name: str = DEFAULT_PLANNER, *, force: bool = False
     triggers or actions without ``planner: true``) unless ``force``."""
     factory = game.registry.lookup("planners", name)
     if factory is None:
-        from cardz_core.engine.movetext import did_you_mean  # a mistyped name only
+        from cardz_core.nearest import did_you_mean  # a mistyped name only
 
         known = sorted(game.registry.planners)
         raise CardzError(f"no planner named {name!r}{did_you_mean(name, known)} "
