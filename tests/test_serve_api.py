@@ -18,7 +18,8 @@ from serve_helpers import serving
 from cardz_core.board_layout import lay_out
 from cardz_core.cli.main import main
 from cardz_core.engine.logs import replay
-from cardz_core.limits import MAX_PORT, PLANNER_MAX_SECONDS, SERVE_MAX_SESSIONS, SERVE_READ_SECONDS
+from cardz_core.limits import (MAX_PORT, PLANNER_MAX_SECONDS, SERVE_MAX_MESSAGE, SERVE_MAX_SESSIONS,
+                               SERVE_READ_SECONDS)
 from cardz_core.msdeal import deal_ms
 from cardz_core.planners import make_planner, usual
 from cardz_core.planners.solver import solve
@@ -535,3 +536,43 @@ def test_a_client_that_stops_sending_is_dropped(client, monkeypatch):
     got = _exchange(client, _request(client, head, b'{"game"'), timeout=20)
     assert got == b"" and time.monotonic() - started < 10  # closed, not held for ever
     assert client.ok("GET", "/api/games")["games"]  # and the server serves on
+
+
+def test_closing_a_session_not_open_is_a_404_and_close_takes_no_field(client):
+    s = client.start("golf", seed=1)
+    status, body = client.call("POST", f"/api/sessions/{s['session']}/close", {"x": 1})
+    assert (status, body["problems"][0]["path"]) == (400, "/x")
+    assert client.ok("DELETE", f"/api/sessions/{s['session']}") == {"closed": s["session"]}
+    for method, path in (("DELETE", f"/api/sessions/{s['session']}"),
+                         ("POST", f"/api/sessions/{s['session']}/close"), ("DELETE", "/api/sessions/x")):
+        status, body = client.call(method, path, {} if method == "POST" else None)
+        assert status == 404 and body["error"].startswith("no session"), (method, path)
+
+
+def test_a_method_the_api_does_not_use_is_refused_in_json(client):
+    for method in ("PUT", "PATCH", "OPTIONS"):
+        status, raw, headers = client.raw(method, "/api/games")
+        assert status == 405 and headers["Connection"] == "close"
+        assert json.loads(raw)["error"] == (f"{method} is not a method of this server: it takes "
+                                            "GET, POST and DELETE (docs/serve.md)")
+    status, raw, headers = client.raw("HEAD", "/api/games")
+    assert status == 405 and raw == b""  # a HEAD answer has no body
+    got = _exchange(client, _request(client, "GET /api/games HTTP/1.1\r\nX: " + "a" * 70_000 +
+                                     "\r\n\r\n"))
+    assert got.startswith(b"HTTP/1.1 431") and got.endswith(b'{"error": "Line too long", '
+                                                            b'"problems": []}\n')
+
+
+def test_a_refusal_quoting_a_long_input_is_cut():
+    from cardz_core.serve.server import cut
+
+    assert cut("x" * SERVE_MAX_MESSAGE) == "x" * SERVE_MAX_MESSAGE
+    assert cut("x" * (SERVE_MAX_MESSAGE + 1)) == "x" * (SERVE_MAX_MESSAGE - 1) + "…"
+
+
+def test_a_megabyte_of_move_text_is_not_sent_back(client):
+    s = client.start("golf", seed=1)
+    status, raw, _ = client.raw("POST", f"/api/sessions/{s['session']}/move",
+                                json.dumps({"move": "x" * 1_000_000}).encode(),
+                                {"Content-Type": "application/json"})
+    assert status == 400 and len(raw) < 4 * SERVE_MAX_MESSAGE

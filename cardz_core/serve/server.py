@@ -27,7 +27,8 @@ from urllib.parse import urlsplit
 
 from cardz_core.engine.movetext import move_document
 from cardz_core.engine.state import STATUS_NAMES
-from cardz_core.limits import MAX_DOCUMENT_BYTES, SERVE_MAX_SESSIONS, SERVE_READ_SECONDS
+from cardz_core.limits import (MAX_DOCUMENT_BYTES, SERVE_MAX_MESSAGE, SERVE_MAX_SESSIONS,
+                               SERVE_READ_SECONDS)
 from cardz_core.problems import CardzError
 from cardz_core.safe_text import json_text
 from cardz_core.serve.board import board_layout
@@ -71,8 +72,11 @@ class Sessions:
         return session
 
     def close(self, ident: str) -> None:
+        """Close an open session; one not open is a NotFound, as for any other request."""
         with self._lock:
-            self._open.pop(ident, None)
+            closed = self._open.pop(ident, None)
+        if closed is None:
+            raise NotFound(f"no session {ident!r} (it was closed, or the server restarted)")
 
     def __len__(self) -> int:
         return len(self._open)
@@ -214,6 +218,14 @@ def _fields(body: dict[str, Any], allowed: set[str], required: frozenset[str] | 
         raise CardzError(f"{key!r} is missing", "/" + key)
 
 
+def cut(text: str) -> str:
+    """A refusal's text cut to ``SERVE_MAX_MESSAGE`` characters: a message that quotes a long
+    input (a megabyte of move text) is not sent back whole, twice."""
+    if len(text) <= SERVE_MAX_MESSAGE:
+        return text
+    return text[:SERVE_MAX_MESSAGE - 1] + "…"
+
+
 class Handler(BaseHTTPRequestHandler):
     """One request. ``server.app`` is the ``App``; ``server.hosts`` the ``Host`` values taken."""
 
@@ -232,6 +244,23 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_DELETE(self) -> None:
         self._answer("DELETE")
+
+    def _not_allowed(self) -> None:
+        """A method the API does not use: refused in JSON like every other refusal."""
+        self.close_connection = True  # its body, if any, is not read
+        self._error(HTTPStatus.METHOD_NOT_ALLOWED,
+                    CardzError(f"{self.command} is not a method of this server: it takes GET, "
+                               "POST and DELETE (docs/serve.md)"))
+
+    do_PUT = do_PATCH = do_OPTIONS = do_HEAD = _not_allowed
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None
+                   ) -> None:
+        """A request the HTTP parser refuses (a garbled request line, a header too long): in
+        JSON, as the API's own refusals are, and the connection closed."""
+        self.close_connection = True
+        self._json(HTTPStatus(code), {"error": message or HTTPStatus(code).phrase,
+                                      "problems": []})
 
     def _answer(self, method: str) -> None:
         # a refused request may leave its body unread, which would be read as the next request:
@@ -316,6 +345,7 @@ class Handler(BaseHTTPRequestHandler):
         if len(parts) in (2, 3) and parts[0] == "sessions":
             what = parts[2] if len(parts) == 3 else ""
             if method == "DELETE" and not what or method == "POST" and what == "close":
+                _fields(body or {}, set())
                 app.sessions.close(parts[1])
                 return HTTPStatus.OK, {"closed": parts[1]}
             session = app.sessions.get(parts[1])
@@ -343,8 +373,8 @@ class Handler(BaseHTTPRequestHandler):
         self._send(HTTPStatus.OK, data, kind, PAGE_POLICY)
 
     def _error(self, status: HTTPStatus, exc: CardzError) -> None:
-        self._json(status, {"error": "; ".join(str(p) for p in exc.problems),
-                            "problems": [{"path": p.path, "message": p.message}
+        self._json(status, {"error": cut("; ".join(str(p) for p in exc.problems)),
+                            "problems": [{"path": cut(p.path), "message": cut(p.message)}
                                          for p in exc.problems]})
 
     def _json(self, status: HTTPStatus, value: Any) -> None:
@@ -362,7 +392,8 @@ class Handler(BaseHTTPRequestHandler):
         if policy is not None:
             self.send_header("Content-Security-Policy", policy)
         self.end_headers()
-        self.wfile.write(data)
+        if self.command != "HEAD":  # a HEAD answer has the headers of the body, not the body
+            self.wfile.write(data)
 
 
 class CardzServer(ThreadingHTTPServer):
