@@ -88,6 +88,25 @@ def test_a_deal_option_is_a_seed_the_command_line_takes() -> None:
     assert env.reset(options={"deal": np.uint64(7)})[1]["deal"] == 7
     # -1 and 2**64 wrapped to other seeds' deals; 1.7 played deal 1
     for bad in (-1, MAX_SEED + 1, 1.7, True, "3"):
-        with pytest.raises(CardzError, match=r"options\['deal'\] is a deal's seed, a whole number "
-                                             f"from 0 to {MAX_SEED}"):
+        with pytest.raises(CardzError, match=r"options\['deal'\] \(a deal's seed\) is a whole "
+                                             f"number from 0 to {MAX_SEED}"):
             env.reset(options={"deal": bad})
+
+
+def test_an_action_or_a_cap_of_the_wrong_type_is_refused_by_name() -> None:
+    from cardz_core.limits import MAX_SIM_MAX_MOVES
+    from cardz_core.problems import CardzError
+
+    env = gymnasium.make("cardz/Freecell-v0").unwrapped
+    obs, info = env.reset(seed=1)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    last = env.table.num_actions - 1
+    assert not env.step(np.int64(legal))[4]["illegal"]
+    for bad in ("3", 2.7, None, True, -1, last + 1):  # int() took "3" and 2.7
+        with pytest.raises(CardzError, match=f"an action is a whole number from 0 to {last}"):
+            env.step(bad)
+    assert gymnasium.make("cardz/Golf-v0", max_steps=MAX_SIM_MAX_MOVES).unwrapped.max_steps == \
+        MAX_SIM_MAX_MOVES
+    for cap in (0, MAX_SIM_MAX_MOVES + 1, "10", 1.5):
+        with pytest.raises(CardzError, match="max_steps is a whole number from 1"):
+            gymnasium.make("cardz/Golf-v0", max_steps=cap)

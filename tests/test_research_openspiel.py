@@ -270,5 +270,15 @@ def test_a_state_ended_at_max_moves_takes_no_action() -> None:
 
 
 def test_a_seed_out_of_the_command_lines_range_is_refused() -> None:
-    with pytest.raises(CardzError, match="seed is a deal's seed, a whole number from 0"):
+    with pytest.raises(CardzError, match=r"seed \(a deal's seed\) is a whole number from 0"):
         pyspiel.load_game("cardz", {"game": "golf", "seed": -1})
+
+
+def test_reveal_action_takes_only_a_card_of_the_table() -> None:
+    game = pyspiel.load_game("cardz", {"game": "golf", "seed": 1})
+    state = game.new_initial_state()
+    n = cardz_core.open_game("golf").n_cards
+    assert state.reveal_action(n - 1) >= 0
+    for bad in (-1, n, 2.0):  # -1 was the last card, n an IndexError
+        with pytest.raises(CardzError, match=f"card_id is a whole number from 0 to {n - 1}"):
+            state.reveal_action(bad)

@@ -157,14 +157,19 @@ def finished(game: Game, v: View) -> bool:
     return v.status != Status.PLAYING or not game.legal_moves(v)
 
 
+def whole(value: object, what: str, low: int, high: int) -> int:
+    """``value`` as a whole number from ``low`` to ``high`` (a numpy integer too, not a bool, a
+    float or a text that ``int()`` would turn into one), else a ``CardzError`` naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not low <= int(value) <= high:
+        raise CardzError(f"{what} is a whole number from {low} to {high}, not {shown(value)}")
+    return int(value)
+
+
 def deal_seed(value: object, what: str) -> int:
     """A deal's seed as the command line takes it, a whole number 0 to ``MAX_SEED``: another
     value would name a deal no ``cardz deal --seed`` gives, or the same deal as another seed."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
-            or not 0 <= int(value) <= MAX_SEED:
-        raise CardzError(f"{what} is a deal's seed, a whole number from 0 to {MAX_SEED}, not "
-                         f"{shown(value)}")
-    return int(value)
+    return whole(value, f"{what} (a deal's seed)", 0, MAX_SEED)
 
 
 def check_reward(reward: str, worst: float, best: float) -> None:

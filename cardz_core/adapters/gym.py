@@ -23,7 +23,7 @@ import numpy as np
 from gymnasium import spaces
 
 from cardz_core.adapters import core
-from cardz_core.limits import MAX_SEED
+from cardz_core.limits import MAX_SEED, MAX_SIM_MAX_MOVES
 from cardz_core.rulesets import bundled
 from cardz_core.view import Seat
 
@@ -36,8 +36,7 @@ class CardzEnv(gymnasium.Env[np.ndarray, np.int64]):
     def __init__(self, game: str, max_steps: int = 1000, reward: str = "win",
                  score_worst: float = 0.0, score_best: float = 1.0,
                  render_mode: str | None = None) -> None:
-        if max_steps < 1:
-            raise ValueError("max_steps is 1 or more")
+        max_steps = core.whole(max_steps, "max_steps", 1, MAX_SIM_MAX_MOVES)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is one of {self.metadata['render_modes']}")
         core.check_reward(reward, score_worst, score_best)
@@ -86,7 +85,7 @@ class CardzEnv(gymnasium.Env[np.ndarray, np.int64]):
         seat = self.seat
         if core.finished(self.game, seat.view) or self._steps >= self.max_steps:
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
-        move = self.table.move(int(action))
+        move = self.table.move(core.whole(action, "an action", 0, self.table.num_actions - 1))
         illegal = move not in self.game.legal_moves(seat.view)
         if not illegal:
             seat.play(move)

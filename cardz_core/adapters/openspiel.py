@@ -190,7 +190,8 @@ class CardzSpielState(pyspiel.State):
         table): how a caller plays a true deal's cards, e.g. to compare with cardz's planners
         on the same deals."""
         g = self._game()
-        return g.table.face_index[g.cardz.identity[card_id]]
+        card = core.whole(card_id, "card_id", 0, g.cardz.n_cards - 1)
+        return g.table.face_index[g.cardz.identity[card]]
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
