@@ -576,3 +576,16 @@ def test_a_megabyte_of_move_text_is_not_sent_back(client):
                                 json.dumps({"move": "x" * 1_000_000}).encode(),
                                 {"Content-Type": "application/json"})
     assert status == 400 and len(raw) < 4 * SERVE_MAX_MESSAGE
+
+
+def test_a_log_comes_alone_whether_it_starts_a_session_or_a_new_game(client):
+    s = client.start("freecell", seed=1)
+    log = client.ok("GET", f"/api/sessions/{s['session']}/log")
+    for extra in ({"seed": 99}, {"winnable": True}, {"ms": 99}):
+        for method, path, body in (("POST", "/api/sessions", {"game": "freecell"}),
+                                   ("POST", f"/api/sessions/{s['session']}/new", {})):
+            status, answer = client.call(method, path, {**body, "log": log, **extra})
+            assert status == 400 and answer["error"] == (f"/{next(iter(extra))}: give a log alone: "
+                                                         "it says where its game starts"), path
+    status, answer = client.call("POST", "/api/sessions", {"game": "freecell", "log": None})
+    assert status == 400 and answer["error"] == "a log is a JSON object"  # not a seed-1 game

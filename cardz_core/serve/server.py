@@ -131,13 +131,12 @@ class App:
         _fields(body, {"game", "seed", "winnable", "ms", "board", "log"}, required={"game"})
         entry = self.catalogue.game(body["game"])
         game, lock = self.catalogue.compiled.get(entry)
-        log = body.get("log")
-        start = {k: v for k, v in body.items() if k in ("seed", "winnable", "ms", "board")}
+        start = _opening(body)
         with lock:
-            opening = Session.opening(game, {} if log is not None else start)
+            opening = Session.opening(game, start)
             session = Session("", entry, game, opening, lock)
-            if log is not None:
-                session.load_log(log)
+            if "log" in body:
+                session.load_log(body["log"])
             self.sessions.add(session)
             return session_payload(session)
 
@@ -147,12 +146,11 @@ class App:
         extra: dict[str, Any] = {}
         if action == "new":
             _fields(body, {"seed", "winnable", "ms", "board", "log"})
+            start = _opening(body)
             if "log" in body:
-                if len(body) > 1:
-                    raise CardzError("give a log alone: it says where its game starts")
                 session.load_log(body["log"])
             else:
-                session.new_game(Session.opening(session.game, body))
+                session.new_game(Session.opening(session.game, start))
         elif action == "move":
             _fields(body, {"move"}, required={"move"})
             session.move(body["move"])
@@ -205,6 +203,15 @@ class App:
 COUNTERS = ("moves", "undos", "recycles", "redeals")  # as board documents write them
 SIMPLE_ACTIONS = {"undo": "undo", "redo": "redo", "restart": "restart", "resume": "resume",
                   "leave": "leave_replay"}
+
+
+def _opening(body: dict[str, Any]) -> dict[str, Any]:
+    """The fields of ``body`` that say where a new game starts; a log says that itself, so it
+    comes alone."""
+    start = {k: v for k, v in body.items() if k in ("seed", "winnable", "ms", "board")}
+    if "log" in body and start:
+        raise CardzError("give a log alone: it says where its game starts", "/" + next(iter(start)))
+    return start
 
 
 def _fields(body: dict[str, Any], allowed: set[str], required: frozenset[str] | set[str] = frozenset()
