@@ -287,6 +287,13 @@ def test_replaying_a_solvers_line_forwards_backwards_and_playing_on(client, tmp_
     assert r["replay"] is None and r["moves"] == 3 and r["canUndo"]
     r = client.act(r, "move", {"move": lines[3]})
     assert r["moves"] == 4
+    for line in lines[4:]:  # played to the end: a step and a move on the won game say so
+        r = client.act(r, "move", {"move": line})
+    assert r["status"] == "won"
+    for action, body in (("step", {"planner": "usual"}), ("move", {"move": lines[0]})):
+        status, answer = client.call("POST", f"/api/sessions/{s['session']}/{action}", body)
+        assert (status, answer["error"]) == (409, "the game is won: no more moves (undo, restart "
+                                                  "or deal again)"), action
 
 
 def test_a_saved_log_loads_and_plays_on(client):

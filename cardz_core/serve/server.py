@@ -163,6 +163,7 @@ class App:
             extra["hint"] = None if move is None else {
                 **move_document(session.game, move), "text": session.game.move_text(move)}
             if action == "step":
+                session.still_playing()  # a finished game is refused as a move on it is
                 if move is None:
                     raise Refused("the planner finds no move worth making")
                 session.move(move_document(session.game, move))

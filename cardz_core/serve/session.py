@@ -248,13 +248,19 @@ class Session:
             raise Refused("a log is being replayed: resume or leave the replay first")
         return self.playing
 
-    def move(self, value: Any) -> None:
-        """Play a move given in text form or as a move document."""
+    def still_playing(self) -> Playing:
+        """The game being played, refused when the rules have ended it."""
         playing = self._playing()
-        move = self.game.parse_move(value)
         if playing.seat.state.status != PLAYING:
             raise Refused(f"the game is {STATUS_NAMES[playing.seat.state.status]}: no more "
-                             "moves (undo, restart or deal again)")
+                          "moves (undo, restart or deal again)")
+        return playing
+
+    def move(self, value: Any) -> None:
+        """Play a move given in text form or as a move document."""
+        self._playing()
+        move = self.game.parse_move(value)
+        playing = self.still_playing()
         try:
             playing.play(move)
         except CardzError as exc:
