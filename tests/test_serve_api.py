@@ -285,6 +285,10 @@ def test_replaying_a_solvers_line_forwards_backwards_and_playing_on(client, tmp_
     assert status == 409 and "replayed" in body["error"]
     r = client.act(s, "resume")
     assert r["replay"] is None and r["moves"] == 3 and r["canUndo"]
+    assert r["opening"] == {"ms": 1}  # the solution's board is the game's own opening
+    for action, body in (("resume", {}), ("goto", {"at": 1})):  # well-formed, not now: a 409
+        status, answer = client.call("POST", f"/api/sessions/{s['session']}/{action}", body)
+        assert (status, answer["error"]) == (409, "no log is being replayed"), action
     r = client.act(r, "move", {"move": lines[3]})
     assert r["moves"] == 4
     for line in lines[4:]:  # played to the end: a step and a move on the won game say so

@@ -336,14 +336,14 @@ class Session:
 
     def goto(self, at: Any) -> None:
         if self.replaying is None:
-            raise CardzError("no log is being replayed")
+            raise Refused("no log is being replayed")
         self.replaying.at = whole_number(at, "at", 0, len(self.replaying.frames) - 1)
 
     def resume(self) -> None:
         """Leave the replay and play on from the step shown, the steps before it kept as the
         game's log (so undo goes back through them)."""
         if self.replaying is None:
-            raise CardzError("no log is being replayed")
+            raise Refused("no log is being replayed")
         log = self.replaying.log
         if "seed" in log:
             opening = Opening(self.game.deal(log["seed"]), seed=log["seed"])
@@ -352,6 +352,8 @@ class Session:
             if opening.state.pools is not None:
                 raise CardzError("this log starts from a player's view; it can be replayed, "
                                  "not played on")
+            if opening.state == self.playing.opening.state:  # the game's own opening, as it
+                opening = self.playing.opening               # was named (a Microsoft deal)
         playing = Playing(self.game, opening)
         for step in log["steps"][:self.replaying.at]:
             if step == {"undo": True}:
