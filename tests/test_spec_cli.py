@@ -75,6 +75,11 @@ def test_check_json_names_a_whole_file_problem_at_the_whole_documents_pointer(ca
 def test_check_without_files_is_a_usage_error(capsys):
     assert main(["check"]) == 2
     assert "error: the following arguments are required: FILE" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    # the usage says FILE is required, as the error does
+    assert capsys.readouterr().out.startswith(
+        "usage: cardz check [-h] [--json] [--lenient] [--play [N]] FILE [FILE ...]\n")
 
 
 def test_schema_prints_the_schema(capsys):

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "check", help=COMMANDS["check"],
+        # FILE is required; it is parsed as optional only so that --play's N may be left out
+        usage="%(prog)s [-h] [--json] [--lenient] [--play [N]] FILE [FILE ...]",
         description="Validate .cardz game files. Prints one line per problem, "
                     "'FILE: /json/pointer: message'; exits 1 if any file has an error.")
     parser.add_argument("files", nargs="*", metavar="FILE", help=GAME_HELP)
