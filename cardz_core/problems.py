@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Iterable
 
 import attrs
@@ -37,6 +38,14 @@ class CardzError(Exception):
             problems = [Problem(path, problems)]
         self.problems = list(problems)
         super().__init__("; ".join(str(p) for p in self.problems))
+
+
+def is_whole(value: object, low: float, high: float) -> bool:
+    """Whether ``value`` is a whole number from ``low`` to ``high``: an ``int`` or a numpy
+    integer, not a bool (which Python counts as one), a float or a text ``int()`` would turn
+    into one."""
+    return not isinstance(value, bool) and isinstance(value, numbers.Integral) \
+        and low <= int(value) <= high
 
 
 def pointer(*parts: object) -> str:

@@ -27,7 +27,7 @@ Every value is in [0, 1].
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -37,7 +37,7 @@ from cardz_core.engine.documents import shown
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import Status
 from cardz_core.limits import MAX_SEED
-from cardz_core.problems import CardzError
+from cardz_core.problems import CardzError, is_whole
 from cardz_core.rulesets import open_game
 from cardz_core.view import Reveal, View, canonical, deck_info
 
@@ -157,16 +157,15 @@ def finished(game: Game, v: View) -> bool:
     return v.status != Status.PLAYING or not game.legal_moves(v)
 
 
-def whole(value: object, what: str, low: int, high: int) -> int:
+def whole(value: Any, what: str, low: int, high: int) -> int:
     """``value`` as a whole number from ``low`` to ``high`` (a numpy integer too, not a bool, a
     float or a text that ``int()`` would turn into one), else a ``CardzError`` naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
-            or not low <= int(value) <= high:
+    if not is_whole(value, low, high):
         raise CardzError(f"{what} is a whole number from {low} to {high}, not {shown(value)}")
     return int(value)
 
 
-def deal_seed(value: object, what: str) -> int:
+def deal_seed(value: Any, what: str) -> int:
     """A deal's seed as the command line takes it, a whole number 0 to ``MAX_SEED``: another
     value would name a deal no ``cardz deal --seed`` gives, or the same deal as another seed."""
     return whole(value, f"{what} (a deal's seed)", 0, MAX_SEED)

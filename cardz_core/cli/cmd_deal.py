@@ -10,7 +10,8 @@ from pathlib import Path
 
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.common import (UsageError, add_game_args, check_output, check_range,
-                                   check_seconds, check_seed, open_game, print_json, whole_number)
+                                   check_seconds, check_seed, goes_with, open_game, print_json,
+                                   whole_number)
 from cardz_core.limits import MAX_MS_DEAL, SOLVE_DEFAULT_SECONDS, SOLVE_MAX_STATES
 from cardz_core.msdeal import ms_board_document
 from cardz_core.problems import CardzError
@@ -58,9 +59,7 @@ def run(args: argparse.Namespace) -> int:
     check_seed(args.seed)
     if args.winnable:
         return _winnable(args)
-    for flag in ("solution", "difficulty", "tries", "max_states", "timeout"):
-        if getattr(args, flag) is not None:
-            raise UsageError(f"argument --{flag.replace('_', '-')}: it goes with --winnable")
+    goes_with(args, "--winnable", "solution", "difficulty", "tries", "max_states", "timeout")
     if args.seed is None and args.ms is None:
         raise UsageError("one of the arguments --seed --ms --winnable is required")
     check_range(args.ms, "--ms", 1, MAX_MS_DEAL)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.cmd_hint import add_planner_options, check_planner_options, planner_from_args
 from cardz_core.cli.common import (UsageError, add_game_args, check_output, check_range, check_seed,
-                                   open_game, print_json, read_document, whole_number)
+                                   goes_with, open_game, print_json, read_document, whole_number)
 from cardz_core.cli.menu import Entry, menu, pick
 from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
 from cardz_core.interrupts import interrupts_held
@@ -139,10 +139,7 @@ def run(args: argparse.Namespace) -> int:
     from cardz_core.engine.logs import LogRecorder
 
     check_seed(args.seed)
-    # a person's game has no move cap and shows every move
-    for flag, given in (("--max-moves", args.max_moves is not None), ("--quiet", args.quiet)):
-        if given and not args.planner:
-            raise UsageError(f"argument {flag}: it goes with --planner")
+    goes_with(args, "--planner", "max_moves", "quiet")  # a person's game: no cap, every move shown
     args.max_moves = PLAY_MAX_MOVES if args.max_moves is None else args.max_moves
     check_range(args.max_moves, "--max-moves", 1, MAX_SIM_MAX_MOVES)
     check_planner_options(args)

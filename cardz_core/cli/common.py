@@ -63,6 +63,18 @@ def stdin_once(*given: tuple[str, list[str]]) -> None:
         raise UsageError(f"argument {second}: standard input is read once{why}")
 
 
+def goes_with(args: argparse.Namespace, needed: str, *dests: str) -> None:
+    """Flags (by their ``dests``) that mean something only with flag ``needed``: one given
+    without it is a ``UsageError``, not quietly ignored. A flag left out is None (or False, for
+    a switch); 0 is a value given."""
+    if getattr(args, needed.lstrip("-").replace("-", "_")):
+        return
+    for dest in dests:
+        value = getattr(args, dest)
+        if value is not None and value is not False:
+            raise UsageError(f"argument --{dest.replace('_', '-')}: it goes with {needed}")
+
+
 def check_range(value: int | float | None, flag: str, low: int | float,
                 high: int | float | None = None) -> None:
     """The one rule for numeric flags in every command: ``low`` to ``high`` (inclusive), else a

@@ -22,6 +22,7 @@ from cardz_core.cards import (RANK_LETTERS, SUIT_LETTERS, Card, card_id_of, code
 from cardz_core.engine.ends import Ends
 from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
 from cardz_core.limits import MAX_EXPR_INT, MAX_SEED
+from cardz_core.nearest import closest
 from cardz_core.problems import CardzError, Problem, join, pointer
 
 BOARD_FORMAT = "cardz-board/1"
@@ -190,8 +191,6 @@ class _Reader:
         if not isinstance(depots, dict):
             self.error("/depots", "depots must be an object naming every depot of the game")
             return piles
-        from cardz_core.nearest import closest
-
         missing = [name for name in self.names if name not in depots]
         # a misspelt name is one mistake: named with the depot it is near, which is then not
         # reported missing, nor are the cards it holds

@@ -23,7 +23,7 @@ from cardz_core.engine.moves import IllegalMove, Move
 from cardz_core.engine.state import PLAYING
 from cardz_core.engine.documents import shown
 from cardz_core.limits import PLANNER_MAX_NODES, PLANNER_MAX_SECONDS
-from cardz_core.problems import CardzError
+from cardz_core.problems import CardzError, is_whole
 from cardz_core.view import View, deck_info, pool_counts
 
 if TYPE_CHECKING:
@@ -51,8 +51,7 @@ class Budget:
 
     def __attrs_post_init__(self) -> None:
         nodes, seconds = self.nodes, self.seconds
-        if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int)
-                                  or not 1 <= nodes <= PLANNER_MAX_NODES):
+        if nodes is not None and not is_whole(nodes, 1, PLANNER_MAX_NODES):
             raise CardzError(f"a planner's node budget is a whole number from 1 to "
                              f"{PLANNER_MAX_NODES}, not {shown(nodes)}", "/nodes")
         if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))

@@ -65,7 +65,7 @@ from cardz_core.engine.state import PLAYING
 from cardz_core.limits import KLONDIKE_MAX_SAMPLES, PLANNER_MAX_GAME_NODES, PLANNER_MAX_NODES
 from cardz_core.planners.base import Budget, Unknown, refuse_reveal
 from cardz_core.planners.solver import prepare
-from cardz_core.problems import CardzError
+from cardz_core.problems import CardzError, is_whole
 from cardz_core.solver.analysis import analysis_of
 from cardz_core.solver.klondike import KlondikeShape, model_position, native_model, step_moves
 from cardz_core.view import View
@@ -86,9 +86,9 @@ MAX_RETURNS = 2  # times play goes back to one board when every child leads back
 
 
 def _whole(value: Any, low: int, high: int, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    if not is_whole(value, low, high):
         raise CardzError(f"the klondike planner's {what} is {low} to {high}, not {value!r}")
-    return value
+    return int(value)
 
 
 def _flag(value: Any, what: str) -> bool:
@@ -170,11 +170,13 @@ class KlondikePlanner:
         if kind == "children":
             if self.reveal is not None:
                 tallies = self._reveal_first(tallies, columns, self.reveal)
-        played = [self._played(game, view, list(talon), steps) for steps, *_ in tallies]
-        for plan, back in played:
+        played = []  # the children that lead back, in order, each with the board
+        for steps, *_ in tallies:
+            plan, back = self._played(game, view, list(talon), steps)
             if back is None:
                 self.plan = plan
                 return self.plan.pop(0)[1]
+            played.append((plan, back))
         # every child leads back to a board a decision was made on: the best goes back again,
         # a few times a board at most (the next decision there draws new deals; a position
         # about even is not given up for circling)

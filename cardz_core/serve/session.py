@@ -33,7 +33,7 @@ from cardz_core.planners import DEFAULT_PLANNER, make_planner, planner_allowed
 from cardz_core.planners.base import Budget
 from cardz_core.planners.uniform import RandomPlanner
 from cardz_core.planners.usual import UsualPlanner
-from cardz_core.problems import CardzError
+from cardz_core.problems import CardzError, is_whole
 from cardz_core.view import Seat, View
 
 if TYPE_CHECKING:
@@ -166,10 +166,10 @@ def solution_log(game: Game, opening: Opening, text: str) -> dict[str, Any]:
 
 
 def whole_number(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    if not is_whole(value, low, high):
         raise CardzError(f"{what} must be a whole number from {low} to {high}, not {shown(value)}",
                          "/" + what)
-    return value
+    return int(value)
 
 
 class Session:
