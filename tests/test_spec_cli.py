@@ -8,6 +8,8 @@ from spec_helpers import game
 
 from cardz_core.cli.main import main
 
+RULESETS = Path(__file__).resolve().parents[1] / "rulesets"
+
 DATA = Path(__file__).parent / "data" / "spec"
 
 
@@ -114,6 +116,25 @@ def test_check_play_warns_about_a_game_that_cannot_be_played(capsys, tmp_path):
         found["/winCondition"]["message"]
     assert "every planner the game allows (usual, value, expectimax) resigns" in \
         found["/planner"]["message"]
+
+
+def test_check_play_names_the_deal_steps_the_deck_runs_out_before(capsys, tmp_path):
+    game = json.loads((RULESETS / "klondike.cardz").read_text())
+    game["dealRules"] = [{"kind": "dealGroup", "to": "column", "faceDown": 5, "faceUp": 1},
+                         {"kind": "dealGroup", "to": "waste", "faceUp": 1}]
+    path = tmp_path / "short.cardz"
+    for columns, short in ((8, []), (9, []), (10, ["'column-10'"]), (11, ["'column-10'", "'column-11'"])):
+        game["depots"][3]["repeat"] = columns  # six cards each: 48, 54, 60, 66 of the 52
+        path.write_text(json.dumps(game))
+        assert main(["check", "--play", "2", str(path), "--json"]) == 0
+        found = {p["path"]: p["message"] for p in json.loads(capsys.readouterr().out)}
+        idle = "this step changes no card in any of 2 deals (seeds 0-1)"
+        assert (idle in found.get("/dealRules/1", "")) == (columns > 8)  # the waste's card
+        if short:
+            assert found["/dealRules/0/to"].startswith(
+                f"play: this step deals no card to {', '.join(short)} in any of 2 deals")
+        else:  # running out after every column has a card is the usual way to deal the rest
+            assert "/dealRules/0/to" not in found
 
 
 def test_check_play_is_quiet_on_a_good_game(capsys):

@@ -35,8 +35,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--play", nargs="?", action=_Play, default=None, metavar="N",
                         help=f"also deal each file that checks clean N times (default "
                              f"{PLAY_DEALS}) and warn when the solver ({PLAY_STATES:,} positions "
-                             "a deal) wins none, an opening deal has no legal move, or every "
-                             "planner the game allows resigns at once")
+                             "a deal) wins none, an opening deal has no legal move, a deal "
+                             "step runs out of cards, or every planner the game allows "
+                             "resigns at once")
     parser.set_defaults(func=run)
 
 

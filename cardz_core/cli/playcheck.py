@@ -1,10 +1,14 @@
 """`cardz check --play [N]`: deal a game N times and warn about what a file check cannot see.
 
-Three warnings, each saying what was tried:
+Four warnings, each saying what was tried:
 
 - the solver wins none of the N deals (with how many it proved lost and how many it left
   undecided within its budget): the game may be unwinnable;
 - an opening deal has no legal move at all;
+- a step of the opening deal changes no card, or deals none to some of the depots it names,
+  in every deal: the deck ran out before it (a deal that asks for more cards than the deck
+  holds; a step that stops short after every depot has had a card is the usual way to deal
+  the rest, as FreeCell does);
 - every planner the game allows resigns at once (has no move on the opening view) on every
   deal: the game is not one the planners can play, or its rules leave nothing to do.
 
@@ -17,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from cardz_core.problems import WARNING, CardzError, Problem
+from cardz_core.problems import WARNING, CardzError, Problem, join
 
 if TYPE_CHECKING:
     from cardz_core.engine.game import Game
@@ -35,6 +39,28 @@ def _seeds(n: int) -> str:
     return "seed 0" if n == 1 else f"seeds 0-{n - 1}"
 
 
+def _short_steps(game: Game, deals: int) -> list[tuple[str, str, str]]:
+    """The opening deal's steps that change no card, or (a step dealing to a list of depots,
+    with no ``when`` to skip some) that deal no card to some of them, in every deal: each as
+    (pointer, what, why)."""
+    changed = [game.deal_changes(seed) for seed in range(deals)]
+    found = []
+    for i, step in enumerate(game.compiled.deal):
+        if all(not deal[i] for deal in changed):
+            found.append((step.ptr, "this step changes no card",
+                          "the cards it takes have run out by then, or it has nothing to do"))
+            continue
+        targets = step.args.get("to")
+        if not isinstance(targets, tuple) or step.args.get("when") is not None:
+            continue
+        missed = [d for d in targets if all(d not in deal[i] for deal in changed)]
+        if missed:
+            names = ", ".join(repr(game.depot_names[d]) for d in missed)
+            found.append((join(step.ptr, "to"), f"this step deals no card to {names}",
+                          "the deck runs out before them"))
+    return found
+
+
 def play_problems(game: Game, deals: int, file: str) -> list[Problem]:
     """The warnings for ``deals`` deals of ``game`` (see the module docstring)."""
     from cardz_core.planners import make_planner
@@ -45,6 +71,8 @@ def play_problems(game: Game, deals: int, file: str) -> list[Problem]:
     def warn(path: str, message: str) -> None:
         found.append(Problem(path, f"play: {message}", WARNING, file))
 
+    for path, what, why in _short_steps(game, deals):
+        warn(path, f"{what} in any of {deals} deals ({_seeds(deals)}): {why}")
     results: list[str] = []
     stuck: list[int] = []
     for seed in range(deals):

@@ -23,6 +23,17 @@ class Play(Ends):
     def deal(self, seed: int) -> State:
         """The opening deal for ``seed``: each pack group shuffled into its depot, then the
         deal steps; no automatic moves or triggers follow it."""
+        return self._opening(seed)
+
+    def deal_changes(self, seed: int) -> list[set[int]]:
+        """For each step of the opening deal of ``seed``, the depots whose cards it changed:
+        ``check --play`` names a step that changes nothing, or that deals nothing to some of
+        its depots (the deck ran out before them)."""
+        changes: list[set[int]] = []
+        self._opening(seed, changes)
+        return changes
+
+    def _opening(self, seed: int, changes: list[set[int]] | None = None) -> State:
         n = self.n_depots
         groups: dict[int, list[int]] = {}
         for cid, d in enumerate(self.compiled.card_home):
@@ -38,7 +49,12 @@ class Play(Ends):
                       cards=self.identity)
         w = Work(state)
         for step in self.deal_steps:
+            if changes is None:
+                step(w)
+                continue
+            before = list(w.piles)
             step(w)
+            changes.append({d for d, pile in enumerate(w.piles) if pile != before[d]})
         out = self._freeze(w, state)
         out.seed_rank = self._deal_seed(out.piles)
         out.came_from = (-1,) * n
