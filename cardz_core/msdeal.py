@@ -14,7 +14,7 @@ from typing import Any
 
 from cardz_core.cards import RANK_LETTERS, SUIT_LETTERS
 from cardz_core.limits import MAX_MS_DEAL
-from cardz_core.problems import CardzError
+from cardz_core.problems import CardzError, is_whole
 
 MS_COLUMNS = 8
 _MS_SUIT_ORDER = (0, 1, 2, 3)  # C D H S, the order the card table of the generator uses
@@ -22,7 +22,7 @@ _MS_SUIT_ORDER = (0, 1, 2, 3)  # C D H S, the order the card table of the genera
 
 def ms_order(deal: int) -> list[str]:
     """The 52 cards of Microsoft deal ``deal`` in dealing order, written in the card notation."""
-    if isinstance(deal, bool) or not isinstance(deal, int) or not 1 <= deal <= MAX_MS_DEAL:
+    if not is_whole(deal, 1, MAX_MS_DEAL):
         raise CardzError(f"a Microsoft deal number is 1..{MAX_MS_DEAL}, not {deal!r}")
     deck = [RANK_LETTERS[rank] + SUIT_LETTERS[suit]
             for rank in range(1, 14) for suit in _MS_SUIT_ORDER]

@@ -56,7 +56,8 @@ def test_a_view_with_too_few_unseen_cards_is_refused():
 
 
 @pytest.mark.parametrize("deals,ok", [(1, True), (PLANNER_MAX_DEALS, True),
-                                      (PLANNER_MAX_DEALS + 1, False), (0, False)])
+                                      (PLANNER_MAX_DEALS + 1, False), (0, False),
+                                      (2.5, False), ("3", False), (True, False)])
 def test_deals_per_decision_are_limited(deals, ok):
     game = open_game("rulesets/klondike.cardz")
     if ok:

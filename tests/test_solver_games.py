@@ -245,8 +245,9 @@ def test_budgets_are_checked():
     g = make(game_doc())
     with pytest.raises(CardzError):
         solve(g, g.deal(0), max_states=SOLVE_MAX_STATES + 1)
-    with pytest.raises(CardzError):
-        solve(g, g.deal(0), max_states=0)
+    for wrong in (0, 2.5, "3", True):  # a text or a fraction was a TypeError or taken as is
+        with pytest.raises(CardzError, match="state budget is 1 to"):
+            solve(g, g.deal(0), max_states=wrong)
     with pytest.raises(CardzError):
         solve(g, g.deal(0), timeout=0)
     assert solve(g, g.deal(0), max_states=SOLVE_MAX_STATES).result in ("won", "lost")

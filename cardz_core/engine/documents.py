@@ -14,6 +14,7 @@ than 0, their pools in ``unknownPool``.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping
 
 from cardz_core.cards import (RANK_LETTERS, SUIT_LETTERS, Card, card_id_of, code, format_card,
@@ -23,7 +24,7 @@ from cardz_core.engine.ends import Ends
 from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
 from cardz_core.limits import MAX_EXPR_INT, MAX_SEED
 from cardz_core.nearest import closest
-from cardz_core.problems import CardzError, Problem, join, pointer
+from cardz_core.problems import CardzError, Problem, is_whole, join, pointer
 
 BOARD_FORMAT = "cardz-board/1"
 COUNTERS = ("moves", "undos", "recycles", "redeals")
@@ -172,7 +173,7 @@ class _Reader:
         rules_off = self._flag("rulesOff")
         auto_moved = self._flag("autoMoved")
         rng = doc.get("rng", 0)
-        if isinstance(rng, bool) or not isinstance(rng, int) or not 0 <= rng <= MAX_SEED:
+        if not is_whole(rng, 0, MAX_SEED):
             self.error("/rng", f"rng is the generator's 64-bit state, a whole number 0 to "
                                f"{MAX_SEED}, not {shown(rng)}")
             rng = 0
@@ -264,7 +265,7 @@ class _Reader:
                 except ValueError as exc:
                     self.error(path, str(exc))
                     continue
-                if card is None or isinstance(n, bool) or not isinstance(n, int) or n < 1:
+                if card is None or not is_whole(n, 1, math.inf):
                     self.error(path, "a pool counts cards: a card like 'AS' and a number 1 or more")
                     continue
                 free = [i for i in self.table.ids.get(card, []) if not self.used[i]]
@@ -293,8 +294,7 @@ class _Reader:
             path = join("/unknownPool", name)
             slots = [i for i, c in enumerate(piles[d]) if c < 0]
             if (not isinstance(value, list) or len(value) != len(slots)
-                    or any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < n_pools
-                           for p in value)):
+                    or not all(is_whole(p, 0, n_pools - 1) for p in value)):
                 self.error(path, f"give one pool number (0 to {n_pools - 1}) per unknown card "
                            f"of {name}: it holds {len(slots)}")
                 continue
@@ -325,7 +325,7 @@ class _Reader:
 
     def _count(self, path: str, value: Any) -> int:
         # at most what an expression may compute, since expressions read the counters
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_EXPR_INT:
+        if not is_whole(value, 0, MAX_EXPR_INT):
             self.error(path, f"expected a whole number 0 to {MAX_EXPR_INT}, not {shown(value)}")
             return 0
         return value

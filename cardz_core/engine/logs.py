@@ -17,7 +17,7 @@ from cardz_core.engine.documents import board_document, card_table, load_board, 
 from cardz_core.engine.movetext import move_text, parse_move
 from cardz_core.engine.state import STATUS_NAMES, WON, State
 from cardz_core.limits import MAX_LOG_STEPS, MAX_SEED
-from cardz_core.problems import CardzError, pointer
+from cardz_core.problems import CardzError, is_whole, pointer
 
 LOG_FORMAT = "cardz-log/1"
 LOG_FIELDS = frozenset({"format", "game", "hash", "seed", "board", "steps", "status", "score"})
@@ -106,7 +106,7 @@ def replay(game: Any, log: Any) -> list[State]:
         raise CardzError("a log starts from 'seed' or from 'board', exactly one of them", "")
     if "seed" in log:
         seed = log["seed"]
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        if not is_whole(seed, 0, MAX_SEED):
             raise CardzError(f"seed is a whole number 0 to {MAX_SEED}, not {shown(seed)}",
                              "/seed")
         state = game.deal(seed)

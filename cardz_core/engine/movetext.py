@@ -32,7 +32,7 @@ from cardz_core.engine.moves import Move
 from cardz_core.engine.state import State
 from cardz_core.limits import MAX_CARDS
 from cardz_core.nearest import did_you_mean
-from cardz_core.problems import CardzError, pointer
+from cardz_core.problems import CardzError, is_whole, pointer
 
 MOVE_FIELDS = frozenset({"from", "index", "to", "declare", "at", "text"})
 TAP_FIELDS = frozenset({"tap", "text"})
@@ -168,7 +168,7 @@ def _parse_document(game: Any, doc: dict[str, Any], path: str) -> Move:
         move = Move(_depot(game, doc["tap"], path + "/tap", "tap"), -1, -1)
     else:
         index = doc["index"]
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < MAX_CARDS:
+        if not is_whole(index, 0, MAX_CARDS - 1):
             raise CardzError(f"index is the picked card's position, a whole number from 0 "
                              f"(bottom) below {MAX_CARDS}, not {shown(index)}", path + "/index")
         declare = _declare(doc["declare"], path + "/declare") if "declare" in doc else -1
@@ -198,7 +198,7 @@ def _position(doc: dict[str, Any], src: int, dst: int, path: str) -> int:
     if src != dst:
         raise CardzError("'at' is the new position of a card moved along its own depot's fan: "
                          "'to' must be 'from'", path + "/at")
-    if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at < MAX_CARDS:
+    if not is_whole(at, 0, MAX_CARDS - 1):
         raise CardzError(f"at is the card's new position, a whole number from 0 (bottom) below "
                          f"{MAX_CARDS}, not {shown(at)}", path + "/at")
     return at

@@ -64,7 +64,7 @@ from cardz_core.planners.measures import roles
 from cardz_core.planners.sampling import SamplingPlanner
 from cardz_core.planners.solver import solve
 from cardz_core.planners.usual import Visited
-from cardz_core.problems import CardzError
+from cardz_core.problems import CardzError, is_whole
 from cardz_core.view import View, holds_unknown, sample_deal
 
 if TYPE_CHECKING:
@@ -119,15 +119,13 @@ class BanditPlanner:
         if nodes is None and seconds is None:
             nodes = NODES
         self.budget = Budget(nodes, seconds)
-        if isinstance(samples, bool) or not isinstance(samples, int) or \
-                not 1 <= samples <= BANDIT_MAX_SAMPLES:
+        if not is_whole(samples, 1, BANDIT_MAX_SAMPLES):
             raise CardzError(f"the bandit planner solves 1 to {BANDIT_MAX_SAMPLES} samples per "
                              f"decision, not {samples}")
         if isinstance(unknown, bool) or not isinstance(unknown, (int, float)) or \
                 not 0.0 <= unknown <= 1.0:
             raise CardzError(f"an unknown answer counts for 0 to 1 of a win, not {unknown}")
-        if isinstance(resign, bool) or not isinstance(resign, int) or \
-                not 1 <= resign <= BANDIT_MAX_SAMPLES:
+        if not is_whole(resign, 1, BANDIT_MAX_SAMPLES):
             raise CardzError(f"the bandit planner gives up after 1 to {BANDIT_MAX_SAMPLES} lost "
                              f"samples of every move, not {resign}")
         if not isinstance(lines, bool):

@@ -33,7 +33,7 @@ from cardz_core.limits import (PLANNER_DEFAULT_NODES, PLANNER_MAX_DEALS, SAMPLIN
 from cardz_core.planners.base import NO_TIME_LIMIT, Budget, Piles, ballot, follow, goes_on
 from cardz_core.planners.expectimax import ExpectimaxPlanner
 from cardz_core.planners.solver import SolveResult, one_way_game, solve
-from cardz_core.problems import CardzError
+from cardz_core.problems import CardzError, is_whole
 from cardz_core.view import View, holds_unknown, sample_deal
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ class SamplingPlanner:
         if nodes is None and seconds is None:
             nodes = SAMPLING_ONE_WAY_NODES if one_way_game(game) else PLANNER_DEFAULT_NODES
         self.budget = Budget(nodes, seconds)
-        if isinstance(deals, bool) or not 1 <= deals <= PLANNER_MAX_DEALS:
+        if not is_whole(deals, 1, PLANNER_MAX_DEALS):
             raise CardzError(f"the sampling planner solves 1 to {PLANNER_MAX_DEALS} deals per "
                              f"decision, not {deals}")
         self.deals = deals

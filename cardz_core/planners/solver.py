@@ -19,7 +19,7 @@ from cardz_core.engine.moves import Move
 from cardz_core.engine.state import WON
 from cardz_core.limits import SOLVE_DEFAULT_SECONDS, SOLVE_DEFAULT_STATES, SOLVE_MAX_STATES
 from cardz_core.native import NativeEngineGame, _as_tuple, extension
-from cardz_core.problems import CardzError
+from cardz_core.problems import CardzError, is_whole
 from cardz_core.solver.analysis import Analysis, analysis_of
 from cardz_core.solver.beam import Beam, search_beam
 from cardz_core.solver.native_plan import solver_plan
@@ -47,7 +47,7 @@ class SolveResult:
 
 
 def check_budget(max_states: int, timeout: float) -> None:
-    if isinstance(max_states, bool) or not 1 <= max_states <= SOLVE_MAX_STATES:
+    if not is_whole(max_states, 1, SOLVE_MAX_STATES):
         raise CardzError(f"the solver's state budget is 1 to {SOLVE_MAX_STATES}, not {max_states}")
     if not timeout > 0:
         raise CardzError(f"the solver's time budget is more than 0 seconds, not {timeout}")

@@ -51,7 +51,7 @@ from cardz_core.planners.solver import SolveResult, one_way, solve
 from cardz_core.planners.measures import (Roles, empty_spaces, hidden_cards, home_cards, roles,
                                           terminal_value)
 from cardz_core.planners.need import need_order
-from cardz_core.problems import CardzError
+from cardz_core.problems import CardzError, is_whole
 from cardz_core.solver.analysis import analysis_of
 from cardz_core.solver.problem import ORDERINGS
 from cardz_core.view import View, deck_info, holds_unknown, sample_deal
@@ -280,8 +280,7 @@ class UsualPlanner:
     name = "usual"
 
     def __init__(self, game: Game, solve: int = USUAL_SOLVE_STATES, **_options: Any) -> None:
-        if isinstance(solve, bool) or not isinstance(solve, int) \
-                or not 0 <= solve <= PLANNER_MAX_NODES:
+        if not is_whole(solve, 0, PLANNER_MAX_NODES):
             raise CardzError(f"the solver's look ahead (option solve) records 0 to "
                              f"{PLANNER_MAX_NODES} positions (0: none), not {solve!r}")
         self.visited = Visited(roles(game))

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Hashable, Sequence
 
-from cardz_core.problems import CardzError
+from cardz_core.problems import CardzError, is_whole
 from cardz_core.solver.search import LOST, RESULT_UNKNOWN, RESULT_WON, WON, SearchResult
 
 BEAM_MAX_WIDTH = 100_000  # positions kept per layer: wider is a plain search with more memory
@@ -42,7 +42,7 @@ class Beam:
                                   ("spread", self.spread, BEAM_MAX_SPREAD),
                                   ("buried", self.buried, BEAM_MAX_BURIED)):
             low = 0 if name == "buried" else 1
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= most:
+            if not is_whole(value, low, most):
                 raise CardzError(f"a beam's {name} is a whole number from {low} to {most}, "
                                  f"not {value!r}")
 

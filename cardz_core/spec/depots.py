@@ -7,7 +7,7 @@ from typing import Any
 
 from cardz_core.kinds import DepotType
 from cardz_core.limits import MAX_DEPOTS, MAX_REPEAT
-from cardz_core.problems import join
+from cardz_core.problems import is_whole, join
 from cardz_core.spec.model import AcceptRule, Action, Depot, Draw, EjectRule, Trigger
 from cardz_core.spec.reader import Ctx, Obj, as_list, as_object, describe
 from cardz_core.spec.refs import depot_names, depot_ref, depot_type, pattern
@@ -28,7 +28,7 @@ def _lookup(data: dict, key: str) -> Any:
 def _copies(data: dict) -> int:
     """How many copies a depot makes, as ``repeat`` says when it is valid (else 1)."""
     n = _lookup(data, "repeat")
-    return n if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= MAX_REPEAT else 1
+    return n if is_whole(n, 1, MAX_REPEAT) else 1
 
 
 def copy_name(base: str, index: int) -> str:
