@@ -275,6 +275,15 @@ def test_a_move_by_its_card_says_what_is_wrong_with_it(move: str, said: str,
     assert code == 1 and err.strip().endswith(said), err
 
 
+@pytest.mark.parametrize("move", ["KD>" + "x" * 5000, "x" * 5000, "column-1@0>" + "x" * 5000,
+                                  '{"from": "column-1", "index": 0, "to": "cell-1", "' + "x" * 5000
+                                  + '": 1}'])
+def test_a_long_move_is_quoted_cut_short(move: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "deal", "freecell", "--seed", "1")
+    code, _, err = run(capsys, "apply", "freecell", "--board", out, "--move", move)
+    assert code == 1 and "x" * 60 not in err and len(err) < 400, err  # it quoted all 5,000
+
+
 def test_a_whole_number_past_pythons_digit_limit_is_refused_by_its_size(
         board: Path, capsys: pytest.CaptureFixture[str]) -> None:
     move = '{"from": "column-1", "index": ' + "9" * 5000 + ', "to": "foundation-1"}'

@@ -96,10 +96,10 @@ def _depot(game: Any, name: Any, path: str, role: str) -> int:
         groups = getattr(getattr(game, "compiled", None), "groups", {})
         if isinstance(name, str) and name in groups:
             copies = [game.depot_names[i] for i in groups[name]]
-            raise CardzError(f"{role} {name!r} names {len(copies)} depots: write one of them, "
+            raise CardzError(f"{role} {shown(name)} names {len(copies)} depots: write one of them, "
                              f"{copies[0]} ... {copies[-1]}", path)
         hint = did_you_mean(name, game.depot_names) if isinstance(name, str) else ""
-        raise CardzError(f"{role} {name!r} is not a depot of {game.spec.name!r}{hint}", path)
+        raise CardzError(f"{role} {shown(name)} is not a depot of {game.spec.name!r}{hint}", path)
     return index
 
 
@@ -122,7 +122,7 @@ def _parse_text(game: Any, text: str, path: str) -> Move:
         hint = did_you_mean(before, game.depot_names) if before else ""
         if not hint and text.lower().startswith("tap"):
             hint = did_you_mean(text, [TAP_PREFIX + n for n in game.depot_names])
-        raise CardzError(f"{text!r}: a move is written FROM@INDEX>TO (like "
+        raise CardzError(f"{shown(text)}: a move is written FROM@INDEX>TO (like "
                          f"'column-3@4>foundation-1') or 'tap DEPOT'; no depot of "
                          f"{game.spec.name!r} comes before an '@'{hint}", path)
     src = game.depot_index[text[:at]]
@@ -136,18 +136,18 @@ def _parse_text(game: Any, text: str, path: str) -> Move:
     if target not in game.depot_index and "=" in target:
         name, _, suit = target.rpartition("=")
         if name in game.depot_index:
-            target, declare = name, _declare(suit, path, f"{text!r}: ")
+            target, declare = name, _declare(suit, path, f"{shown(text)}: ")
     elif target not in game.depot_index and "@" in target:
         name, _, position = target.rpartition("@")
         if name in game.depot_index and _INDEX.fullmatch(position) and int(position) < MAX_CARDS:
             if game.depot_index[name] != src:
-                raise CardzError(f"{text!r}: '@POSITION' after the target is only for moving a "
+                raise CardzError(f"{shown(text)}: '@POSITION' after the target is only for moving a "
                                  "card along its own depot's fan", path)
             target, declare = name, int(position)
             return Move(src, int(index_text), src, declare)
-    dst = _depot(game, target, path, f"{text!r}: target")
+    dst = _depot(game, target, path, f"{shown(text)}: target")
     if dst == src and declare >= 0:
-        raise CardzError(f"{text!r}: a card moved along its own depot calls no suit; its new "
+        raise CardzError(f"{shown(text)}: a card moved along its own depot calls no suit; its new "
                          f"place is written '@POSITION'", path)
     return Move(src, int(index_text), dst, declare)
 
@@ -163,7 +163,7 @@ def _parse_document(game: Any, doc: dict[str, Any], path: str) -> Move:
                                  f"(or 'tap'); {key!r} is missing", path + pointer(key))
     for key in doc:
         if key not in allowed:
-            raise CardzError(f"unknown field {key!r} in a move document", path + pointer(key))
+            raise CardzError(f"unknown field {shown(key)} in a move document", path + pointer(key))
     if "tap" in doc:
         move = Move(_depot(game, doc["tap"], path + "/tap", "tap"), -1, -1)
     else:
@@ -184,7 +184,7 @@ def _parse_document(game: Any, doc: dict[str, Any], path: str) -> Move:
         text_move = parse_move(game, doc["text"], path + "/text") \
             if isinstance(doc["text"], str) and not doc["text"].lstrip().startswith("{") else None
         if text_move != move:
-            raise CardzError(f"text {doc['text']!r} does not describe the same move as the "
+            raise CardzError(f"text {shown(doc['text'])} does not describe the same move as the "
                              "document's other fields", path + "/text")
     return move
 
@@ -234,10 +234,10 @@ def _card_named(game: Any, board: State, text: str, path: str) -> Move | None:
             return None  # the text form's own error says more
         first = words[0]
         if first in game.depot_index:
-            raise CardzError(f"{text!r}: a move names the card it takes from {first} by its "
+            raise CardzError(f"{shown(text)}: a move names the card it takes from {first} by its "
                              f"position, {first}@INDEX>{target}, or by the card, CARD>{target}",
                              path) from None
-        raise CardzError(f"{text!r}: {first!r} is neither a card (like 7H or 10D) nor a depot "
+        raise CardzError(f"{shown(text)}: {shown(first)} is neither a card (like 7H or 10D) nor a depot "
                          f"of {game.spec.name!r}{did_you_mean(first, game.depot_names)}",
                          path) from None
     if card is None or not face_up:
@@ -247,18 +247,18 @@ def _card_named(game: Any, board: State, text: str, path: str) -> Move | None:
     if target not in game.depot_index and "=" in target:
         name, _, suit = target.rpartition("=")
         if name.strip() in game.depot_index:
-            target, declare = name.strip(), _declare(suit.strip(), path, f"{text!r}: ")
-    dst = _depot(game, target, path, f"{text!r}: target")
-    depots = [_depot(game, source, path, f"{text!r}: source")] if source else \
+            target, declare = name.strip(), _declare(suit.strip(), path, f"{shown(text)}: ")
+    dst = _depot(game, target, path, f"{shown(text)}: target")
+    depots = [_depot(game, source, path, f"{shown(text)}: source")] if source else \
         range(len(game.depot_names))
     found = [(d, i) for d in depots for i, c in enumerate(board.piles[d])
              if c >= 0 and is_face_up(c) and game.identity[card_id_of(c)] == card]
     where = f" in {source}" if source else " on the board"
     if not found:
-        raise CardzError(f"{text!r}: no face-up {card}{where}", path)
+        raise CardzError(f"{shown(text)}: no face-up {card}{where}", path)
     if len(found) > 1:
         spots = ", ".join(f"{game.depot_names[d]}@{i}" for d, i in found)
-        raise CardzError(f"{text!r}: {card} is face-up at {spots}; name the one to move "
+        raise CardzError(f"{shown(text)}: {card} is face-up at {spots}; name the one to move "
                          f"(like {game.depot_names[found[0][0]]}@{found[0][1]}>{target})", path)
     src, index = found[0]
     return Move(src, index, dst, declare)
