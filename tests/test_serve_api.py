@@ -277,10 +277,11 @@ def test_replaying_a_solvers_line_forwards_backwards_and_playing_on(client, tmp_
     text = f"won in {len(lines)} moves; 1 positions searched in 1.00 s\n" + "\n".join(lines)
     r = client.act(s, "replay", {"solution": text})
     assert r["replay"] == {"at": 0, "total": len(lines), "steps": lines} and r["legal"] == []
+    assert r["last"] is None  # the replay's, not the game's: nothing played before the first
     r = client.act(s, "goto", {"at": len(lines)})
-    assert r["status"] == "won"
+    assert r["status"] == "won" and r["last"] == lines[-1]
     r = client.act(s, "goto", {"at": 3})
-    assert r["moves"] == 3
+    assert r["moves"] == 3 and r["last"] == lines[2]
     status, body = client.call("POST", f"/api/sessions/{s['session']}/move", {"move": lines[3]})
     assert status == 409 and "replayed" in body["error"]
     r = client.act(s, "resume")

@@ -110,9 +110,10 @@ def session_payload(session: Session) -> dict[str, Any]:
         "last": game.move_text(playing.played[-1]) if playing.played else None,
         "replay": None,
     }
-    if session.replaying is not None:
+    if session.replaying is not None:  # the board shown is the replay's: so is its last step
         r = session.replaying
         out["replay"] = {"at": r.at, "total": len(r.steps), "steps": r.steps}
+        out["last"] = r.steps[r.at - 1] if r.at else None
     return out
 
 
