@@ -6,13 +6,24 @@ from __future__ import annotations
 from typing import Any
 
 
+CLOSE = 0.6  # the least similarity (difflib's ratio, 0 to 1) a suggestion needs
+
+
 def closest(word: str, choices: Any) -> str | None:
-    """The choice closest to ``word`` in any letter case, if any is close."""
+    """The choice closest to ``word`` in any letter case, if any is close; of equally close
+    ones the first given (``column-1`` for ``colum``, where difflib would pick ``column-7``)."""
     import difflib  # for a mistyped name only (start time)
 
-    by_lower = {str(c).lower(): str(c) for c in choices}
-    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
-    return by_lower[close[0]] if close else None
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(word.lower())
+    best, best_ratio = None, CLOSE
+    for choice in map(str, choices):
+        matcher.set_seq1(choice.lower())
+        if matcher.real_quick_ratio() >= best_ratio and matcher.quick_ratio() >= best_ratio:
+            ratio = matcher.ratio()
+            if ratio > best_ratio or (best is None and ratio == best_ratio):
+                best, best_ratio = choice, ratio
+    return best
 
 
 def did_you_mean(word: str, choices: Any) -> str:
