@@ -23,11 +23,41 @@ import attrs
 
 FIELD_KINDS = frozenset({"depot", "depots", "group", "pattern", "int", "bool", "string", "rank",
                          "suit", "expr", "numexpr", "conditions"})
+ROLES = ("stock", "waste", "foundation", "tableau", "cell", "reserve", "layout")
+PARKS = ("cell", "column", "")
+FANS = ("None", "Down", "Up", "Left", "Right", "Radial")  # the format's fanDirection
+
+
+def _choose(what: str, choices: tuple[str, ...] | frozenset[str], value: Any) -> str:
+    """The spelling in ``choices`` of ``value`` written in any case, refusing any other value
+    by name: a plugin's typo (``parks="cells"``) would otherwise change what the engine does
+    without a word."""
+    by_lower = {c.lower(): c for c in choices}
+    if isinstance(value, str) and value.lower() in by_lower:
+        return by_lower[value.lower()]
+    listed = ", ".join(repr(c) for c in sorted(choices))
+    raise ValueError(f"{what} is one of {listed}, not {value!r}")
+
+
+def _field_kind(value: Any) -> str:
+    return _choose("a field's kind", FIELD_KINDS, value)
+
+
+def _role(value: Any) -> str:
+    return _choose("a depot type's role", ROLES, value)
+
+
+def _fan(value: Any) -> str:
+    return _choose("a depot type's default_fan", FANS, value)
+
+
+def _parks(value: Any) -> str:
+    return _choose("a depot type's parks", PARKS, value)
 
 
 @attrs.frozen
 class Field:
-    kind: str
+    kind: str = attrs.field(converter=_field_kind)
     required: bool = False
     default: Any = None
     minimum: int | None = None  # for int fields
@@ -48,10 +78,10 @@ class DepotType:
       (the solver's symmetry); False for types whose position on the table matters.
     """
 
-    role: str
-    default_fan: str = "None"
+    role: str = attrs.field(converter=_role)
+    default_fan: str = attrs.field(default="None", converter=_fan)
     deals_from: bool = False
-    parks: str = ""
+    parks: str = attrs.field(default="", converter=_parks)
     interchangeable: bool = True
 
 

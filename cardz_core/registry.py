@@ -21,6 +21,7 @@ import importlib
 import os
 import re
 import sys
+from functools import partial
 from importlib.machinery import PathFinder
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Callable, Iterable, Literal, Mapping, overload
@@ -31,7 +32,7 @@ from cardz_core import hookspecs
 from cardz_core.hookspecs import PlannerFactory
 from cardz_core.kinds import Aid, ConditionKind, DeckModelLike, DepotType, StepKind
 from cardz_core.problems import CardzError
-from cardz_core.signature import Function
+from cardz_core.signature import RESERVED_WORDS, Function
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -253,7 +254,17 @@ def _entry_point_plugins() -> list[tuple[str, object]]:
         found = (entry_point(a) for a in allow.split(",") if a.strip())
         chosen = sorted({_qualified(ep): ep for ep in found if ep is not None}.values(),
                         key=lambda ep: ep.name)
-    return [(_qualified(ep), ep.load()) for ep in chosen]
+    return [(_qualified(ep), _loaded(f"plugin {_qualified(ep)!r} (module {ep.value})", ep.load))
+            for ep in chosen]
+
+
+def _loaded(what: str, load: Callable[[], object]) -> object:
+    """``load()``, a plugin's import: any failure of the plugin's own code is a CardzError
+    naming the plugin, not a traceback from inside it."""
+    try:
+        return load()
+    except Exception as exc:
+        raise CardzError(f"{what} cannot be loaded: {type(exc).__name__}: {exc}") from exc
 
 
 def build_registry(extra: Iterable[object | str | tuple[str, object]] = (), *,
@@ -272,7 +283,8 @@ def build_registry(extra: Iterable[object | str | tuple[str, object]] = (), *,
         plugins += _entry_point_plugins()
     for item in extra:
         if isinstance(item, str):
-            plugins.append((item, importlib.import_module(item)))
+            plugins.append((item, _loaded(f"plugin module {item!r}",
+                                          partial(importlib.import_module, item))))
         elif isinstance(item, tuple):
             plugins.append(item)
         else:
@@ -281,7 +293,11 @@ def build_registry(extra: Iterable[object | str | tuple[str, object]] = (), *,
     for name, obj in plugins:
         if pm.is_registered(obj):
             continue
-        pm.register(obj, name=name)
+        try:
+            pm.register(obj, name=name)
+            pm.check_pending()  # a hook whose name matches no hook of cardz: a misspelling
+        except pluggy.PluginValidationError as exc:
+            raise CardzError(f"plugin {name!r}: {exc}") from exc
         names.append(name)
         sources = _source(obj, sources)
 
@@ -295,6 +311,10 @@ def build_registry(extra: Iterable[object | str | tuple[str, object]] = (), *,
 
             def register(name: str, implementation: object, _p: str = plugin_name,
                          _t: str = table) -> None:
+                why = _bad_name(_t, name)
+                if why:
+                    problems.append(f"{_p!r} registers {_t} name {name!r}: {why}")
+                    return
                 clash = next((k for k in tables[_t] if k.lower() == name.lower()), None)
                 if clash is not None:
                     problems.append(f"{_t} name {name!r} is registered by both "
@@ -308,17 +328,44 @@ def build_registry(extra: Iterable[object | str | tuple[str, object]] = (), *,
                 tables[_t][name] = implementation
                 owners[_t][name] = _p
 
-            impl.function(register=register)
+            if impl.hookwrapper or impl.wrapper:  # called directly below, it would register nothing
+                raise CardzError(f"plugin {plugin_name!r}: its {hook_name} is a wrapper hook; "
+                                 f"cardz's hooks are plain @hookimpl functions")
+            try:
+                impl.function(register=register)
+            except Exception as exc:
+                where = f"plugin {plugin_name!r}, in its {hook_name}"
+                if isinstance(exc, CardzError):
+                    raise CardzError(f"{where}: {exc}") from exc
+                raise CardzError(f"{where}: {type(exc).__name__}: {exc}") from exc
     if problems:
         raise CardzError(problems[0] if len(problems) == 1 else "; ".join(problems))
     return Registry(tables, owners, tuple(names), None if sources is None else tuple(sources))
 
 
+# a name an expression can call: the grammar's NAME, not one of its words (cardz_core.expr.parse)
+_CALLABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def _bad_name(table: str, name: object) -> str:
+    """Why ``name`` cannot name an entry of ``table``, or ""."""
+    if not isinstance(name, str) or not name:
+        return "a name is a non-empty text"
+    if table == "functions" and (not _CALLABLE.match(name) or name in RESERVED_WORDS):
+        return "no expression could call it: a function's name is letters, digits and _, " \
+               f"not starting with a digit, and not one of {', '.join(RESERVED_WORDS)}"
+    return ""
+
+
 def _source(plugin: object, sources: list[str] | None) -> list[str] | None:
-    """``sources`` with the folder of the plugin package or the file of the plugin module
-    ``plugin``; None once a plugin is not a module, or a module without a file."""
-    where = getattr(plugin, "__path__", None) or [getattr(plugin, "__file__", None)]
-    if sources is None or not isinstance(plugin, ModuleType) or None in where:
+    """``sources`` with the folder of the plugin's top-level package (a plugin module inside a
+    package may call code anywhere in it), or the file of a plugin module on its own; None once
+    a plugin is not a module, or a module without a file."""
+    if sources is None or not isinstance(plugin, ModuleType):
+        return None
+    top = sys.modules.get(plugin.__name__.partition(".")[0], plugin)
+    where = getattr(top, "__path__", None) or [getattr(top, "__file__", None)]
+    if None in where:
         return None
     return sources + [str(w) for w in where]
 

@@ -23,7 +23,7 @@ cards on it (bottom first, depot after depot). Where it wants ``number``, a rank
 
 ``native`` names the native primitive (docs/expressions.md, "Native primitives") that computes
 exactly what the overload's implementation does; the native engine runs a call through it, and
-refuses a game calling an overload that names none (the Python engine then plays it).
+calls back the Python implementation for an overload that names none (docs/expressions.md).
 
 A ``STATE`` function declares in ``reads`` the ``State`` fields it reads (``STATE_READS``), so
 that what a game's rules can tell apart is known without running them (the solver's position
@@ -35,6 +35,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import attrs
+
+# the expression language's own words, which no function may be named (the grammar's NAME)
+RESERVED_WORDS = ("and", "or", "not", "let", "in", "it", "true", "false")
 
 KINDS = ("number", "bool", "card", "cards", "depot", "depots", "rank", "suit", "colour", "text")
 ITEM_OF = {"cards": "card", "depots": "depot"}

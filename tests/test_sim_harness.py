@@ -343,7 +343,8 @@ def test_workers_rebuild_the_game_from_names_and_text():
     game = build_fake(job.plugin_names, job.variants[0].text, "")
     assert game.registry.plugin_names[-1] == PLUGIN
     assert "fake-greedy" in game.registry.planners
-    with pytest.raises(ImportError):
+    with pytest.raises(CardzError, match="plugin module 'no_such_plugin_module' cannot be loaded: "
+                                         "ModuleNotFoundError"):
         rebuild_registry(("no_such_plugin_module",))
 
 

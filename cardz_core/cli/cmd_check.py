@@ -16,6 +16,7 @@ from cardz_core.problems import ERROR, CardzError, Problem
 from cardz_core.rulesets import find, no_game
 
 if TYPE_CHECKING:
+    from cardz_core.engine.game import Game
     from cardz_core.spec import GameSpec
 
 
@@ -80,30 +81,37 @@ def _line(problem: Problem) -> str:
     return f"{problem.file}: {problem.path or '/'}: {mark}{problem.message}"
 
 
-def _played(spec: GameSpec, deals: int, file: str) -> list[Problem]:
-    """The warnings of ``check --play`` (``cardz_core.cli.playcheck``); a game the engine cannot
-    compile or deal is reported as the error it raises."""
-    from cardz_core.cli.playcheck import play_problems
-    from cardz_core.engine import compile as compile_spec
+def _compiled(spec: GameSpec, file: str) -> tuple[Game | None, list[Problem]]:
+    """The game compiled for the engine it runs on, or the errors compiling it raises: what a
+    plugin's kind refuses in its ``compile``, or a game the engine asked for cannot play."""
+    from cardz_core.engines import compile
 
     try:
-        return play_problems(compile_spec(spec), deals, file)
+        return compile(spec), []
+    except CardzError as exc:
+        return None, [attrs.evolve(p, file=file, severity=ERROR) for p in exc.problems]
+
+
+def _played(game: Game, deals: int, file: str) -> list[Problem]:
+    """The warnings of ``check --play`` (``cardz_core.cli.playcheck``); a game that cannot deal
+    is reported as the error it raises."""
+    from cardz_core.cli.playcheck import play_problems
+
+    try:
+        return play_problems(game, deals, file)
     except CardzError as exc:
         return [attrs.evolve(p, file=file) for p in exc.problems]
 
 
-def _engine_row(spec: GameSpec, name: str) -> list[Problem]:
-    """Which engine the game runs on and, for Python, why; none when it does not compile."""
-    from cardz_core.engines import compile, engine_of
+def _engine_row(game: Game, name: str) -> Problem:
+    """Which engine the game runs on and, for Python, why."""
+    from cardz_core.engines import engine_of
 
-    try:
-        engine, why = engine_of(compile(spec))
-    except CardzError:
-        return []
+    engine, why = engine_of(game)
     text = (f"runs on the {engine} engine" if why is None else
             f"runs on the native engine; {why}" if engine == "native" else
             f"runs on the Python engine: {why}")
-    return [Problem("", text, INFO, name)]
+    return Problem("", text, INFO, name)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -123,12 +131,16 @@ def run(args: argparse.Namespace) -> int:
         else:
             spec, problems = load(named.path if named else Path(name), lenient=args.lenient,
                                   file=name)
-            if spec is not None and args.play:
-                problems = problems + _played(spec, args.play, name)
+        game = None
+        if spec is not None:
+            game, refused = _compiled(spec, name)
+            problems = problems + refused
+        if game is not None and args.play:
+            problems = problems + _played(game, args.play, name)
         found.extend(problems)
         failed += any(p.severity == ERROR for p in problems)
-        if args.json and spec is not None:
-            found.extend(_engine_row(spec, name))
+        if args.json and game is not None:
+            found.append(_engine_row(game, name))
     if args.json:
         print_json([p.as_dict() for p in found])
     else:

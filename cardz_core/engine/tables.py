@@ -24,7 +24,7 @@ from cardz_core.expr.api import programs_for
 from cardz_core.expr.closure import closure
 from cardz_core.expr.env import Env
 from cardz_core.kinds import Aid, ConditionKind, StepKind
-from cardz_core.problems import CardzError, Problem
+from cardz_core.problems import CardzError, Problem, pointer
 from cardz_core.registry import Registry
 from cardz_core.spec.model import GameSpec, Pattern
 
@@ -142,7 +142,8 @@ class GameTables:
         for name, value in c.aids.items():
             aid = self.registry.lookup("aids", name)
             if isinstance(aid, Aid) and aid.compile is not None:
-                self.aids[name] = aid.compile(value, self)
+                self.aids[name] = self._plugin_compiled("aids", name, pointer("aids", name),
+                                                        aid.compile, value)
         self.seed_depots = tuple(i for i in range(n) if c.accepts[i].seed_from_deal)
 
     @cached_property
@@ -267,7 +268,7 @@ class GameTables:
         if not isinstance(kind, ConditionKind) or kind.compile is None:
             raise CardzError([Problem(cond.ptr, f"condition kind {cond.kind!r} can't be played: "
                                                 "its plugin gives no compile")])
-        test: Test = kind.compile(cond, self)
+        test: Test = self._plugin_compiled("conditions", cond.kind, cond.ptr, kind.compile, cond)
         return test
 
     def steps(self, steps: tuple[StepData, ...]) -> tuple[Executor, ...]:
@@ -278,5 +279,24 @@ class GameTables:
             if not isinstance(kind, StepKind) or kind.compile is None:
                 raise CardzError([Problem(step.ptr, f"step kind {step.kind!r} can't be played: "
                                                     "its plugin gives no compile")])
-            out.append(kind.compile(step, self))
+            out.append(self._plugin_compiled("deal_steps", step.kind, step.ptr, kind.compile, step))
         return tuple(out)
+
+    def _plugin_compiled(self, table: str, name: str, ptr: str, compile: Callable[..., Any],
+                         value: Any) -> Any:
+        """``compile(value, self)`` of a kind or an aid: the function it makes, or a CardzError
+        at ``ptr`` naming the kind and its plugin when it fails or makes something else (a
+        CardzError it raises itself is the plugin's own words, passed on as they are)."""
+        what = f"{table.replace('_', ' ').rstrip('s')} {name!r} (plugin " \
+               f"{self.registry.owner(table, self.registry.canonical(table, name) or name)!r})"
+        try:
+            made = compile(value, self)
+        except CardzError:
+            raise
+        except Exception as exc:
+            raise CardzError([Problem(ptr, f"{what} failed to compile: {type(exc).__name__}: "
+                                           f"{exc}")]) from exc
+        if not callable(made):
+            raise CardzError([Problem(ptr, f"{what} compiled to {type(made).__name__}, not a "
+                                           "function")])
+        return made

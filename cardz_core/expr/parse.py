@@ -11,8 +11,8 @@ from lark import lexer as lark_lexer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from cardz_core.limits import MAX_EXPR_CHARS, MAX_EXPR_DEPTH
+from cardz_core.signature import RESERVED_WORDS
 
-RESERVED = ("and", "or", "not", "let", "in", "it", "true", "false")
 _HINTS = {
     "and": "`and` is a reserved word: write &&",
     "or": "`or` is a reserved word: write ||",
@@ -85,7 +85,7 @@ def _syntax_error(text: str, exc: UnexpectedInput) -> ExprSyntaxError:
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.pos_in_stream or 0  # lark types it optional; a character error always has it
         word = _word_at(text, pos)
-        if word in RESERVED:
+        if word in RESERVED_WORDS:
             return ExprSyntaxError(pos + 1, _HINTS.get(word, f"`{word}` is a reserved word, not a name"))
         ch = text[pos]
         if ch == "=":

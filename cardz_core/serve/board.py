@@ -26,12 +26,7 @@ def _place(p: Placed) -> dict[str, float]:
 
 def card_aids(game: Game) -> list[tuple[str, Callable[[int], Any]]]:
     """The game's aids, each as (name, fn(card id) -> answer or None)."""
-    out = []
-    for name, value in game.spec.aids.items():
-        aid = game.registry.lookup("aids", name)
-        if aid is not None and aid.compile is not None:
-            out.append((name, aid.compile(value, game)))
-    return out
+    return list(game.aids.items())  # compiled once, with the game
 
 
 def board_layout(game: Game, state: State, taps: set[int]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from cardz_core import cards
-from cardz_core.kinds import Aid, Field
+from cardz_core.kinds import Aid, ConditionKind, Field, StepKind
 from cardz_core.limits import MAX_EXPR_CHARS, MAX_FILE_NUMBER
 from cardz_core.registry import Registry, default_registry
 from cardz_core.spec import tables as t
@@ -130,7 +130,7 @@ def _kinds(kinds: dict[str, Any]) -> dict[str, Any]:
     for name, kind in kinds.items():
         fields: dict[str, Field] = getattr(kind, "fields", {})
         said = KIND_FIELDS.get(name, {})
-        what = KINDS.get(name) or _first_line(type(kind).__doc__)
+        what = KINDS.get(name) or _own_doc(kind)
         props = {"kind": _described(any_case([name]), what)}
         props.update({f: _described(_field(spec), said.get(f)) for f, spec in fields.items()})
         alternatives.append(_described(
@@ -140,8 +140,13 @@ def _kinds(kinds: dict[str, Any]) -> dict[str, Any]:
     return {"anyOf": alternatives}
 
 
-def _first_line(doc: str | None) -> str | None:
-    """A plugin kind's own description: its docstring's first line."""
+def _own_doc(kind: object) -> str | None:
+    """A plugin kind's own description: the first line of the docstring of its class, when the
+    plugin made one, else of its ``compile`` (the classes' own docstrings describe the classes,
+    not the kind)."""
+    doc = type(kind).__dict__.get("__doc__") if type(kind) not in (StepKind, ConditionKind, Aid) \
+        else None
+    doc = doc or getattr(getattr(kind, "compile", None), "__doc__", None)
     return doc.strip().splitlines()[0] if doc and doc.strip() else None
 
 
@@ -158,7 +163,7 @@ def build_schema(registry: Registry | None = None) -> dict[str, Any]:
         kind = aid.value_kind if isinstance(aid, Aid) else ""
         aids[name] = _described({"int": {"type": "integer"}, "bool": {"type": "boolean"},
                                  "string": {"type": "string"}}.get(kind, {}),
-                                AIDS.get(name) or _first_line(type(aid).__doc__))
+                                AIDS.get(name) or _own_doc(aid))
     rule_ref = {"type": "string", "pattern": "^\\$.+$"}
     defs: dict[str, Any] = {
         "game": _object(t.TOP, "game"),

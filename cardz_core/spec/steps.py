@@ -83,13 +83,12 @@ def _value(ctx: Ctx, field: Field, value: Any, ptr: str, self_name: str | None, 
             ctx.error(ptr, "an expression works here only in triggers and actions; write a number")
             return None
         return as_int(ctx, value, ptr, field.minimum)
-    if kind == "conditions":
-        items = as_list(ctx, value, ptr, "a list of conditions")
-        if items is None:
-            return None
-        out = [read_condition(ctx, item, join(ptr, i), use, depot_only) for i, item in enumerate(items)]
-        return None if any(c is None for c in out) else tuple(out)
-    return value  # a plugin's own field kind: handed over as written
+    # "conditions", the last of the kinds a Field may have (cardz_core.kinds.FIELD_KINDS)
+    items = as_list(ctx, value, ptr, "a list of conditions")
+    if items is None:
+        return None
+    out = [read_condition(ctx, item, join(ptr, i), use, depot_only) for i, item in enumerate(items)]
+    return None if any(c is None for c in out) else tuple(out)
 
 
 def _args(ctx: Ctx, obj: Obj, fields: dict[str, Field], self_name: str | None, in_trigger: bool,

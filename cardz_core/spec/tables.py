@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import attrs
 
+from cardz_core.kinds import FANS
 from cardz_core.limits import MAX_BUILD_STEP, MAX_REPEAT
 
 DIRECTIONS = ("Up", "Down", "Either")
@@ -25,7 +26,7 @@ SUIT_RULES = ("Any", "Same", "AlternateColor", "SameColor")
 GATES = ("Any", "FaceUp", "TopOnly", "Locked")
 UNIT_KINDS = ("Single", "Any", "Run", "Pile")
 BARE_UNITS = ("Single", "Any", "Pile")  # a Run needs its build, so it has no bare form
-FAN_DIRECTIONS = ("None", "Down", "Up", "Left", "Right", "Radial")
+FAN_DIRECTIONS = FANS  # a depot type's default_fan is one of them too
 FAN_ANCHORS = ("Base", "Center", "Top")
 LAND_FACES = ("Up", "Down")
 WILD_DECLARES = ("none", "suit", "free", "transparent")

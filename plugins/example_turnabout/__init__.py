@@ -25,7 +25,10 @@ from cardz_core.kinds import Field, StepKind
 
 
 def _compile_reverse(step: Any, game: Any) -> Callable[[Any], None]:
-    """Called once per game; the executor it returns changes the board only through ``Work``."""
+    """Turn a depot's pile end over end, each card keeping its face.
+
+    The first line describes the kind in ``cardz schema``. Called once per game; the executor it
+    returns changes the board only through ``Work``."""
     depot = game.step_depot(step, "depot")
 
     def run(work: Any) -> None:
