@@ -9,6 +9,11 @@ MAX_FILE_NUMBER = 1_000_000
 MAX_NESTING = 64  # JSON nesting depth of a game file or a document (board, move, log)
 MAX_DOCUMENT_BYTES = 16_000_000  # size of a board, move or log document given to a command
 MAX_SEED = 2**64 - 1  # seeds are 0..MAX_SEED in every command (the generator's state is 64 bits)
+# the deals a Gymnasium reset draws are 0..ADAPTER_MAX_DEAL: OpenSpiel's int parameters are 32-bit,
+# so the OpenSpiel game takes each as its seed, and Gymnasium's vector info arrays are int64
+ADAPTER_MAX_DEAL = 2**31 - 1
+# deals a Gymnasium reset draws in a row before it gives up finding one not over as dealt
+RESET_MAX_DRAWS = 1_000
 # digits a whole-number flag is read with: more than any flag's limit has (MAX_SEED has 20), so a
 # longer number is past every limit and refused by its length (int() refuses 4,300 and more)
 FLAG_MAX_DIGITS = 30

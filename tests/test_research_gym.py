@@ -110,3 +110,66 @@ def test_an_action_or_a_cap_of_the_wrong_type_is_refused_by_name() -> None:
     for cap in (0, MAX_SIM_MAX_MOVES + 1, "10", 1.5):
         with pytest.raises(CardzError, match="max_steps is a whole number from 1"):
             gymnasium.make("cardz/Golf-v0", max_steps=cap)
+
+
+def test_a_vector_of_environments_resets_and_steps() -> None:
+    # a deal drawn from 0..2**64-1 overflowed Gymnasium's int64 info arrays half the time
+    from cardz_core.limits import ADAPTER_MAX_DEAL
+
+    envs = gymnasium.make_vec("cardz/Golf-v0", num_envs=2, vectorization_mode="sync")
+    for seed in range(10):
+        _, info = envs.reset(seed=seed)
+        assert all(0 <= deal <= ADAPTER_MAX_DEAL for deal in info["deal"])
+    actions = [int(np.flatnonzero(mask)[0]) for mask in info["action_mask"]]
+    envs.step(np.array(actions))
+    envs.close()
+
+
+def test_a_drawn_deal_is_never_over_as_dealt() -> None:
+    # 5% of Fortress's deals are lost as dealt: the mask was empty and the first step refused
+    env = gymnasium.make("cardz/Fortress-v0").unwrapped
+    game = env.game
+    assert game.view(game.deal(14)).status != 0  # over as dealt: asked for, it is given as is
+    _, info = env.reset(options={"deal": 14})
+    assert info["action_mask"].sum() == 0
+    for seed in range(60):
+        _, info = env.reset(seed=seed)
+        assert info["action_mask"].sum() > 0, seed
+
+
+@pytest.mark.parametrize("options, said", [
+    ({"reward": "score"}, "reward 'score' needs a game that keeps a score"),
+    ({"reward": "score", "score_worst": "a"}, "score_worst is a finite number, not 'a'"),
+    ({"score_best": float("nan")}, "score_best is a finite number, not nan"),
+])
+def test_reward_options_are_checked(options: dict, said: str) -> None:
+    from cardz_core.problems import CardzError
+
+    with pytest.raises(CardzError, match=said):
+        gymnasium.make("cardz/Klondike-v0", **options)
+
+
+def test_a_game_whose_deals_are_all_over_stops_drawing_at_the_limit(tmp_path, monkeypatch) -> None:
+    import json
+
+    from cardz_core.limits import RESET_MAX_DRAWS
+    from cardz_core.problems import CardzError
+
+    # three cards dealt face up to columns that release nothing: no move, ever
+    dead = {"name": "Dead", "depotOnly": True,
+            "decks": [{"suits": ["Spades"], "ranks": ["Ace", "Two", "Three"]}],
+            "depots": [{"name": "stock", "type": "Stock", "acceptRule": "none",
+                        "ejectRule": "locked"},
+                       {"name": "column", "type": "Tableau", "repeat": 3, "acceptRule": "none",
+                        "ejectRule": "locked"}],
+            "dealRules": [{"kind": "dealGroup", "to": "column", "faceUp": 1}],
+            "winCondition": {"kind": "depotsEmpty", "depots": ["column"]}}
+    path = tmp_path / "dead.cardz"
+    path.write_text(json.dumps(dead))
+    env = adapter.CardzEnv(str(path))
+    draws = []
+    real = env.game.deal
+    monkeypatch.setattr(env.game, "deal", lambda seed: draws.append(seed) or real(seed))
+    with pytest.raises(CardzError, match=f"{RESET_MAX_DRAWS:,} deals drawn in a row were over"):
+        env.reset(seed=1)
+    assert len(draws) == RESET_MAX_DRAWS  # at the limit it gave up, past it it drew no more

@@ -24,7 +24,9 @@ from conftest import LONG, board  # noqa: E402
 
 import cardz_core  # noqa: E402
 from cardz_core.adapters import core  # noqa: E402
+from cardz_core.adapters.openspiel import CardzSpielGame  # noqa: E402
 from cardz_core.engine.moves import Move  # noqa: E402
+from cardz_core.limits import ADAPTER_MAX_DEAL  # noqa: E402
 from cardz_core.problems import CardzError  # noqa: E402
 from cardz_core.view import Seat  # noqa: E402
 
@@ -81,12 +83,32 @@ def test_action_ids_are_stable_distinct_and_in_range(name: str) -> None:
         t.move(game.num_distinct_actions())
 
 
+ROOT = Path(__file__).resolve().parents[1]
+
+
 def test_the_id_of_a_move_does_not_depend_on_the_game_position() -> None:
     t = core.table(cardz_core.open_game("klondike_draw3"))  # 13 depots, 52 cards
     assert t.action(Move(0, -1, -1)) == 0
     assert t.action(Move(6, 0, 2)) == 13 + ((6 * 13 + 2) * 52 + 0) * 5 + 0
-    assert t.action(Move(12, 51, 12, 3)) == t.num_actions - 1
+    assert t.num_actions == 13 + 13 * 13 * 52 * 5 == 43_953  # no looseOrder depot: no reorders
+    assert t.action(Move(12, 51, 11, 3)) == t.num_actions - 1 - 52 * 5
     assert t.move(t.action(Move(8, 4, 2, 1))) == Move(8, 4, 2, 1)
+
+
+def test_a_reorder_has_an_id_of_its_own_for_every_new_position() -> None:
+    # a reorder's fourth field is a position 0 .. N-1, not a suit: packed as one, hand@5>hand@4
+    # and hand@6>hand shared an id
+    cz = cardz_core.open_game(str(ROOT / "tests" / "data" / "games" / "hand_order.cardz"))
+    t = core.table(cz)
+    n, d, hand = cz.n_cards, len(cz.depot_names), cz.depot_index["hand"]
+    assert t.loose == (hand,) and t.num_actions == d + d * d * n * 5 + n * n
+    ids = {t.action(Move(hand, i, hand, at)) for i in range(n) for at in range(n)}
+    assert len(ids) == n * n and max(ids) == t.num_actions - 1
+    assert all(t.move(a) == Move(hand, (a - t.reorders) // n, hand, (a - t.reorders) % n)
+               for a in ids)
+    game = pyspiel.load_game("cardz", {"game": str(ROOT / "tests" / "data" / "games" /
+                                                  "hand_order.cardz"), "seed": 1, "max_moves": 60})
+    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
 
 
 def _chain(state: object, faces: tuple[int, ...]) -> float:
@@ -198,9 +220,9 @@ def test_returns_win_and_score() -> None:
     assert core.returns(golf, v, "score", 45.0, 25.0) == 0.5
     assert core.returns(golf, v, "score", 25.0, 0.0) == 0.0  # clipped
     with pytest.raises(CardzError, match="differ"):
-        core.check_reward("score", 1.0, 1.0)
+        core.check_reward(golf, "score", 1.0, 1.0)
     with pytest.raises(CardzError, match="reward is one of"):
-        core.check_reward("points", 0.0, 1.0)
+        core.check_reward(golf, "points", 0.0, 1.0)
 
 
 def test_a_won_deal_returns_one() -> None:
@@ -269,9 +291,25 @@ def test_a_state_ended_at_max_moves_takes_no_action() -> None:
     assert state.is_terminal() and state.history() == history
 
 
-def test_a_seed_out_of_the_command_lines_range_is_refused() -> None:
-    with pytest.raises(CardzError, match=r"seed \(a deal's seed\) is a whole number from 0"):
-        pyspiel.load_game("cardz", {"game": "golf", "seed": -1})
+def test_a_seed_out_of_openspiels_range_is_refused() -> None:
+    # OpenSpiel's int parameters are 32-bit: 2**31 failed inside pybind with no word of why
+    assert CardzSpielGame({"game": "golf", "seed": ADAPTER_MAX_DEAL}).seed == 2**31 - 1
+    for seed in (-1, ADAPTER_MAX_DEAL + 1):
+        with pytest.raises(CardzError, match=r"seed \(a deal's seed, 32-bit in OpenSpiel\) is a "
+                                             r"whole number from 0 to 2147483647"):
+            CardzSpielGame({"game": "golf", "seed": seed})
+
+
+@pytest.mark.parametrize("params, said", [
+    ({"reward": "score"}, "reward 'score' needs a game that keeps a score; 'Klondike' keeps none"),
+    ({"game": "golf", "reward": "score", "score_worst": float("nan")},
+     "score_worst is a finite number, not nan"),
+    ({"game": "golf", "score_best": float("inf")}, "score_best is a finite number, not inf"),
+    ({"max_moves": 10**8}, "max_moves is a whole number from 1 to 40518559"),
+])
+def test_reward_and_length_parameters_are_checked(params: dict, said: str) -> None:
+    with pytest.raises(CardzError, match=re.escape(said)):
+        CardzSpielGame({"game": "klondike", **params})
 
 
 def test_reveal_action_takes_only_a_card_of_the_table() -> None:

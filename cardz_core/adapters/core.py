@@ -27,6 +27,8 @@ Every value is in [0, 1].
 
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -70,7 +72,11 @@ class Table:
         self.faces: tuple[Card, ...] = tuple(info.cards[ids[0]] for ids in info.ids_of_face)
         self.face_index = {card: f for f, card in enumerate(self.faces)}
         d, n = self.n_depots, self.n_cards
-        self.num_actions = d + d * d * n * SUITS_PLUS_NONE
+        # a reorder (a card dragged along its own looseOrder fan) has a new position 0 .. N-1
+        # where other moves have a suit: its ids come after theirs, N * N for each such depot
+        self.loose: tuple[int, ...] = tuple(sorted(game.loose))
+        self.reorders = d + d * d * n * SUITS_PLUS_NONE
+        self.num_actions = self.reorders + len(self.loose) * n * n
         self.shapes: dict[str, tuple[int, ...]] = {
             "cards": (n, d + 2), "unknown": (d, n), "counters": (3,)}
         self.size = sum(int(np.prod(s)) for s in self.shapes.values())
@@ -80,6 +86,8 @@ class Table:
         d, n = self.n_depots, self.n_cards
         if move.dst < 0:
             return move.src
+        if move.src == move.dst:
+            return self.reorders + (self.loose.index(move.src) * n + move.index) * n + move.at
         return d + (((move.src * d + move.dst) * n + move.index) * SUITS_PLUS_NONE
                     + move.declare + 1)
 
@@ -91,6 +99,10 @@ class Table:
                              f"(0 .. {self.num_actions - 1})")
         if action < d:
             return Move(action, -1, -1)
+        if action >= self.reorders:
+            rest, at = divmod(action - self.reorders, n)
+            which, index = divmod(rest, n)
+            return Move(self.loose[which], index, self.loose[which], at)
         rest, declare = divmod(action - d, SUITS_PLUS_NONE)
         rest, index = divmod(rest, n)
         src, dst = divmod(rest, d)
@@ -171,11 +183,24 @@ def deal_seed(value: Any, what: str) -> int:
     return whole(value, f"{what} (a deal's seed)", 0, MAX_SEED)
 
 
-def check_reward(reward: str, worst: float, best: float) -> None:
+def check_reward(game: Game, reward: str, worst: Any, best: Any) -> tuple[float, float]:
+    """``score_worst`` and ``score_best`` as floats, once the reward is known to be one the game
+    can give: a ``score`` reward needs a game that keeps a score and two finite, different
+    ends (else every return would be 0, or not a number)."""
     if reward not in REWARDS:
         raise CardzError(f"reward is one of {', '.join(REWARDS)}, not {reward!r}")
-    if reward == "score" and worst == best:
+    ends = []
+    for name, value in (("score_worst", worst), ("score_best", best)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) \
+                or not math.isfinite(value):
+            raise CardzError(f"{name} is a finite number, not {value!r}")
+        ends.append(float(value))
+    if reward == "score" and game.spec.scoring is None:
+        raise CardzError(f"reward 'score' needs a game that keeps a score; {game.spec.name!r} "
+                         "keeps none (its deals would all return 0)")
+    if reward == "score" and ends[0] == ends[1]:
         raise CardzError("reward 'score' needs score_worst and score_best to differ")
+    return ends[0], ends[1]
 
 
 def returns(game: Game, v: View, reward: str, worst: float, best: float) -> float:

@@ -1,7 +1,7 @@
 """Every cardz game as a Gymnasium environment (extra ``gym``; docs/research.md).
 
 Importing this module registers ``cardz/<Name>-v0`` for every bundled game (the file name in
-CamelCase: ``cardz/KlondikeDraw3-v0``, ``cardz/FreeCell``... see ``ENV_IDS``) and ``cardz/Cardz-v0``,
+CamelCase: ``cardz/KlondikeDraw3-v0``, ``cardz/Freecell-v0``... see ``ENV_IDS``) and ``cardz/Cardz-v0``,
 which takes any game: ``gymnasium.make("cardz/Cardz-v0", game="path/to/my.cardz")``.
 
 The environment plays the true deal (``Game.deal`` with a seed drawn from the environment's
@@ -23,7 +23,8 @@ import numpy as np
 from gymnasium import spaces
 
 from cardz_core.adapters import core
-from cardz_core.limits import MAX_SEED, MAX_SIM_MAX_MOVES
+from cardz_core.limits import ADAPTER_MAX_DEAL, MAX_SIM_MAX_MOVES, RESET_MAX_DRAWS
+from cardz_core.problems import CardzError
 from cardz_core.rulesets import bundled
 from cardz_core.view import Seat
 
@@ -39,8 +40,8 @@ class CardzEnv(gymnasium.Env[np.ndarray, np.int64]):
         max_steps = core.whole(max_steps, "max_steps", 1, MAX_SIM_MAX_MOVES)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is one of {self.metadata['render_modes']}")
-        core.check_reward(reward, score_worst, score_best)
         self.game = core.cardz_game(game)
+        score_worst, score_best = core.check_reward(self.game, reward, score_worst, score_best)
         self.table = core.table(self.game)
         self.max_steps = max_steps
         self.reward_kind, self.score_worst, self.score_best = reward, score_worst, score_best
@@ -74,9 +75,17 @@ class CardzEnv(gymnasium.Env[np.ndarray, np.int64]):
               ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         deal = (options or {}).get("deal")
-        self._deal = int(self.np_random.integers(0, MAX_SEED, dtype=np.uint64)) if deal is None \
-            else core.deal_seed(deal, "options['deal']")
-        self._seat = Seat(self.game, self.game.deal(self._deal))
+        if deal is not None:  # asked for: given as dealt, even when it is over already
+            self._deal = core.deal_seed(deal, "options['deal']")
+            self._seat = Seat(self.game, self.game.deal(self._deal))
+        else:  # drawn: one with a move to make, since a step on a deal that is over is refused
+            for _ in range(RESET_MAX_DRAWS):
+                self._deal = int(self.np_random.integers(0, ADAPTER_MAX_DEAL, endpoint=True))
+                self._seat = Seat(self.game, self.game.deal(self._deal))
+                if not core.finished(self.game, self._seat.view):
+                    break
+            else:
+                raise CardzError(f"{RESET_MAX_DRAWS:,} deals drawn in a row were over as dealt")
         self._steps = 0
         return self._observation(), self._info()
 

@@ -30,6 +30,7 @@ import pyspiel
 
 from cardz_core.adapters import core
 from cardz_core.engine.moves import Move
+from cardz_core.limits import ADAPTER_MAX_DEAL
 from cardz_core.problems import CardzError
 from cardz_core.view import View
 
@@ -82,15 +83,16 @@ class CardzSpielGame(pyspiel.Game):
         p = {**DEFAULTS, **(params or {})}
         # OpenSpiel loads the game again for every game string it reads (e.g. to deserialise)
         self.cardz = core.cardz_game(str(p["game"]))
-        self.seed = core.deal_seed(p["seed"], "seed")
-        self.max_moves = int(p["max_moves"])
-        if self.max_moves < 1:
-            raise CardzError("max_moves is 1 or more")
-        self.reward = str(p["reward"])
-        self.score_worst, self.score_best = float(p["score_worst"]), float(p["score_best"])
-        core.check_reward(self.reward, self.score_worst, self.score_best)
+        # OpenSpiel's int parameters are 32-bit: a larger seed cannot reach the game
+        self.seed = core.whole(p["seed"], "seed (a deal's seed, 32-bit in OpenSpiel)", 0,
+                               ADAPTER_MAX_DEAL)
         self.table = core.table(self.cardz)
         t = self.table
+        # OpenSpiel's GameInfo holds the longest game, a move and its cards, as a 32-bit int
+        self.max_moves = core.whole(p["max_moves"], "max_moves", 1, ADAPTER_MAX_DEAL // (1 + t.n_cards))
+        self.reward = str(p["reward"])
+        self.score_worst, self.score_best = core.check_reward(
+            self.cardz, self.reward, p["score_worst"], p["score_best"])
         info = pyspiel.GameInfo(
             num_distinct_actions=t.num_actions,
             max_chance_outcomes=len(t.faces),
