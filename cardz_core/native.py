@@ -32,7 +32,7 @@ from typing import Any, Callable, Sequence, TypeVar
 
 from cardz_core import limits
 from cardz_core.engine.game import Game
-from cardz_core.engine.moves import IllegalMove, Move
+from cardz_core.engine.moves import IllegalMove, Move, as_move
 from cardz_core.engine.rng import seed_state
 from cardz_core.compiled.game import CompiledGame
 from cardz_core.engine.state import State, Status
@@ -42,7 +42,7 @@ from cardz_core.problems import CardzError
 from cardz_core.registry import Registry
 from cardz_core.signature import GAME, STATE, Signature
 from cardz_core.spec.model import GameSpec
-from cardz_core.view import Memory, Outcome, Outcomes, View, deck_info, deck_model
+from cardz_core.view import (Memory, Outcome, Outcomes, View, deck_info, deck_model, outcome_limit)
 
 S = TypeVar("S", bound=State)
 
@@ -459,11 +459,16 @@ class NativeEngineGame(Game):
         return super().legal_moves(state)
 
     def apply(self, state: S, move: Move, reveal: Reveal | None = None) -> S:
+        if type(move) is not Move:  # as the Python engine reads it, or refuses it
+            move = as_move(move)
         if reveal is None:
             try:
                 got = self._apply(state, move)
             except LookupError:
                 pass
+            except OverflowError:  # a field past 64 bits: no such depot or position
+                raise IllegalMove(self.illegal_reason(state, move) or f"no such move {move!r}") \
+                    from None
             else:
                 if got is None:
                     raise IllegalMove(self.illegal_reason(state, move)
@@ -512,10 +517,12 @@ class NativeEngineGame(Game):
 
     def outcomes(self, view: View, move: Move, limit: int | None = None) -> Outcomes:
         caps = self._counts_limits(view)
-        if caps is not None and (limit is None or limit >= 1):
+        limit = outcome_limit(limit)
+        if caps is not None:
             try:
-                found, kept, stopped = self.native.engine.outcomes(_view_in(view), move, limit,
-                                                                   *caps)
+                found, kept, stopped = self.native.engine.outcomes(
+                    _view_in(view), as_move(move),
+                    None if limit is None else min(limit, limits.MAX_OUTCOMES), *caps)
             except LookupError:
                 pass
             else:

@@ -99,6 +99,9 @@ def find(name: str, folder: Path | None = None) -> Ruleset | None:
 
 def game_file(path_or_name: str | os.PathLike[str]) -> Path:
     """``path_or_name`` when it is a file, else the file of the bundled game it names."""
+    if not isinstance(path_or_name, (str, os.PathLike)) or not str(os.fspath(path_or_name)):
+        # Path("") is the current folder, and Path(None) a TypeError from inside pathlib
+        raise CardzError(f"a game is a file path or a bundled game's name, not {path_or_name!r}")
     path = Path(path_or_name)
     try:
         is_file = path.is_file()

@@ -32,6 +32,7 @@ run; code outside the engine calls the methods.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple, Protocol, Sequence, cast
 
@@ -39,7 +40,7 @@ import attrs
 
 from cardz_core.cards import Card, code, unknown_code, unknown_pool
 from cardz_core.engine.state import State
-from cardz_core.problems import CardzError
+from cardz_core.problems import CardzError, is_whole
 
 if TYPE_CHECKING:
     # the engine's rules part of ``Game`` (the facade itself imports this module)
@@ -187,6 +188,22 @@ def trace(game: Game, state: State, move: Move, memory: Memory | None = None
 def _free_pool(used: set[int]) -> int:
     """The lowest pool number no unknown card counts in."""
     return next(p for p in range(len(used) + 1) if p not in used)
+
+
+def card_reveal(game: Game, v: View, reveal: Callable[[int], int]) -> Reveal:
+    """A caller's ``reveal(pool) -> card id`` (``Game.apply(view, move, reveal=...)``) as a
+    ``Reveal`` that keeps the unseen counts: each id must be a card of the game still unseen in
+    that pool (a card already turned up, or one of another pool, would be duplicated)."""
+    info = deck_info(game)
+
+    def choose(pool: int, row: list[int]) -> int:
+        card_id = reveal(pool)
+        if not is_whole(card_id, 0, info.n_cards - 1):
+            raise CardzError(f"the reveal callback answered {card_id!r}, not a card id of the "
+                             f"game (0 to {info.n_cards - 1})")
+        return info.face_of[int(card_id)]
+
+    return Reveal(info, v.pools or (), choose)
 
 
 def forget(info: DeckInfo, counts: list[list[int]], cards: list[int]) -> list[int]:
@@ -420,7 +437,15 @@ def deck_model(game: Game, name: str = DEFAULT_DECK_MODEL) -> DeckModel:
 
 def outcomes(game: Game, v: View, move: Move, limit: int | None = None) -> Outcomes:
     """Every outcome of ``move`` on the view ``v`` (``Game.outcomes``)."""
-    return deck_model(game).outcomes(game, v, move, limit)
+    return deck_model(game).outcomes(game, v, move, outcome_limit(limit))
+
+
+def outcome_limit(limit: object) -> int | None:
+    """``Game.outcomes``'s ``limit``, checked the same on both engines: None, or a whole number
+    1 or more (``1.5`` was read as 1 or 2 by one engine and refused by the other)."""
+    if limit is not None and not is_whole(limit, 1, math.inf):
+        raise CardzError(f"an outcome limit is a whole number 1 or more, not {limit!r}")
+    return None if limit is None else int(cast(int, limit))
 
 
 def sample_outcome(game: Game, v: View, move: Move, rng: random.Random) -> Outcome:

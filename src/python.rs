@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::{self, ThreadId};
 
@@ -41,6 +42,8 @@ pub(crate) type StateIn = (Vec<Vec<i32>>, Vec<i32>, Vec<i64>, Vec<i32>, (i64, i6
 const MOVE_CACHE_LIMIT: usize = 1 << 16;
 
 static CARDZ_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+// the next `Engine::id`
+static NEXT_ENGINE: AtomicU64 = AtomicU64::new(1);
 
 /// `CardzError(message, path)`, the error the Python engine raises.
 fn cardz_error(message: String, ptr: String) -> PyErr {
@@ -296,11 +299,14 @@ fn key64(s: &State, counters: bool) -> u64 {
 struct Position {
     state: State,
     listing: OnceLock<Result<Vec<Move>, ExprError>>,
+    // the `Engine::id` of the engine that handed it out (0: none): another game's position is
+    // read from its fields and checked, never taken as this game's (its cards index past ours)
+    owner: u64,
 }
 
 impl Position {
     fn new(state: State) -> Position {
-        Position { state, listing: OnceLock::new() }
+        Position { state, listing: OnceLock::new(), owner: 0 }
     }
 
     fn listing(&self, game: &Game) -> Result<&[Move], ExprError> {
@@ -371,6 +377,7 @@ struct Host {
 #[pyclass(frozen, module = "cardz_core._native")]
 pub(crate) struct Engine {
     pub(crate) game: Game,
+    id: u64, // unique in the process: which positions are this engine's own (`Position::owner`)
     host: Host,
     moves: Mutex<HashMap<Move, Py<PyAny>>>,
     deck: Option<Arc<Deck>>, // what views need (None: views are played in Python)
@@ -488,7 +495,7 @@ impl Engine {
         let name = intern!(obj.py(), "_pos");
         // SAFETY: two live objects; the generic getter returns a new reference or NULL (unset)
         let got = unsafe { Bound::from_owned_ptr_or_err(obj.py(), ffi::PyObject_GenericGetAttr(obj.as_ptr(), name.as_ptr())) };
-        got.ok()?.cast_into::<Position>().ok()
+        got.ok()?.cast_into::<Position>().ok().filter(|pos| pos.get().owner == self.id)
     }
 
     /// The position of any `State`: its handle, or one made from its fields. LookupError for
@@ -519,7 +526,7 @@ impl Engine {
     /// the handle when asked.
     fn hand_out<'py>(&self, py: Python<'py>, pos: Position) -> PyResult<Bound<'py, PyAny>> {
         let h = &self.host;
-        new_state(py, &h.state_type, &h.statuses, &h.cards, pos)
+        new_state(py, &h.state_type, &h.statuses, &h.cards, Position { owner: self.id, ..pos })
     }
 
     /// The Python `Move` of `m`: the kept one, or built (and kept while under the limit).
@@ -599,7 +606,8 @@ impl Engine {
                             Some(Arc::new(Deck::from_json(&v, game.n_cards())?))
                         }
                     };
-                    Ok(Engine { game, host, moves: Mutex::new(HashMap::new()), deck })
+                    let id = NEXT_ENGINE.fetch_add(1, Ordering::Relaxed);
+                    Ok(Engine { game, id, host, moves: Mutex::new(HashMap::new()), deck })
                 })
                 .map_err(|why| PyValueError::new_err(why.0))
         })
@@ -657,7 +665,7 @@ impl Engine {
             // the new position comes with its listing when its judgement made one
             let (mut out, listing) = self.game.apply_listing(&p.state, mv)?;
             out.moves = p.state.moves + 1;
-            let pos = Position { state: out, listing: listing.map(Ok).map_or_else(OnceLock::new, OnceLock::from) };
+            let pos = Position { state: out, listing: listing.map(Ok).map_or_else(OnceLock::new, OnceLock::from), owner: 0 };
             self.hand_out(state.py(), pos).map(Some)
         })
     }

@@ -18,8 +18,9 @@ from cardz_core import compiled as _compiled
 from cardz_core.compiled.records import ExprRef
 from cardz_core.engine import documents, movetext
 from cardz_core.engine.moves import Move
-from cardz_core.engine.play import Play
+from cardz_core.engine.play import S, Play
 from cardz_core.engine.state import State
+from cardz_core.engine.work import Reveal
 from cardz_core.expr.env import Env
 from cardz_core.registry import Registry, default_registry
 from cardz_core.spec.model import GameSpec
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     import random
 
     from cardz_core.view import Memory, Outcome, Outcomes, View
+    from cardz_core.view import Reveal as ViewReveal
 
 
 class Game(Play):
@@ -63,6 +65,19 @@ class Game(Play):
         from cardz_core.view import view
 
         return view(self, state, memory)
+
+    def _counted_apply(self, view: S, move: Move, reveal: Reveal) -> S:
+        """A caller's card ids on a view (``apply(view, move, reveal=...)``), each checked to
+        be a card still unseen in its pool, and the view after the move counting them as seen
+        (``view.Reveal``'s callers keep the counts themselves)."""
+        from cardz_core.view import canonical
+
+        ask = _Counted(self, view, reveal)
+        after = self.apply(view, move, ask)
+        if ask.counted is None:
+            return after
+        return canonical(self, after, ask.counted.counts)  # type: ignore[arg-type,return-value]
+
 
     def outcomes(self, view: View, move: Move, limit: int | None = None) -> Outcomes:
         """What ``move`` may lead to on a view (``cardz_core.view.outcomes``)."""
@@ -106,3 +121,23 @@ def compile(spec: GameSpec, registry: Registry | None = None) -> Game:  # noqa: 
     """Compile a loaded game once; the ``Game`` then deals and plays it."""
     reg = registry or default_registry()
     return Game(_compiled.compile(spec, reg), reg, spec)
+
+
+class _Counted:
+    """A caller's ``reveal`` on a view, its answers counted by a ``view.Reveal`` made when the
+    first card is asked for (most moves turn up none). ``forget`` is None: ``apply`` takes it
+    as a callback that keeps its counts (not wrapping it again), and a shuffle forgets nothing,
+    as with the caller's own callback."""
+
+    forget = None
+
+    def __init__(self, game: Game, view: State, reveal: Reveal) -> None:
+        self.game, self.view, self.reveal = game, view, reveal
+        self.counted: ViewReveal | None = None
+
+    def __call__(self, pool: int) -> int:
+        if self.counted is None:
+            from cardz_core.view import card_reveal
+
+            self.counted = card_reveal(self.game, self.view, self.reveal)  # type: ignore[arg-type]
+        return self.counted(pool)

@@ -12,9 +12,10 @@ from typing import Any, Sequence
 from cardz_core.compiled.game import CompiledGame
 from cardz_core.engine.accept import Accept
 from cardz_core.engine.eject import ANY
-from cardz_core.engine.moves import Move
+from cardz_core.engine.moves import Move, as_move
 from cardz_core.engine.state import PLAYING, State
 from cardz_core.engine.taps import TapPlan, Taps
+from cardz_core.problems import CardzError
 from cardz_core.registry import Registry
 from cardz_core.spec.model import GameSpec
 
@@ -64,7 +65,13 @@ class MoveGen(Taps):
         game is over. Works on views."""
         if state.status != PLAYING:
             return []
+        if len(state.piles) != self.n_depots:
+            raise self.foreign(state)
         return list(self._moves(state))
+
+    def foreign(self, state: State) -> CardzError:
+        """The error for a position of another game (the native engine says the same)."""
+        return CardzError(f"a position of {len(state.piles)} depots for a game of {self.n_depots}")
 
     def _moves(self, state: State) -> list[Move]:
         """The moves of ``state``, remembered for the last state asked about (the win/loss
@@ -309,16 +316,20 @@ class MoveGen(Taps):
         return (1 + cells) << cols
 
     def illegal_reason(self, state: State, move: Move) -> str | None:
-        """Why ``move`` is not legal in ``state``, or None when it is."""
+        """Why ``move`` is not legal in ``state``, or None when it is. A move that is not a
+        ``Move`` (nor a tuple of its fields) or a position of another game is a CardzError."""
+        move = as_move(move)
+        n = self.n_depots
+        if len(state.piles) != n:
+            raise self.foreign(state)
         if state.status != PLAYING:
             return "the game is over"
-        n = self.n_depots
         s, i, d = move.src, move.index, move.dst
         if not 0 <= s < n:
             return f"there is no depot {s}"
         if i < 0:
-            if i != -1 or d != -1:
-                return "a tap has index -1 and no target"
+            if i != -1 or d != -1 or move.declare != -1:
+                return "a tap has index -1, no target and no suit"
             plan = self._memo_plans.get(s) if state is self._memo_state else \
                 self._tap_plan(state, s)
             if plan is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import NamedTuple
 
 from cardz_core.cards import SUIT_LETTERS
@@ -37,8 +38,25 @@ class Move(NamedTuple):
             return f"Move(tap {self.src})"
         if self.at >= 0:
             return f"Move({self.src}@{self.index}>{self.dst}@{self.declare})"
-        called = "=" + SUIT_LETTERS[self.declare] if self.declare >= 0 else ""
+        # a suit past the four is shown as its number: a repr never raises
+        called = "" if self.declare < 0 else "=" + (SUIT_LETTERS[self.declare] if
+                                                    self.declare < len(SUIT_LETTERS) else
+                                                    str(self.declare))
         return f"Move({self.src}@{self.index}>{self.dst}{called})"
+
+
+def as_move(value: object) -> Move:
+    """``value`` as a ``Move``: a Move as it is, or a tuple of 3 or 4 whole numbers (the fields
+    in order, as the native engine reads a move); a CardzError for anything else, so that a
+    list, a text or None is named rather than failing inside the engine."""
+    if type(value) is Move:
+        return value
+    if isinstance(value, tuple) and len(value) in (3, 4) and all(
+            not isinstance(v, bool) and isinstance(v, numbers.Integral) for v in value):
+        return Move(*(int(v) for v in value))
+    shown = repr(value)
+    raise CardzError(f"a move is a Move (src, index, dst, declare), not "
+                     f"{shown if len(shown) <= 60 else shown[:57] + '...'}")
 
 
 class IllegalMove(CardzError):

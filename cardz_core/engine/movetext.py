@@ -58,7 +58,14 @@ def move_document(game: Any, move: Move) -> dict[str, Any]:
 def move_text(game: Any, move: Move) -> str:
     """The text form of ``move``: ``column-3@4>foundation-1``, ``...=H``, ``tap stock``."""
     names = game.depot_names
-    if move.dst < 0:
+    n = len(names)
+    tap = move.dst == move.index == -1
+    if not (0 <= move.src < n and (tap or (0 <= move.dst < n and move.index >= 0
+                                           and -1 <= move.declare < (MAX_CARDS if move.src ==
+                                                                     move.dst else 4)))):
+        raise CardzError(f"{move!r} is not a move of {game.spec.name!r}: it names no depot, "
+                         f"position or suit the game has")
+    if tap:
         return TAP_PREFIX + names[move.src]
     text = f"{names[move.src]}@{move.index}>{names[move.dst]}"
     if move.at >= 0:

@@ -7,7 +7,7 @@ from typing import TypeVar
 
 from cardz_core.engine import rng as _rng
 from cardz_core.engine.ends import Ends
-from cardz_core.engine.moves import IllegalMove, Move
+from cardz_core.engine.moves import IllegalMove, Move, as_move
 from cardz_core.engine.state import PLAYING, State
 from cardz_core.engine.taps import TAP_DRAW, TAP_RECYCLE, TAP_REDEAL, Revealed, trial_reveal
 from cardz_core.engine.work import Reveal, Work
@@ -61,6 +61,12 @@ class Play(Ends):
         out.status = self._judge(out)
         return out
 
+    def _counted_apply(self, view: S, move: Move, reveal: Reveal) -> S:
+        """``apply`` on a view with a caller's ``reveal(pool) -> card id`` (one that keeps no
+        counts of its own, as ``view.Reveal`` does): made by the ``Game`` facade, which reads
+        the view's counts (``cardz_core.view`` imports this module)."""
+        raise NotImplementedError
+
     def _deal_seed(self, piles: tuple) -> int:
         for d in self.seed_depots:
             for c in piles[d]:
@@ -72,6 +78,10 @@ class Play(Ends):
         """The position after ``move`` and everything that follows from it: the move, flips,
         automatic moves and triggers until the board settles, then the win/loss check.
         Raises ``IllegalMove`` saying why when the move is not legal."""
+        if type(move) is not Move:
+            move = as_move(move)
+        if reveal is not None and state.pools is not None and not hasattr(reveal, "forget"):
+            return self._counted_apply(state, move, reveal)
         if state.status != PLAYING or not (state is self._memo_state and move in self._memo_moves):
             why = self.illegal_reason(state, move)
             if why is not None:
