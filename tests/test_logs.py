@@ -180,6 +180,26 @@ def test_replay_refuses_another_status_or_a_bad_step():
     assert refused(TINY_GAME, log) == ("/steps/0", "step 1: undo with no move to take back")
 
 
+def test_replay_reads_the_logs_own_words_strictly():
+    log = tampered()
+    log["status"] = None  # null is no status: it was taken as none given
+    assert refused(TINY_GAME, log)[0] == "/status"
+    log = tampered()
+    log["steps"].insert(1, {"undo": 1})  # 1 == True to Python: it took back step 1
+    assert refused(TINY_GAME, log)[0] == "/steps/1"
+
+
+def test_a_logs_board_is_refused_at_its_place_in_the_log():
+    game = TINY_GAME
+    start = game.deal(3)
+    rec = LogRecorder(game, board=start)
+    log = rec.document(start)
+    log["board"]["format"] = "cardz-board/0"
+    assert refused(game, log)[0] == "/board/format"
+    log["board"] = 7  # not an object: at the board itself
+    assert refused(game, log)[0] == "/board"
+
+
 def test_replay_limit():
     log = tampered()
     log["steps"] = [{"undo": True}] * (MAX_LOG_STEPS + 1)

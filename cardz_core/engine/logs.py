@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+import attrs
+
 from cardz_core.cards import card_id_of, is_face_up, parse_card
 from cardz_core.engine.documents import board_document, card_table, load_board, shown
 from cardz_core.engine.movetext import move_text, parse_move
@@ -111,7 +113,11 @@ def replay(game: Any, log: Any) -> list[State]:
                              "/seed")
         state = game.deal(seed)
     else:
-        state = load_board(game, log["board"])
+        try:
+            state = load_board(game, log["board"])
+        except CardzError as exc:  # the board's problems, at their place in the log
+            raise CardzError([attrs.evolve(p, path="/board" + p.path) for p in exc.problems]) \
+                from None
     steps = log.get("steps")
     if not isinstance(steps, list):
         raise CardzError("steps is a list of moves", "/steps")
@@ -123,7 +129,7 @@ def replay(game: Any, log: Any) -> list[State]:
     for i, step in enumerate(steps):
         path = pointer("steps", i)
         where = f"step {i + 1}"
-        if step == {"undo": True}:
+        if isinstance(step, dict) and set(step) == {"undo"} and step["undo"] is True:  # not 1
             if len(live) < 2:
                 raise CardzError(f"{where}: undo with no move to take back", path)
             after = live.pop()
@@ -156,7 +162,7 @@ def replay(game: Any, log: Any) -> list[State]:
         live.append(state)
         boards.append(state)
     status = log.get("status")
-    if status is not None and status != STATUS_NAMES[state.status]:
+    if "status" in log and status != STATUS_NAMES[state.status]:  # null is no status name
         raise CardzError(f"after step {len(steps)} the game is {STATUS_NAMES[state.status]}, "
                          f"the log says {shown(status)}", "/status")
     if "score" in log:
