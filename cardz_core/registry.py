@@ -24,7 +24,7 @@ import sys
 from functools import partial
 from importlib.machinery import PathFinder
 from types import MappingProxyType, ModuleType
-from typing import TYPE_CHECKING, Callable, Iterable, Literal, Mapping, overload
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, cast, overload
 
 import pluggy
 
@@ -338,9 +338,37 @@ def build_registry(extra: Iterable[object | str | tuple[str, object]] = (), *,
                 if isinstance(exc, CardzError):
                     raise CardzError(f"{where}: {exc}") from exc
                 raise CardzError(f"{where}: {type(exc).__name__}: {exc}") from exc
+    problems += _misfit_natives(cast(dict[str, Function], tables["functions"]), owners["functions"])
     if problems:
         raise CardzError(problems[0] if len(problems) == 1 else "; ".join(problems))
     return Registry(tables, owners, tuple(names), None if sources is None else tuple(sources))
+
+
+def _misfit_natives(functions: Mapping[str, Function], owners: dict[str, str]) -> list[str]:
+    """A plugin overload naming a native primitive must declare what the builtin overloads
+    naming it declare (parameter kinds and result): the native engine checks only how many
+    arguments a call has, so ``(depot) -> number`` on a ``(text) -> depot`` primitive would run
+    there with another meaning."""
+    meanings: dict[str, set[tuple[tuple[Any, ...], str]]] = {}
+    for name, fn in functions.items():
+        if owners[name] in BUILTIN_PLUGINS:
+            for sig in fn.overloads:
+                if sig.native is not None:
+                    meanings.setdefault(sig.native, set()).add((sig.params, sig.result))
+    problems = []
+    for name, fn in functions.items():
+        if owners[name] in BUILTIN_PLUGINS:
+            continue
+        for sig in fn.overloads:
+            known = meanings.get(sig.native or "")
+            if known and (sig.params, sig.result) not in known:
+                problems.append(
+                    f"{owners[name]!r} registers functions name {name!r} with an overload "
+                    f"({', '.join(map(str, sig.params))}) -> {sig.result} that names the native "
+                    f"primitive {sig.native!r}, which means "
+                    + " or ".join(f"({', '.join(map(str, p))}) -> {r}" for p, r in
+                                  sorted(known, key=repr)))
+    return problems
 
 
 # a name an expression can call: the grammar's NAME, not one of its words (cardz_core.expr.parse)

@@ -210,3 +210,16 @@ def test_a_plugin_module_inside_a_package_keys_the_cache_by_the_whole_package(
     monkeypatch.syspath_prepend(str(tmp_path))
     registry = build_registry(["cachepkg.hooks"], entry_points=False)
     assert registry.sources is not None and registry.sources[-1] == str(package)
+
+
+def test_a_native_primitive_is_named_only_with_its_meaning():
+    # the native engine checks only how many arguments a call has: (depot) -> number on
+    # depot_named, whose meaning is (text) -> depot, played there as a depot named by a text
+    wrong = Function.of(("depot",), "number", lambda d: 0, native="depot_named")
+    said = _refused(_plugin("natives", cardz_functions=lambda register: register("nf", wrong)))
+    assert said == ("'natives' registers functions name 'nf' with an overload (depot) -> number "
+                    "that names the native primitive 'depot_named', which means (text) -> depot")
+    right = Function.of(("text",), "depot", lambda name: -1, native="depot_named")
+    registry = build_registry([_plugin("natives", cardz_functions=lambda register:
+                                       register("named", right))], entry_points=False)
+    assert registry.owner("functions", "named") == "natives"
