@@ -312,6 +312,17 @@ def test_reward_and_length_parameters_are_checked(params: dict, said: str) -> No
         CardzSpielGame({"game": "klondike", **params})
 
 
+def test_a_chance_action_is_written_only_when_there_is_such_a_face() -> None:
+    game = pyspiel.load_game("cardz", {"game": "golf", "seed": 1})
+    state = game.new_initial_state()
+    faces = game.max_chance_outcomes()
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, faces - 1) == "reveal KS"
+    for bad in (-1, faces):  # -1 was "reveal KS" too, and past the end an IndexError
+        with pytest.raises(CardzError, match=f"a chance action is a whole number from 0 to "
+                                             f"{faces - 1}"):
+            state.action_to_string(pyspiel.PlayerId.CHANCE, bad)
+
+
 def test_reveal_action_takes_only_a_card_of_the_table() -> None:
     game = pyspiel.load_game("cardz", {"game": "golf", "seed": 1})
     state = game.new_initial_state()

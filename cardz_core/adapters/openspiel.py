@@ -183,8 +183,9 @@ class CardzSpielState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         g = self._game()
-        if player == pyspiel.PlayerId.CHANCE:
-            return f"reveal {g.table.faces[action]}"
+        if player == pyspiel.PlayerId.CHANCE:  # -1 was the last face, past the end an IndexError
+            faces = g.table.faces
+            return f"reveal {faces[core.whole(action, 'a chance action', 0, len(faces) - 1)]}"
         return self._move_text(g.table.move(action))
 
     def reveal_action(self, card_id: int) -> int:
