@@ -526,6 +526,10 @@ class NativeEngineGame(Game):
             except LookupError:
                 pass
             else:
+                likeliest = getattr(deck_model(self), "likeliest", None)
+                if stopped and not found and limit is not None and likeliest is not None:
+                    one = likeliest(self, view, move)  # as the model answers in Python
+                    return Outcomes([one], one.probability, stopped=True)
                 return Outcomes([Outcome(num / den, tuple(revealed),
                                          _made_view(View, fields, pools, view.cards))
                                  for num, den, revealed, (fields, pools) in found],

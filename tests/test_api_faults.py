@@ -102,3 +102,16 @@ def test_a_game_is_a_path_or_a_name(bad: object) -> None:
     # '' read as the current folder ("is a directory"), None a TypeError from pathlib
     with pytest.raises(CardzError, match="a game is a file path or a bundled game's name, not "):
         open_game(bad)  # type: ignore[arg-type]
+
+
+def test_a_limit_gets_an_outcome_even_of_a_move_turning_up_ten_cards() -> None:
+    # best-first tries every shorter prefix first: Spider's deal of ten cards gave [] at limit 1
+    answers = []
+    for engine in ENGINES:
+        game = _game("spider", engine)
+        view = game.view(game.deal(2))
+        tap = next(m for m in game.legal_moves(view) if m.dst < 0)
+        out = game.outcomes(view, tap, limit=1)
+        assert len(out) == 1 and out.stopped and out.coverage == out[0].probability > 0
+        answers.append((out[0].revealed, out[0].probability))
+    assert len(answers[0][0]) == 10 and answers[0] == answers[1]

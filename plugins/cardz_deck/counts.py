@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import heapq
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from cardz_core.limits import MAX_OUTCOME_WORK, MAX_OUTCOMES
 from cardz_core.problems import CardzError
@@ -78,6 +78,9 @@ class CountsDeck:
                 if not price:
                     price = 1 + len(self.sample(game, v, move, random.Random(0)).revealed)
                 if plays * price > MAX_OUTCOME_WORK:  # answer with what is found
+                    if not found and limit is not None:
+                        found = [self.likeliest(game, v, move)]
+                        kept = Fraction(found[0].probability)
                     return Outcomes(found, float(kept), stopped=True)
             neg, seq = heapq.heappop(heap)
 
@@ -107,6 +110,28 @@ class CountsDeck:
         return Outcomes(found, 1.0 if not heap else float(kept))
 
     def sample(self, game: Game, v: View, move: Move, rng: random.Random) -> Outcome:
+        def pick(row: list[int], total: int) -> int:
+            r = rng.randrange(total)
+            f = 0
+            while r >= row[f]:
+                r -= row[f]
+                f += 1
+            return f
+
+        return self._drawn(game, v, move, pick)
+
+    def likeliest(self, game: Game, v: View, move: Move) -> Outcome:
+        """The outcome turning up, each time, the card with the most unseen copies left (the
+        first such): the likeliest outcome of cards drawn from one pool (taking from the
+        largest count first never lowers the product of the counts). What a listing with a
+        limit answers when its work budget runs out before any outcome is complete, as for
+        a deal of ten cards at once, where best-first must first try every shorter prefix."""
+        return self._drawn(game, v, move, lambda row, total: row.index(max(row)))
+
+    def _drawn(self, game: Game, v: View, move: Move,
+               pick: Callable[[list[int], int], int]) -> Outcome:
+        """The outcome of ``move`` turning up, for each unknown card, the face ``pick(row,
+        total)`` of its pool's counts, with its probability."""
         if v.pools is None:
             raise _no_view()
         info = deck_info(game)
@@ -117,11 +142,7 @@ class CountsDeck:
             total = sum(row)
             if total == 0:
                 raise CardzError("an unknown card's pool holds no unseen card")
-            r = rng.randrange(total)
-            f = 0
-            while r >= row[f]:
-                r -= row[f]
-                f += 1
+            f = pick(row, total)
             p *= row[f] / total
             return f
 
