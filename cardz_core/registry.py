@@ -26,13 +26,14 @@ from importlib.machinery import PathFinder
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, cast, overload
 
+import attrs
 import pluggy
 
 from cardz_core import hookspecs
 from cardz_core.hookspecs import PlannerFactory
 from cardz_core.kinds import Aid, ConditionKind, DeckModelLike, DepotType, StepKind
 from cardz_core.problems import CardzError
-from cardz_core.signature import RESERVED_WORDS, Function
+from cardz_core.signature import RESERVED_WORDS, Function, Signature, fits
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -339,9 +340,31 @@ def build_registry(extra: Iterable[object | str | tuple[str, object]] = (), *,
                     raise CardzError(f"{where}: {exc}") from exc
                 raise CardzError(f"{where}: {type(exc).__name__}: {exc}") from exc
     problems += _misfit_natives(cast(dict[str, Function], tables["functions"]), owners["functions"])
+    for name, fn in tables["functions"].items():
+        if owners["functions"][name] not in BUILTIN_PLUGINS:
+            tables["functions"][name] = _results_checked(owners["functions"][name], name,
+                                                         cast(Function, fn))
     if problems:
         raise CardzError(problems[0] if len(problems) == 1 else "; ".join(problems))
     return Registry(tables, owners, tuple(names), None if sources is None else tuple(sources))
+
+
+def _results_checked(plugin: str, name: str, function: Function) -> Function:
+    """``function`` with each overload's results checked against its declared kind: a plugin's
+    ``1.5`` for a number was a TypeError on the Python engine and read as something else on the
+    native one. Builtin functions are not wrapped (their results are tested)."""
+    def checked(sig: Signature) -> Signature:
+        raw, kind = sig.fn, sig.result
+
+        def fn(*args: Any) -> Any:
+            value = raw(*args)
+            if not fits(kind, value):
+                raise CardzError(f"plugin {plugin!r}'s function {name!r} returned {value!r}, "
+                                 f"not a {kind}")
+            return value
+        return attrs.evolve(sig, fn=fn)
+
+    return attrs.evolve(function, overloads=tuple(map(checked, function.overloads)))
 
 
 def _misfit_natives(functions: Mapping[str, Function], owners: dict[str, str]) -> list[str]:

@@ -32,6 +32,7 @@ key); one that declares nothing is taken to read every field.
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Callable
 
 import attrs
@@ -52,6 +53,25 @@ NEEDS = (PURE, GAME, STATE)
 # The ``State`` fields an expression or a STATE function may read (docs/expressions.md).
 STATE_READS = frozenset({"piles", "came_from", "recycles", "redeals", "moves", "undos",
                          "recycles_total", "seed_rank", "declared", "rng", "rules_off", "status"})
+
+
+def fits(kind: str, value: Any) -> bool:
+    """Whether ``value`` is a run-time value of ``kind`` as the module docstring gives them (a
+    list for a tuple too): what a plugin's implementation must return, since the two engines
+    would read anything else differently."""
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "text":
+        return isinstance(value, str)
+    if kind in ("cards", "depots"):
+        return isinstance(value, (tuple, list)) and all(_whole(v) for v in value)
+    if kind in ("card", "rank", "suit", "colour") and value is None:
+        return True
+    return _whole(value)  # number, depot, and a card, rank, suit or colour that is there
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 class FunctionError(Exception):

@@ -6,6 +6,7 @@ that fails or makes no function."""
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -24,7 +25,7 @@ from cardz_core.hookspecs import hookimpl
 from cardz_core.kinds import ConditionKind, DepotType, Field, StepKind
 from cardz_core.problems import CardzError
 from cardz_core.registry import build_registry
-from cardz_core.spec import load_game
+from cardz_core.spec import load, load_game
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -223,3 +224,39 @@ def test_a_native_primitive_is_named_only_with_its_meaning():
     registry = build_registry([_plugin("natives", cardz_functions=lambda register:
                                        register("named", right))], entry_points=False)
     assert registry.owner("functions", "named") == "natives"
+
+
+def _answering(answer: Any, kind: str, when: str) -> tuple[Any, Any]:
+    """A game whose columns accept when ``when`` holds, calling the plugin function ``odd``
+    (a depot -> ``kind``) that answers ``answer``; with its registry."""
+    wrong = Function.of(("depot",), kind, lambda d: answer)
+    registry = build_registry([_plugin("answers", cardz_functions=lambda register:
+                                       register("odd", wrong))], entry_points=False)
+    doc = game(name="Odd", rules={"col": {"when": when}})
+    doc["depots"][2]["acceptRule"] = "$col"
+    return doc, registry
+
+
+@pytest.mark.parametrize("answer, kind", [(1.5, "number"), ("abc", "number"), (1, "bool"),
+                                          (None, "depot")])
+def test_a_plugin_function_answering_another_kind_is_named_on_both_engines(answer, kind):
+    # a text for a number was a TypeError on the Python engine, and read on the native one,
+    # which listed moves: the engines disagreed
+    test = {"number": "odd(source) == 1", "bool": "odd(source)", "depot": "odd(source) == source"}
+    doc, registry = _answering(answer, kind, test[kind])
+    spec = load_game(doc, registry=registry)
+    said = f"plugin 'answers''s function 'odd' returned {answer!r}, not a {kind}"
+    for engine in ("python", "native"):
+        played = compile_game(spec, registry, engine=engine)
+        with pytest.raises(CardzError, match=re.escape(said)):
+            state = played.deal(1)
+            for _ in range(20):  # until a move drops a card on a column, which asks odd()
+                state = played.apply(state, played.legal_moves(state)[0])
+
+
+def test_a_plugin_functions_answer_of_another_kind_worked_out_when_loading_is_named_there():
+    doc, registry = _answering(1.5, "number", "odd(depot) == 1")  # depot: known per column
+    spec, problems = load(doc, registry=registry)
+    assert spec is None and [(p.path, p.message) for p in problems] == [
+        ("/rules/col/when", "column 1: plugin 'answers''s function 'odd' returned 1.5, not a "
+                            "number")]

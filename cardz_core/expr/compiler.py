@@ -20,6 +20,7 @@ from cardz_core.cards import BLACK, COLOR_WORDS, RANK_WORDS, RED, SUIT_WORDS
 from cardz_core.expr.closure import compare
 from cardz_core.expr.contexts import ANY, CONTEXT_NAMES, Context
 from cardz_core.expr.program import Node, Program, is_data, reads_of
+from cardz_core.problems import CardzError
 from cardz_core.signature import GAME, ITEM_OF, STATE, Each, FunctionError, Signature
 from cardz_core.expr.tables import Tables
 from cardz_core.limits import MAX_EXPR_INT
@@ -471,7 +472,8 @@ class Compiler:
         if sig.needs != STATE and not has_each and all(a.is_const for a in args):
             try:
                 value = fn(*[a.const for a in args])
-            except FunctionError as exc:
+            except (FunctionError, CardzError) as exc:  # CardzError: a plugin's answer of
+                # another kind (registry._results_checked), named at the call
                 raise ExprProblem(column(tree), str(exc), names=True) from None
             if isinstance(value, list):
                 value = tuple(value)
