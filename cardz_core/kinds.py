@@ -26,6 +26,9 @@ FIELD_KINDS = frozenset({"depot", "depots", "group", "pattern", "int", "bool", "
 ROLES = ("stock", "waste", "foundation", "tableau", "cell", "reserve", "layout")
 PARKS = ("cell", "column", "")
 FANS = ("None", "Down", "Up", "Left", "Right", "Radial")  # the format's fanDirection
+AID_VALUES = ("int", "bool", "string")  # the JSON kinds an aid's value may have
+STEP_READS = frozenset({"rng", "counters", "expressions"})
+CONDITION_READS = frozenset({"piles", "faces", "moves", "counters", "expressions"})
 
 
 def _choose(what: str, choices: tuple[str, ...] | frozenset[str], value: Any) -> str:
@@ -53,6 +56,29 @@ def _fan(value: Any) -> str:
 
 def _parks(value: Any) -> str:
     return _choose("a depot type's parks", PARKS, value)
+
+
+def _aid_value(value: Any) -> str:
+    return _choose("an aid's value_kind", AID_VALUES, value)
+
+
+def _words(what: str, known: frozenset[str], value: Any) -> frozenset[str]:
+    """``value`` as a set of the words ``known`` holds, refusing others by name: a misspelt
+    ``reads`` word would hide what a kind reads from the solver's position key."""
+    words = frozenset(value)
+    unknown = sorted(w for w in words if w not in known)
+    if unknown:
+        raise ValueError(f"{what} are words of {', '.join(sorted(known))}, not "
+                         f"{', '.join(map(repr, unknown))}")
+    return words
+
+
+def _step_reads(value: Any) -> frozenset[str]:
+    return _words("a step kind's reads", STEP_READS, value)
+
+
+def _condition_reads(value: Any) -> frozenset[str]:
+    return _words("a condition kind's reads", CONDITION_READS, value)
 
 
 @attrs.frozen
@@ -119,7 +145,7 @@ class StepKind:
     lands_on: tuple[str, ...] = ()
     stock_default: tuple[str, ...] = ()
     from_stock: bool = False
-    reads: frozenset[str] = frozenset()
+    reads: frozenset[str] = attrs.field(default=frozenset(), converter=_step_reads)
     moves_cards: bool = True
     turns_cards: bool = False
     creates_cards: bool = False
@@ -160,7 +186,7 @@ class ConditionKind:
     needs_depot_only: bool = False
     empties: Callable[..., Any] | None = None
     stalemate: bool = False
-    reads: frozenset[str] = frozenset({"piles"})
+    reads: frozenset[str] = attrs.field(default=frozenset({"piles"}), converter=_condition_reads)
     nested: bool = False
     native: str | None = None
 
@@ -170,7 +196,7 @@ class Aid:
     """A card aid. ``compile(value, game) -> fn(card_id) -> answer or None``; ``value_kind`` is
     the JSON kind of the aid's value in the game file ("int")."""
 
-    value_kind: str
+    value_kind: str = attrs.field(converter=_aid_value)
     compile: Callable[..., Any] | None = None
 
 

@@ -22,7 +22,7 @@ from cardz_core.cli.main import main
 from cardz_core.engine import compile as compile_game
 from cardz_core.expr import Function
 from cardz_core.hookspecs import hookimpl
-from cardz_core.kinds import ConditionKind, DepotType, Field, StepKind
+from cardz_core.kinds import Aid, ConditionKind, DepotType, Field, StepKind
 from cardz_core.problems import CardzError
 from cardz_core.registry import build_registry
 from cardz_core.spec import load, load_game
@@ -260,3 +260,18 @@ def test_a_plugin_functions_answer_of_another_kind_worked_out_when_loading_is_na
     assert spec is None and [(p.path, p.message) for p in problems] == [
         ("/rules/col/when", "column 1: plugin 'answers''s function 'odd' returned 1.5, not a "
                             "number")]
+
+
+@pytest.mark.parametrize("make, said", [
+    (lambda: StepKind({}, reads={"rgn"}), "a step kind's reads are words of counters, "
+                                          "expressions, rng, not 'rgn'"),
+    (lambda: ConditionKind({}, reads={"pile"}), "a condition kind's reads are words of counters, "
+                                                "expressions, faces, moves, piles, not 'pile'"),
+    (lambda: Aid("integer"), "an aid's value_kind is one of 'bool', 'int', 'string', not "
+                             "'integer'"),
+])
+def test_a_kinds_reads_and_an_aids_value_kind_are_words_it_knows(make, said):
+    # a misspelt reads word hid what the kind reads from the solver's key; an aid's unknown
+    # value kind handed the game file's value through unchecked
+    with pytest.raises(ValueError, match=re.escape(said)):
+        make()

@@ -60,15 +60,13 @@ def _read_aids(ctx: Ctx, value: Any, ptr: str) -> dict[str, Any]:
             (ctx.warn if ctx.lenient else ctx.error)(where, message)
             continue
         aid = ctx.registry.lookup("aids", name)
-        kind = aid.value_kind if isinstance(aid, Aid) else ""
-        if kind == "int":
+        assert isinstance(aid, Aid)  # the aids table holds only Aids (registry.TABLE_TYPES)
+        if aid.value_kind == "int":
             got: Any = as_int(ctx, item, where)
-        elif kind == "bool":
+        elif aid.value_kind == "bool":
             got = as_bool(ctx, item, where)
-        elif kind == "string":
+        else:  # "string", the last of kinds.AID_VALUES
             got = as_string(ctx, item, where)
-        else:
-            got = item
         if got is not None:
             out[name] = got
     return out

@@ -160,9 +160,8 @@ def build_schema(registry: Registry | None = None) -> dict[str, Any]:
     suits = list(cards.SUIT_WORDS) + [w[:-1] for w in cards.SUIT_WORDS] + list(cards.SUIT_LETTERS)
     aids = {}
     for name, aid in registry.aids.items():
-        kind = aid.value_kind if isinstance(aid, Aid) else ""
         aids[name] = _described({"int": {"type": "integer"}, "bool": {"type": "boolean"},
-                                 "string": {"type": "string"}}.get(kind, {}),
+                                 "string": {"type": "string"}}[aid.value_kind],
                                 AIDS.get(name) or _own_doc(aid))
     rule_ref = {"type": "string", "pattern": "^\\$.+$"}
     defs: dict[str, Any] = {
