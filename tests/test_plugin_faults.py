@@ -275,3 +275,17 @@ def test_a_kinds_reads_and_an_aids_value_kind_are_words_it_knows(make, said):
     # value kind handed the game file's value through unchecked
     with pytest.raises(ValueError, match=re.escape(said)):
         make()
+
+
+def test_the_plugin_docs_step_example_runs_as_written(tmp_path: Path, monkeypatch):
+    # the example lacked its imports and its registration: it could not run as written
+    text = (ROOT / "docs" / "plugins.md").read_text()
+    block = text.split("```python\nfrom typing import Callable\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "turn_one_plugin.py").write_text("from typing import Callable\n" + block)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry = build_registry(["turn_one_plugin"], entry_points=False)
+    doc = game(name="Turn one", dealRules=[{"kind": "dealGroup", "to": "column", "faceDown": 1},
+                                           {"kind": "turnOne", "to": "waste"}])
+    played = compile_game(load_game(doc, registry=registry), registry, engine="python")
+    waste = played.deal(1).piles[played.depot_index["waste"]]
+    assert len(waste) == 1 and waste[0] & 1  # one card, face up
