@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Iterable
 
@@ -40,10 +41,10 @@ class CardzError(Exception):
         super().__init__("; ".join(str(p) for p in self.problems))
 
 
-def is_whole(value: object, low: float, high: float) -> bool:
-    """Whether ``value`` is a whole number from ``low`` to ``high``: an ``int`` or a numpy
-    integer, not a bool (which Python counts as one), a float or a text ``int()`` would turn
-    into one."""
+def is_whole(value: object, low: float = -math.inf, high: float = math.inf) -> bool:
+    """Whether ``value`` is a whole number from ``low`` to ``high`` (any, without them): an
+    ``int`` or a numpy integer, not a bool (which Python counts as one), a float or a text
+    ``int()`` would turn into one."""
     return not isinstance(value, bool) and isinstance(value, numbers.Integral) \
         and low <= int(value) <= high
 

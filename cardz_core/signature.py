@@ -32,10 +32,11 @@ key); one that declares nothing is taken to read every field.
 
 from __future__ import annotations
 
-import numbers
 from typing import Any, Callable
 
 import attrs
+
+from cardz_core.problems import is_whole
 
 # the expression language's own words, which no function may be named (the grammar's NAME)
 RESERVED_WORDS = ("and", "or", "not", "let", "in", "it", "true", "false")
@@ -64,14 +65,10 @@ def fits(kind: str, value: Any) -> bool:
     if kind == "text":
         return isinstance(value, str)
     if kind in ("cards", "depots"):
-        return isinstance(value, (tuple, list)) and all(_whole(v) for v in value)
+        return isinstance(value, (tuple, list)) and all(map(is_whole, value))
     if kind in ("card", "rank", "suit", "colour") and value is None:
         return True
-    return _whole(value)  # number, depot, and a card, rank, suit or colour that is there
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    return is_whole(value)  # number, depot, and a card, rank, suit or colour that is there
 
 
 class FunctionError(Exception):

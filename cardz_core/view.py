@@ -32,7 +32,6 @@ run; code outside the engine calls the methods.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple, Protocol, Sequence, cast
 
@@ -443,7 +442,7 @@ def outcomes(game: Game, v: View, move: Move, limit: int | None = None) -> Outco
 def outcome_limit(limit: object) -> int | None:
     """``Game.outcomes``'s ``limit``, checked the same on both engines: None, or a whole number
     1 or more (``1.5`` was read as 1 or 2 by one engine and refused by the other)."""
-    if limit is not None and not is_whole(limit, 1, math.inf):
+    if limit is not None and not is_whole(limit, 1):
         raise CardzError(f"an outcome limit is a whole number 1 or more, not {limit!r}")
     return None if limit is None else int(cast(int, limit))
 

@@ -14,7 +14,6 @@ than 0, their pools in ``unknownPool``.
 
 from __future__ import annotations
 
-import math
 from typing import Any, Mapping
 
 from cardz_core.cards import (RANK_LETTERS, SUIT_LETTERS, Card, card_id_of, code, format_card,
@@ -265,7 +264,7 @@ class _Reader:
                 except ValueError as exc:
                     self.error(path, str(exc))
                     continue
-                if card is None or not is_whole(n, 1, math.inf):
+                if card is None or not is_whole(n, 1):
                     self.error(path, "a pool counts cards: a card like 'AS' and a number 1 or more")
                     continue
                 free = [i for i in self.table.ids.get(card, []) if not self.used[i]]

@@ -78,7 +78,6 @@ class Game(Play):
             return after
         return canonical(self, after, ask.counted.counts)  # type: ignore[arg-type,return-value]
 
-
     def outcomes(self, view: View, move: Move, limit: int | None = None) -> Outcomes:
         """What ``move`` may lead to on a view (``cardz_core.view.outcomes``)."""
         from cardz_core.view import outcomes

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import numbers
 from typing import NamedTuple
 
 from cardz_core.cards import SUIT_LETTERS
-from cardz_core.problems import CardzError
+from cardz_core.problems import CardzError, is_whole
 
 
 class Move(NamedTuple):
@@ -51,8 +50,7 @@ def as_move(value: object) -> Move:
     list, a text or None is named rather than failing inside the engine."""
     if type(value) is Move:
         return value
-    if isinstance(value, tuple) and len(value) in (3, 4) and all(
-            not isinstance(v, bool) and isinstance(v, numbers.Integral) for v in value):
+    if isinstance(value, tuple) and len(value) in (3, 4) and all(map(is_whole, value)):
         return Move(*(int(v) for v in value))
     shown = repr(value)
     raise CardzError(f"a move is a Move (src, index, dst, declare), not "

@@ -60,9 +60,10 @@ def move_text(game: Any, move: Move) -> str:
     names = game.depot_names
     n = len(names)
     tap = move.dst == move.index == -1
-    if not (0 <= move.src < n and (tap or (0 <= move.dst < n and move.index >= 0
-                                           and -1 <= move.declare < (MAX_CARDS if move.src ==
-                                                                     move.dst else 4)))):
+    # a reorder's fourth field is a position, any other move's a suit (or -1 for none)
+    fourth = MAX_CARDS if move.src == move.dst else len(SUIT_LETTERS)
+    card_move = 0 <= move.dst < n and move.index >= 0 and -1 <= move.declare < fourth
+    if not (0 <= move.src < n and (tap or card_move)):
         raise CardzError(f"{move!r} is not a move of {game.spec.name!r}: it names no depot, "
                          f"position or suit the game has")
     if tap:

@@ -6,9 +6,7 @@ play (a ``shuffle`` step in a redeal or trigger) continue the deal's sequence ex
 
 from __future__ import annotations
 
-import numbers
-
-from cardz_core.problems import CardzError
+from cardz_core.problems import CardzError, is_whole
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -18,7 +16,7 @@ def seed_state(seed: int) -> int:
     """The generator state for an int seed (any size or sign: taken modulo 2**64; a numpy
     integer too). Anything else, a bool included, is a CardzError: ``"5"`` or ``1.5`` is no
     deal's seed."""
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+    if not is_whole(seed):
         raise CardzError(f"a seed is a whole number, not {seed!r}")
     return int(seed) & MASK64
 
