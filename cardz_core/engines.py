@@ -4,11 +4,14 @@
 (``cardz_core.engine.game``); ``native`` in the native engine (``cardz_core.native``), refusing
 with CardzError a game it can't play, saying why; ``auto`` natively when it can.
 ``engine_of(game)`` says which engine a compiled game runs on and, for Python, why; for a
-native game whose rules call plugin functions back in Python, which."""
+native game whose rules call plugin functions back in Python, which. A compiled game pickles
+as its spec and engine (``reopen`` compiles it again where it is loaded)."""
 
 from __future__ import annotations
 
+import copyreg
 import os
+from typing import Any, Callable
 
 from cardz_core.engine import game as python_engine
 from cardz_core.native import NativeEngineGame, NativeGame, calls_back, supports
@@ -42,6 +45,25 @@ def compile(spec: GameSpec, registry: Registry | None = None,  # noqa: A001
             raise
         return game
     return NativeEngineGame.adopt(native)
+
+
+def reopen(spec: GameSpec, engine: str) -> python_engine.Game:
+    """A pickled ``Game`` loaded: ``spec`` compiled again for the same engine, with this
+    process's builtin and installed plugins (a game a custom registry compiled needs those
+    plugins installed here too, else the compile names what is missing)."""
+    return compile(spec, default_registry(), engine)
+
+
+def _reduce(game: python_engine.Game) -> tuple[Callable[..., Any], tuple[GameSpec, str]]:
+    """A game pickles as its spec (which keeps its source text) and its engine: a compiled
+    game's tables and rules, and the native engine's handle, do not cross processes. Every
+    public way to a ``Game`` (``open_game``, ``cardz_core.engine.compile``) passes through this
+    module's ``compile``, so registering here covers them all."""
+    return reopen, (game.spec, "native" if isinstance(game, NativeEngineGame) else "python")
+
+
+copyreg.pickle(python_engine.Game, _reduce)
+copyreg.pickle(NativeEngineGame, _reduce)
 
 
 def engine_of(game: python_engine.Game) -> tuple[str, str | None]:
