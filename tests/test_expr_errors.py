@@ -48,6 +48,10 @@ SPEC = make_spec(BOARD_DEPOTS)
     ("count(hand, true, 1)", "scoring", 1, "can't take 3 arguments"),
     ("sum(hand, it.suit)", "scoring", 11, "must be a number, but this is a suit"),
     ("empty(Hearts)", "condition", 1, "can't take (a suit)"),
+    # a wrong call reads the function's line of help after how it is called
+    ("top(hand, hand) == top(hand)", "condition", 1,
+     "it is top(cards) -> card: the last card, or no card"),
+    ("empty(Hearts)", "condition", 1, "-> bool: whether there are no cards"),
     ("it.faceUp", "condition", 1, "`it` means the item"),
     ("empty(c in hand)", "condition", 7, "doesn't go through this list"),
     ("count(hand, c in hand)", "condition", 13, "only the list"),

@@ -170,6 +170,9 @@ def test_third_party_function_is_checked_and_usable():
                        ("lastIf(discard, it.value)", 17)):
         problems = check_expr(bad, "condition", SPEC, reg)
         assert problems and f"column {where}:" in problems[0].message, (bad, problems)
+    # a call that fits no overload reads the plugin's line of help
+    assert check_expr("pairs(discard) > 0", "condition", SPEC, reg)[0].message.endswith(
+        "it is pairs(cards, number) -> number: how many pairs of cards make the total")
     # the builtin registry doesn't know it
     assert "unknown function `pairs`" in check_expr("pairs(discard, 13) > 0", "condition", SPEC,
                                                     registry())[0].message

@@ -21,7 +21,7 @@ from cardz_core.expr.closure import compare
 from cardz_core.expr.contexts import ANY, CONTEXT_NAMES, Context
 from cardz_core.expr.program import Node, Program, is_data, reads_of
 from cardz_core.problems import CardzError
-from cardz_core.signature import GAME, ITEM_OF, STATE, Each, FunctionError, Signature
+from cardz_core.signature import GAME, ITEM_OF, STATE, Each, Function, FunctionError, Signature
 from cardz_core.expr.tables import Tables
 from cardz_core.limits import MAX_EXPR_INT
 
@@ -402,7 +402,7 @@ class Compiler:
         if not candidates:
             raise ExprProblem(column(name_tok), f"`{name}` can't take {len(arg_trees)} argument"
                                                 f"{'' if len(arg_trees) == 1 else 's'}; "
-                                                f"it is {_signatures(name, func.overloads)}")
+                                                f"it is {_signatures(name, func)}")
         plain: dict[int, Typed | ExprProblem] = {}
         named: dict[int, tuple[str, Typed]] = {}
 
@@ -448,7 +448,7 @@ class Compiler:
                 typed = plain_arg(i)
                 kinds.append("…" if isinstance(typed, ExprProblem) else _kind_name(typed.kind))
             raise ExprProblem(column(name_tok), f"`{name}` can't take ({', '.join(kinds)}); it is "
-                                                f"{_signatures(name, func.overloads)}")
+                                                f"{_signatures(name, func)}")
         sig = best[1]
         return self.call(name, func.overloads.index(sig), sig, arg_trees, plain, named, tree)
 
@@ -517,8 +517,11 @@ def _cost(param: Any, kind: str) -> int | None:
     return None
 
 
-def _signatures(name: str, overloads: tuple[Signature, ...]) -> str:
-    return " or ".join(s.describe(name) for s in overloads)
+def _signatures(name: str, func: Function) -> str:
+    """How ``name`` is called, with its line of help where it has one: what a designer who
+    called it wrongly wants to read."""
+    said = " or ".join(s.describe(name) for s in func.overloads)
+    return f"{said}: {func.doc}" if func.doc else said
 
 
 def _hint(kind: str, wanted: str) -> str:
