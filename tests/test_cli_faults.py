@@ -72,13 +72,21 @@ def _survivors(pgid: int) -> bool:
     return True
 
 
-@pytest.mark.parametrize("workers,signum", [(2, signal.SIGTERM), (1, signal.SIGTERM),
-                                            (1, signal.SIGHUP)])
-def test_a_signal_stops_simulate_like_ctrl_c(tmp_path: Path, workers: int, signum: int) -> None:
+@pytest.mark.parametrize("workers,signum,group", [
+    (2, signal.SIGTERM, False), (1, signal.SIGTERM, False), (1, signal.SIGHUP, False),
+    # to the whole process group, as `timeout` and a closed terminal send it: it killed
+    # multiprocessing's forkserver and resource tracker, which broke the pool, lost the rows
+    # and left the workers waiting for good
+    (2, signal.SIGTERM, True), (2, signal.SIGHUP, True)])
+def test_a_signal_stops_simulate_like_ctrl_c(tmp_path: Path, workers: int, signum: int,
+                                             group: bool) -> None:
     proc = _simulate(tmp_path, workers)
     rows = tmp_path / "rows.jsonl"
     _wait_for_rows(rows, 4, proc)
-    proc.send_signal(signum)
+    if group:
+        os.killpg(proc.pid, signum)
+    else:
+        proc.send_signal(signum)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 128 + signum, err
     assert "Traceback" not in err

@@ -3,17 +3,20 @@
 One worker plays in this process, deal by deal, so an interrupt loses only the game in progress.
 Several workers are a ``ProcessPoolExecutor`` on a ``forkserver`` context (``spawn`` where there is
 no forkserver): nothing is inherited by forking a half-built parent, and each worker rebuilds its
-table from the job. Workers ignore SIGINT, SIGTERM and SIGHUP; on any of them the parent raises
-a shared stop flag, each running batch returns the games it finished, the parent keeps them and
-the pool shuts down with it (a worker whose parent is gone stops at its next game).
+table from the job. Workers, and multiprocessing's helper processes, ignore SIGINT, SIGTERM and
+SIGHUP; on any of them the parent raises a shared stop flag, each running batch returns the games
+it finished, the parent keeps them and the pool shuts down with it (a worker whose parent is gone
+stops at its next game).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import signal
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing import resource_tracker
 from typing import Any, Callable, Sequence
 
 from cardz_core.interrupts import HANDLED, interrupts_held
@@ -55,8 +58,27 @@ def _context() -> multiprocessing.context.BaseContext:
         ctx = multiprocessing.get_context("forkserver")
         # Imported once in the server, so each worker starts with them loaded.
         ctx.set_forkserver_preload(list(PRELOAD))
+        _helpers_started(forkserver=True)
         return ctx
+    _helpers_started(forkserver=False)
     return multiprocessing.get_context("spawn")
+
+
+def _helpers_started(forkserver: bool) -> None:
+    """Start multiprocessing's helper processes (the resource tracker, and the forkserver the
+    workers are forked from) ignoring SIGTERM and SIGHUP, as they ignore SIGINT: a signal sent
+    to the whole process group (``timeout``, a closed terminal) killed them, which broke the
+    pool, lost the games finished and left the workers waiting for good. The parent takes
+    such a signal as Ctrl-C, and the helpers end when it does. An ignored signal stays ignored
+    across the exec that starts them; the parent's own handlers are put back at once."""
+    before = {s: signal.signal(s, signal.SIG_IGN) for s in HANDLED}
+    try:
+        resource_tracker.ensure_running()
+        if forkserver:
+            multiprocessing.forkserver.ensure_running()
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
 
 
 def run_here(job: Job, batches: Sequence[tuple[int, int]], emit: Emit,
