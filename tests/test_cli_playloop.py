@@ -157,6 +157,36 @@ def test_quit_saves_by_default_in_the_state_folder(
     assert json.loads((tmp_path / "cardz" / "klondike-seed5.json").read_text())["seed"] == 5
 
 
+@pytest.mark.parametrize("given", ["-", "inline"])
+def test_a_game_resumed_from_no_file_saves_to_the_default_place(
+        given: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    """Not to a file named ``-``, nor to a path spelt by the JSON's text (before stop 69)."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.chdir(tmp_path)
+    _play(capsys, monkeypatch, "t\nq\n", "klondike", "--seed", "5", "--save", "g.json")
+    text = (tmp_path / "g.json").read_text(encoding="utf-8")
+    arg, typed = ("-", text) if given == "-" else (text, "t\nq\n")  # '-': the input then ends
+    code, out, err = _play(capsys, monkeypatch, typed, "klondike", "--resume", arg)
+    saved = tmp_path / "state" / "cardz" / "klondike-seed5.json"
+    assert code == 0, err
+    assert f"--resume {saved}" in out
+    assert json.loads(saved.read_text(encoding="utf-8"))["seed"] == 5
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json", "state"]
+
+
+def test_a_save_place_that_cannot_be_written_is_refused_before_the_first_move(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocker))  # the state folder would be under a file
+    code, out, err = _play(capsys, monkeypatch, "t\nt\nq\n", "klondike", "--seed", "5")
+    assert code == 1 and out == ""  # no board shown, no move made
+    assert err.strip() == f"cardz play: cannot save the game to {blocker}/cardz/" \
+                          "klondike-seed5.json: Not a directory"
+
+
 def test_resume_refuses_a_log_of_another_game(capsys: pytest.CaptureFixture[str],
                                               monkeypatch: pytest.MonkeyPatch,
                                               tmp_path: Path) -> None:

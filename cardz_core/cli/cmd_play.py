@@ -28,6 +28,7 @@ from cardz_core.cli.cmd_hint import add_planner_options, check_planner_options, 
 from cardz_core.cli.common import (UsageError, add_game_args, check_output, check_range, check_seed,
                                    goes_with, open_game, print_json, read_document, whole_number)
 from cardz_core.cli.menu import Entry, menu, pick
+from cardz_core.cli.reading import names_a_file
 from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
 from cardz_core.interrupts import interrupts_held
 from cardz_core.limits import MAX_SIM_MAX_MOVES, PLAY_MAX_MOVES
@@ -170,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     if args.planner:
         return _watch(game, seat, args, rng)
+    _check_save(game, args)
     return _interactive(game, seat, recorder, line, args, rng)
 
 
@@ -233,7 +235,7 @@ def _resume(game: Game, args: argparse.Namespace) -> tuple[Seat, LogRecorder, in
         seat.play(move)
         recorder.record(before, move, seat.state)
         line += 1
-    if args.save is None:
+    if args.save is None and names_a_file(args.resume):  # else the default place, by the seed
         args.save = args.resume
     return seat, recorder, line
 
@@ -246,6 +248,18 @@ def save_path(game: Game, args: argparse.Namespace) -> Path:
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     stem = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in Path(args.file).stem)
     return Path(base) / SAVE_DIR / f"{stem}-seed{args.seed}.json"
+
+
+def _check_save(game: Game, args: argparse.Namespace) -> None:
+    """Refuse, before the first move, a save file that cannot be written (``--save`` was checked
+    with the other flags; the default place is known once the seed is): else a game played to
+    ``q`` would be lost there. Its folder is made now, as saving would make it."""
+    path = save_path(game, args)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CardzError(f"cannot save the game to {path}: {exc.strerror}") from None
+    check_output(str(path), "the save file")
 
 
 def _save(game: Game, seat: Seat, recorder: LogRecorder, args: argparse.Namespace,

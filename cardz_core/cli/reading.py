@@ -93,12 +93,18 @@ def read_stdin(what: str) -> str:
     return _bounded(binary.read(MAX_DOCUMENT_BYTES + 1), where)
 
 
+def names_a_file(arg: str) -> bool:
+    """Whether a document argument names a file: it is neither ``-`` (standard input) nor
+    inline JSON."""
+    return arg != "-" and not arg.lstrip().startswith(("{", "[", '"'))
+
+
 def argument_text(arg: str, what: str, *, inline: bool) -> tuple[str, bool]:
     """The text an argument stands for, and whether it came from a file or standard input:
     ``-``, a file that exists, or (``inline``) the argument itself."""
     if arg == "-":
         return read_stdin(what), True
-    if arg.lstrip().startswith(("{", "[", '"')):
+    if not names_a_file(arg):
         return arg, False
     if could_be_path(arg) and os.path.lexists(arg):
         return read_file(arg, what), True
