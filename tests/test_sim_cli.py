@@ -279,9 +279,27 @@ def test_variants_that_deal_differently_are_compared_unpaired(capsys):
     assert "not the same deals" in pair["note"] and pair["difference_interval"] is not None
 
 
-def test_the_same_file_twice_is_refused(capsys):
+def test_the_same_file_twice_is_refused(capsys, tmp_path, monkeypatch):
     code = main(["simulate", GAME, GAME, "--games", "1"])
     assert code == 2 and f"argument FILE: {GAME} is listed twice" in capsys.readouterr().err
+    # spelt two ways: a copy's path with and without ./, a bundled game by name and by path
+    monkeypatch.chdir(tmp_path)
+    Path("k.cardz").write_text(Path(GAME).read_text(encoding="utf-8"), encoding="utf-8")
+    for first, second in (("k.cardz", "./k.cardz"), ("klondike", str(RULESETS / "klondike.cardz"))):
+        code = main(["simulate", first, second, "--games", "1"])
+        assert code == 2, (first, second)
+        assert f"argument FILE: {second} is {first} again" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flags", [("--out", "--report"), ("--out", "--log"), ("--report", "--log")])
+def test_two_outputs_in_one_file_are_refused(capsys, tmp_path, flags):
+    """The one written last replaced the other, and both were said to be written."""
+    same = tmp_path / "same.jsonl"
+    argv = ["simulate", GAME, "--deal", "1", flags[0], str(same), flags[1], f"{tmp_path}/./same.jsonl"]
+    assert main(argv) == 2
+    assert f"argument {flags[1]}: {tmp_path}/./same.jsonl is the file {flags[0]} writes too" \
+        in capsys.readouterr().err
+    assert not same.exists()  # refused before any work
 
 
 def test_a_notable_deal_replays_exactly_and_logs(tmp_path, capsys, monkeypatch):

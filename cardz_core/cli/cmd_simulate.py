@@ -114,6 +114,19 @@ def _planner_names(text: str, games: list[Any], force: bool, options: dict[str, 
     return tuple(names)
 
 
+def _distinct_outputs(outputs: dict[str, str | None]) -> None:
+    """Refuse two output flags naming one file: the one written last replaced the other, and
+    both were said to be written."""
+    seen: dict[str, str] = {}
+    for flag, path in outputs.items():
+        if path is None:
+            continue
+        where = path if path == "-" else os.path.realpath(path)
+        if where in seen:
+            raise UsageError(f"argument {flag}: {path} is the file {seen[where]} writes too")
+        seen[where] = flag
+
+
 def _variant_names(files: list[str]) -> list[str]:
     """The name rows give each variant: its file's stem, or the path as given where two stems
     are the same."""
@@ -161,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
     check_output(args.out, "--out")
     check_output(args.report, "--report")
     check_output(args.log, "--log")
+    _distinct_outputs({"--out": args.out, "--report": args.report, "--log": args.log})
     named = [name for name in args.planner.split(",") if name.strip()]
     if args.log is not None and (args.deal is None or len(args.files) > 1 or len(named) > 1):
         raise UsageError("argument --log: it writes one game: give --deal, one FILE and one "
@@ -169,10 +183,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"argument FILE: at most {MAX_SIM_VARIANTS} game files at once, "
                          f"not {len(args.files)}")
     names = _variant_names(args.files)
+    paths = [game_file(given) for given in args.files]
+    for i, path in enumerate(paths):  # the same file spelt two ways (k.cardz, ./k.cardz)
+        twin = next((args.files[j] for j in range(i) if paths[j].samefile(path)), None)
+        if twin is not None:
+            raise UsageError(f"argument FILE: {args.files[i]} is {twin} again")
     registry = default_registry()
     variants, games, about = [], [], []
-    for name, given in zip(names, args.files):
-        path = game_file(given)
+    for name, given, path in zip(names, args.files, paths):
         try:
             data = path.read_bytes()
         except OSError as exc:
