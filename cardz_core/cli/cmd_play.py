@@ -320,6 +320,11 @@ def _turns(game: Game, seat: Seat, recorder: LogRecorder, line: int, args: argpa
             break
         if text in ("u", "undo"):
             with interrupts_held():
+                try:
+                    recorder.check_room()  # before the seat: a refused undo changes nothing
+                except CardzError as exc:
+                    print(f"not undone: {exc.problems[0].message}", file=out)
+                    continue
                 undone = seat.undo()
                 if undone:
                     recorder.record_undo()
@@ -346,6 +351,7 @@ def _turns(game: Game, seat: Seat, recorder: LogRecorder, line: int, args: argpa
         before = seat.state
         with interrupts_held():
             try:
+                recorder.check_room()
                 seat.play(chosen)
             except CardzError as exc:
                 print(f"not played: {exc.problems[0].message}", file=out)

@@ -56,17 +56,22 @@ class LogRecorder:
         self.board = board
         self.steps: list[dict[str, Any]] = []
 
+    def check_room(self) -> None:
+        """Refuse a step past ``MAX_LOG_STEPS``: asked before a move or an undo is made, so
+        that a step the log cannot hold changes nothing."""
+        if len(self.steps) >= MAX_LOG_STEPS:
+            raise CardzError(f"a log holds at most {MAX_LOG_STEPS:,} steps (limits.MAX_LOG_STEPS): "
+                             "save it and start again")
+
     def record(self, before: State, move: Any, after: State) -> None:
         """One move applied: ``after`` is ``game.apply(before, move)``."""
-        if len(self.steps) >= MAX_LOG_STEPS:
-            raise CardzError(f"a log holds at most {MAX_LOG_STEPS} steps")
+        self.check_room()
         self.steps.append({"move": move_text(self.game, move),
                            "revealed": revealed_cards(self.game, before, after)})
 
     def record_undo(self) -> None:
         """The last move (with its whole cascade) taken back with ``game.undo``."""
-        if len(self.steps) >= MAX_LOG_STEPS:
-            raise CardzError(f"a log holds at most {MAX_LOG_STEPS} steps")
+        self.check_room()
         self.steps.append({"undo": True})
 
     def document(self, final: State) -> dict[str, Any]:

@@ -81,9 +81,7 @@ class Playing:
     def play(self, move: Move, *, keep_redo: bool = False) -> None:
         """Apply ``move`` (an IllegalMove says why it is refused) and log it. A new move forgets
         what could be redone; redo itself keeps the rest."""
-        if len(self.log.steps) >= MAX_LOG_STEPS:
-            raise CardzError(f"a game's log holds at most {MAX_LOG_STEPS} steps "
-                             "(limits.MAX_LOG_STEPS): save it and start again")
+        self.log.check_room()
         before = self.seat.state
         self.seat.play(move)
         self.log.record(before, move, self.seat.state)
@@ -94,6 +92,7 @@ class Playing:
     def undo(self) -> None:
         if not self.played:
             raise Refused("nothing to undo")
+        self.log.check_room()  # before the seat: a refused undo changes nothing
         self.seat.undo()
         self.log.record_undo()
         self.redo.append(self.played.pop())
