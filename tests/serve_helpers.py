@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import threading
 from contextlib import contextmanager
 from typing import Any, Iterator
@@ -16,7 +17,8 @@ class Client:
     """Requests to one server; ``call`` returns (HTTP status, decoded JSON body)."""
 
     def __init__(self, server: CardzServer) -> None:
-        self.host, self.port = "127.0.0.1", server.server_address[1]
+        self.host = "::1" if server.address_family == socket.AF_INET6 else "127.0.0.1"
+        self.port = server.server_address[1]
 
     def raw(self, method: str, path: str, body: bytes | None = None,
             headers: dict[str, str] | None = None) -> tuple[int, bytes, dict[str, str]]:
@@ -47,8 +49,9 @@ class Client:
 
 
 @contextmanager
-def serving(given: list[str] | None = None) -> Iterator[tuple[CardzServer, Client]]:
-    server = make_server(given or [], port=0)
+def serving(given: list[str] | None = None, host: str = "127.0.0.1"
+            ) -> Iterator[tuple[CardzServer, Client]]:
+    server = make_server(given or [], host, port=0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

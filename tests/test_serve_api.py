@@ -181,6 +181,34 @@ def test_malformed_bodies_and_foreign_hosts_are_refused(client):
     assert status == 400 and "answers only as" in json.loads(raw)["error"]
 
 
+def test_a_server_on_every_address_answers_to_an_address_and_refuses_a_name():
+    """With --host 0.0.0.0 every Host was refused but the literal 0.0.0.0 (before stop 69): no
+    one could play. A name of another site is still refused (DNS rebinding)."""
+    with serving(host="0.0.0.0") as (server, client):
+        port = server.server_address[1]
+        for host, status in ((f"127.0.0.1:{port}", 200), (f"192.0.2.2:{port}", 200),
+                             (f"[::1]:{port}", 200), (f"localhost:{port}", 200),
+                             (f"{socket.gethostname()}:{port}", 200),
+                             (f"evil.example:{port}", 400), (f"127.0.0.1:{port + 1}", 400),
+                             ("127.0.0.1", 400), ("", 400)):
+            got, raw, _ = client.raw("GET", "/api/games", headers={"Host": host})
+            assert got == status, (host, raw[:200])
+        got, raw, _ = client.raw("GET", "/api/games", headers={"Host": "evil.example"})
+        assert f"an IP address, localhost or {socket.gethostname()}, port {port}" in \
+            json.loads(raw)["error"]
+
+
+def test_a_server_listens_on_an_ipv6_address():
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        pytest.skip("this machine has no IPv6 loopback")
+    with serving(host="::1") as (server, client):
+        assert server.url.startswith("http://[::1]:")
+        assert client.call("GET", "/api/games")[0] == 200  # Host [::1]:PORT, as a browser sends
+
+
 def test_tabs_have_sessions_of_their_own(client):
     a = client.start("klondike", seed=3)
     b = client.start("klondike", seed=3)

@@ -14,7 +14,9 @@ and the server never answers such a question).
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
+import socket
 import sys
 import threading
 import time
@@ -236,7 +238,8 @@ def cut(text: str) -> str:
 
 
 class Handler(BaseHTTPRequestHandler):
-    """One request. ``server.app`` is the ``App``; ``server.hosts`` the ``Host`` values taken."""
+    """One request. ``server.app`` is the ``App``; ``server.answers_as`` says which ``Host``
+    values it takes."""
 
     server: CardzServer
     protocol_version = "HTTP/1.1"
@@ -304,8 +307,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def _check_host(self) -> None:
         host = self.headers.get("Host", "")
-        if host.lower() not in self.server.hosts:
-            raise CardzError(f"this server answers only as {sorted(self.server.hosts)[0]}")
+        if not self.server.answers_as(host):
+            raise CardzError(f"this server answers only as {self.server.names_taken}")
 
     def _no_body(self, method: str) -> None:
         """A GET or DELETE sends no body: one would be read as the next request."""
@@ -409,11 +412,42 @@ class CardzServer(ThreadingHTTPServer):
     daemon_threads = True  # a planner still thinking does not keep a stopped server alive
 
     def __init__(self, app: App, host: str, port: int) -> None:
+        self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         super().__init__((host, port), Handler)
         self.app = app
-        bound = self.server_address[1]
-        names = {host, "localhost", "127.0.0.1", "[::1]"} if host in LOOPBACK else {host}
-        self.hosts = {f"{n}:{bound}".lower() for n in names}
+        self.port = self.server_address[1]
+        self.anywhere = host in WILDCARD
+        shown = f"[{host}]" if ":" in host else host
+        names = {shown, "localhost", "127.0.0.1", "[::1]"} if host in LOOPBACK else {shown}
+        self.hosts = {f"{n}:{self.port}".lower() for n in names}
+
+    @property
+    def names_taken(self) -> str:
+        """The ``Host`` values this server answers to, as a refusal names them."""
+        if self.anywhere:
+            return f"an IP address, localhost or {socket.gethostname()}, port {self.port}"
+        return sorted(self.hosts)[0]
+
+    def answers_as(self, host: str) -> bool:
+        """Whether a request's ``Host`` names this server. Listening on one address, only that
+        address (and the loopback names for a loopback address); listening on every address
+        (``--host 0.0.0.0`` or ``::``), any IP address, localhost or this machine's name, on
+        its port. A page elsewhere reaches a server only through a name of its own (DNS
+        rebinding), never through an IP address, so that is what the check keeps out."""
+        host = host.lower()
+        if host in self.hosts:
+            return True
+        name, _, port = host.rpartition(":")
+        if not self.anywhere or port != str(self.port):
+            return False
+        if name in ("localhost", socket.gethostname().lower(), socket.getfqdn().lower()):
+            return True
+        try:
+            ipaddress.ip_address(name[1:-1] if name.startswith("[") and name.endswith("]")
+                                 else name)
+        except ValueError:
+            return False
+        return True
 
     @property
     def url(self) -> str:
@@ -423,6 +457,7 @@ class CardzServer(ThreadingHTTPServer):
 
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+WILDCARD = frozenset({"0.0.0.0", "::", ""})  # listening on every address of the machine
 
 
 def make_server(given: list[str], host: str = "127.0.0.1", port: int = 0) -> CardzServer:
