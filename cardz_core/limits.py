@@ -57,6 +57,7 @@ KLONDIKE_MAX_SAMPLES = 1_000_000  # the most child solves the klondike planner m
 PLAY_MAX_MOVES = 2_000  # moves `cardz play` makes with a planner before calling the game unfinished
 SERVE_MAX_SESSIONS = 64  # games `cardz serve` keeps open at once (browser tabs); past it the one used longest ago closes
 SERVE_MAX_MESSAGE = 1_000  # characters of a refusal `cardz serve` sends; a longer one (quoting its input) is cut
+SERVE_MAX_PROBLEMS = 100  # problems a refusal of `cardz serve` lists; the rest are counted, not sent
 SERVE_READ_SECONDS = 30.0  # how long `cardz serve` waits on a client that stopped sending a request
 SERVE_MAX_GAMES = 16  # compiled games `cardz serve` keeps for reuse; past it the one used longest ago is dropped
 MAX_CACHE_ENTRY_BYTES = 8_000_000  # one entry of the program cache (a game's expression programs)

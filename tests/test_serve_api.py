@@ -18,8 +18,8 @@ from serve_helpers import serving
 from cardz_core.board_layout import lay_out
 from cardz_core.cli.main import main
 from cardz_core.engine.logs import replay
-from cardz_core.limits import (MAX_PORT, PLANNER_MAX_SECONDS, SERVE_MAX_MESSAGE, SERVE_MAX_SESSIONS,
-                               SERVE_READ_SECONDS)
+from cardz_core.limits import (MAX_PORT, PLANNER_MAX_SECONDS, SERVE_MAX_MESSAGE, SERVE_MAX_PROBLEMS,
+                               SERVE_MAX_SESSIONS, SERVE_READ_SECONDS)
 from cardz_core.msdeal import deal_ms
 from cardz_core.planners import make_planner, usual
 from cardz_core.planners.solver import solve
@@ -207,6 +207,74 @@ def test_a_server_listens_on_an_ipv6_address():
     with serving(host="::1") as (server, client):
         assert server.url.startswith("http://[::1]:")
         assert client.call("GET", "/api/games")[0] == 200  # Host [::1]:PORT, as a browser sends
+
+
+def test_only_the_api_routes_answer(client):
+    """The router read any first segment as api (before stop 69): POST /nonsense/sessions
+    started a game and DELETE /reports/sessions/S closed one."""
+    s = client.start("golf", seed=1)
+    for method, path in (("POST", "/nonsense/sessions"), ("POST", f"/x/sessions/{s['session']}/undo"),
+                         ("DELETE", f"/reports/sessions/{s['session']}")):
+        body = b"{}" if method == "POST" else None
+        status, raw, headers = client.raw(method, path, body, {"Content-Type": "application/json"})
+        assert status == 404 and headers.get("Connection") == "close", (method, path, raw)
+    assert client.call("GET", f"/api/sessions/{s['session']}")[0] == 200  # still open
+
+
+def test_every_refusal_closes_its_connection_and_every_unused_method_is_405(client):
+    for path in ("/nope", "/reports/nope", "/api/nope"):  # a page not found too (not before)
+        status, _, headers = client.raw("GET", path)
+        assert status == 404 and headers.get("Connection") == "close", path
+    status, _, headers = client.raw("GET", "/")
+    assert status == 200 and "Connection" not in headers  # a page found keeps it
+    for method in ("TRACE", "CONNECT", "PROPFIND", "PUT"):  # TRACE and the others were 501
+        status, raw, _ = client.raw(method, "/api/games")
+        assert status == 405 and "is not a method of this server" in json.loads(raw)["error"]
+
+
+def test_a_body_cut_short_is_not_carried_out(app):
+    """A POST whose body ended before its Content-Length started a game (before stop 69)."""
+    server, client = app
+    opened = len(server.app.sessions._open)
+    body = b'{"game": "golf"}'
+    with socket.create_connection((client.host, client.port), timeout=30) as conn:
+        conn.sendall(b"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+                     % (client.port, len(body) + 50, body))
+        conn.shutdown(socket.SHUT_WR)
+        assert conn.recv(1000) == b""  # dropped without an answer
+    assert len(server.app.sessions._open) == opened
+
+
+@pytest.mark.parametrize("extra", [SERVE_MAX_PROBLEMS, SERVE_MAX_PROBLEMS + 1, 5_000])
+def test_a_refusal_lists_at_most_the_limit_of_problems(client, extra):
+    game = open_game("klondike")
+    doc = game.board_document(game.deal(1))
+    doc["depots"].update({f"zz{i}": [] for i in range(extra)})
+    status, value = client.call("POST", "/api/sessions", {"game": "klondike", "board": doc})
+    assert status == 400
+    problems = value["problems"]
+    assert problems[0] == {"path": "/depots/zz0", "message": "'zz0' is not a depot of 'Klondike'"}
+    if extra <= SERVE_MAX_PROBLEMS:
+        assert len(problems) == extra
+    else:
+        assert len(problems) == SERVE_MAX_PROBLEMS + 1
+        assert problems[-1] == {"path": "", "message": f"and {extra - SERVE_MAX_PROBLEMS:,} more "
+                                                       "problems (limits.SERVE_MAX_PROBLEMS)"}
+
+
+def test_a_hint_on_a_finished_game_checks_its_planner_and_budget(client):
+    """A finished game answered 200 with no hint for any planner or budget (before stop 69)."""
+    game = open_game("freecell")
+    won = client.start("freecell", ms=1)
+    for move in solve(game, deal_ms(game, 1), max_states=2_000_000, timeout=60).line:
+        won = client.act(won, "move", {"move": game.move_text(move)})
+    assert won["status"] == "won"
+    for body, words in (({"planner": "no-such-planner"}, "no planner named"),
+                        ({"nodes": -5}, "node budget"), ({"planner": 7}, "a planner's name")):
+        status, value = client.call("POST", f"/api/sessions/{won['session']}/hint", body)
+        assert status == 400 and words in value["error"], (body, value)
+    assert client.act(won, "hint")["hint"] is None
 
 
 def test_tabs_have_sessions_of_their_own(client):

@@ -29,8 +29,8 @@ from urllib.parse import urlsplit
 
 from cardz_core.engine.movetext import move_document
 from cardz_core.engine.state import STATUS_NAMES
-from cardz_core.limits import (MAX_DOCUMENT_BYTES, SERVE_MAX_MESSAGE, SERVE_MAX_SESSIONS,
-                               SERVE_READ_SECONDS)
+from cardz_core.limits import (MAX_DOCUMENT_BYTES, SERVE_MAX_MESSAGE, SERVE_MAX_PROBLEMS,
+                               SERVE_MAX_SESSIONS, SERVE_READ_SECONDS)
 from cardz_core.problems import CardzError
 from cardz_core.safe_text import json_text
 from cardz_core.serve.board import board_layout
@@ -269,7 +269,12 @@ class Handler(BaseHTTPRequestHandler):
     def send_error(self, code: int, message: str | None = None, explain: str | None = None
                    ) -> None:
         """A request the HTTP parser refuses (a garbled request line, a header too long): in
-        JSON, as the API's own refusals are, and the connection closed."""
+        JSON, as the API's own refusals are, and the connection closed. A method without a
+        ``do_`` handler (TRACE, CONNECT), which the parser answers 501, is one the API does
+        not use: 405, as PUT is."""
+        if code == HTTPStatus.NOT_IMPLEMENTED:
+            self._not_allowed()
+            return
         self.close_connection = True
         self._json(HTTPStatus(code), {"error": message or HTTPStatus(code).phrase,
                                       "problems": []})
@@ -285,13 +290,14 @@ class Handler(BaseHTTPRequestHandler):
                 self._no_body(method)
             body = self._body() if method == "POST" else None
             if method == "GET" and not path.startswith("/api/"):
+                page = self._static(path)
                 self.close_connection = False
-                self._static(path)
+                self._send(HTTPStatus.OK, *page)
                 return
             status, value = self._route(method, path, body)
             self.close_connection = False  # read whole and answered: the connection may go on
             self._json(status, value)
-        except TimeoutError:  # the body never came: nothing to answer
+        except (TimeoutError, ConnectionError):  # the body never came whole: nothing to answer
             return
         except NotFound as exc:
             self._error(HTTPStatus.NOT_FOUND, exc)
@@ -333,6 +339,8 @@ class Handler(BaseHTTPRequestHandler):
             raise CardzError(f"a request body is at most {MAX_DOCUMENT_BYTES:,} bytes "
                              "(limits.MAX_DOCUMENT_BYTES)")
         data = self.rfile.read(length)
+        if len(data) < length:  # the client stopped sending: nothing of it is carried out
+            raise ConnectionAbortedError("the body ended before its Content-Length")
         if kind != "application/json":
             raise CardzError("a POST sends its body as application/json")
         try:
@@ -348,7 +356,9 @@ class Handler(BaseHTTPRequestHandler):
     def _route(self, method: str, path: str, body: dict[str, Any] | None
                ) -> tuple[HTTPStatus, Any]:
         app = self.server.app
-        parts = path.strip("/").split("/")[1:]  # after "api"
+        head, *parts = path.strip("/").split("/")
+        if head != "api":
+            raise NotFound(f"no {method} {path} (docs/serve.md lists the API)")
         if parts == ["games"] and method == "GET":
             return HTTPStatus.OK, app.games()
         if parts == ["sessions"] and method == "POST":
@@ -369,25 +379,30 @@ class Handler(BaseHTTPRequestHandler):
                     return HTTPStatus.OK, app.act(session, what, body)
         raise NotFound(f"no {method} {path} (docs/serve.md lists the API)")
 
-    def _static(self, path: str) -> None:
+    def _static(self, path: str) -> tuple[bytes, str, str]:
+        """A page or a report: its bytes, content type and content security policy."""
         if path.startswith("/reports/"):
             ident = path[len("/reports/"):]
             report = self.server.app.catalogue.report(ident)
             if report is None:
                 raise NotFound(f"no report {ident!r} on this server")
-            self._send(HTTPStatus.OK, report.read(), "text/html; charset=utf-8", REPORT_POLICY)
-            return
+            return report.read(), "text/html; charset=utf-8", REPORT_POLICY
         found = STATIC.get(path.strip("/"))
         if found is None:
             raise NotFound(f"no page {path}")
         name, kind = found
-        data = (resources.files("cardz_core.serve") / "static" / name).read_bytes()
-        self._send(HTTPStatus.OK, data, kind, PAGE_POLICY)
+        return (resources.files("cardz_core.serve") / "static" / name).read_bytes(), kind, \
+            PAGE_POLICY
 
     def _error(self, status: HTTPStatus, exc: CardzError) -> None:
+        listed = [{"path": cut(p.path), "message": cut(p.message)}
+                  for p in exc.problems[:SERVE_MAX_PROBLEMS]]
+        left = len(exc.problems) - len(listed)
+        if left:  # a board of 20,000 bad names is not sent back name by name
+            listed.append({"path": "", "message": f"and {left:,} more problems "
+                                                  "(limits.SERVE_MAX_PROBLEMS)"})
         self._json(status, {"error": cut("; ".join(str(p) for p in exc.problems)),
-                            "problems": [{"path": cut(p.path), "message": cut(p.message)}
-                                         for p in exc.problems]})
+                            "problems": listed})
 
     def _json(self, status: HTTPStatus, value: Any) -> None:
         self._send(status, (json_text(value, indent=None) + "\n").encode("utf-8"),

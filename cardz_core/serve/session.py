@@ -312,9 +312,10 @@ class Session:
     def hint(self, name: Any, options: dict[str, Any]) -> Move | None:
         """The move planner ``name`` would make on the player's view (not played)."""
         seat = self._playing().seat
+        planner = self.planner(name, options)  # its name and budget checked on any game
         if seat.state.status != PLAYING:
             return None
-        return self.planner(name, options).choose(self.game, seat.view, self.rng)
+        return planner.choose(self.game, seat.view, self.rng)
 
     def planners(self) -> list[str]:
         """The planners this game allows, the default first."""
