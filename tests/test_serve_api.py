@@ -450,9 +450,23 @@ def test_only_the_given_files_are_read(tmp_path):
         data["name"] = "Golf, edited"
         (folder / "mine.cardz").write_text(json.dumps(data))
         assert client.start("file-1", seed=1)["name"] == "Golf, edited"
+        # and for a new game in a tab opened before the edit (it dealt the old rules before
+        # stop 69, and refused a log saved under the new ones, as the page's Load sends it)
+        assert client.act(s, "new", {"seed": 2})["name"] == "Golf, edited"
+        data["name"] = "Golf, edited again"
+        (folder / "mine.cardz").write_text(json.dumps(data))
+        other = client.start("file-1", seed=4)
+        log = client.ok("GET", f"/api/sessions/{other['session']}/log")
+        loaded = client.act(s, "new", {"log": log})
+        assert (loaded["name"], loaded["opening"]) == ("Golf, edited again", {"seed": 4})
         (folder / "mine.cardz").write_text("{")
         status, body = client.call("POST", "/api/sessions", {"game": "file-1"})
         assert status == 400 and body["error"]
+        status, body = client.call("POST", f"/api/sessions/{s['session']}/new", {"seed": 3})
+        assert status == 400 and body["error"]
+        kept = client.ok("GET", f"/api/sessions/{s['session']}")  # refused: the tab plays on
+        assert (kept["name"], kept["opening"]) == ("Golf, edited again", {"seed": 4})
+        assert client.act(kept, "restart")["name"] == "Golf, edited again"
 
 
 def test_the_page_and_its_scripts_are_served_with_a_policy(client):

@@ -21,6 +21,7 @@ import sys
 import threading
 import time
 import traceback
+from contextlib import nullcontext
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -150,10 +151,13 @@ class App:
         if action == "new":
             _fields(body, {"seed", "winnable", "ms", "board", "log"})
             start = _opening(body)
-            if "log" in body:
-                session.load_log(body["log"])
-            else:
-                session.new_game(Session.opening(session.game, start))
+            game, lock = self.catalogue.compiled.get(session.entry)  # the file as it is now
+            with nullcontext() if lock is session.lock else lock:
+                if "log" in body:
+                    session.renew(game, lock, lambda: session.load_log(body["log"]))
+                else:
+                    session.renew(game, lock,
+                                  lambda: session.new_game(Session.opening(game, start)))
         elif action == "move":
             _fields(body, {"move"}, required={"move"})
             session.move(body["move"])

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
@@ -224,6 +224,19 @@ class Session:
         self.playing = Playing(self.game, opening)
         self.replaying = None
         self.rng = random.Random(opening.seed or 0)
+
+    def renew(self, game: Game, lock: threading.Lock, start: Callable[[], None]) -> None:
+        """``start`` (a deal or a log played on) made on ``game``, the game file as it is now
+        (the catalogue compiles it again when a designer edited it; ``lock`` is its lock, held
+        by the caller), which the session then plays. Refused, the session stays as it was, on
+        the game it had."""
+        kept = self.game, self.lock
+        self.game, self.lock = game, lock
+        try:
+            start()
+        except CardzError:
+            self.game, self.lock = kept
+            raise
 
     def restart(self) -> None:
         self.new_game(self.playing.opening)
