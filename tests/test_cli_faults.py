@@ -407,6 +407,19 @@ def test_a_game_path_that_is_not_a_regular_file_is_refused(capsys: pytest.Captur
     assert code == 1 and "not a regular file" in out
 
 
+def test_check_words_a_folder_and_a_file_not_utf8_as_every_command_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It said "not a regular file" for a folder and quoted Python's codec (before stop 69)."""
+    latin = tmp_path / "latin.cardz"
+    latin.write_bytes(b'{"name": "\xe9t\xe9"}')
+    for path, why in ((tmp_path, "is a directory, not a game file"),
+                      (latin, "not UTF-8 text (byte 10)")):
+        code, out, _ = run(capsys, "check", str(path))
+        assert code == 1 and out.splitlines()[0] == f"{path}: /: {why}"
+        code, _, err = run(capsys, "simulate", str(path), "--games", "1")
+        assert code == 1 and why in err
+
+
 @pytest.mark.parametrize("command", [["deal", "--seed", "1"], ["play", "--seed", "1"],
                                      ["simulate", "--games", "1"], ["solve", "--seed", "1"]])
 def test_a_folder_or_device_given_as_the_game_is_named_so(

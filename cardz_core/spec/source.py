@@ -130,6 +130,8 @@ def read_source(source: Path | str | dict, file: str) -> tuple[Any, str, list[Pr
     if isinstance(source, Path):
         try:
             info = source.stat()
+            if stat.S_ISDIR(info.st_mode):
+                return None, "", [Problem("", "is a directory, not a game file", file=file)]
             if not stat.S_ISREG(info.st_mode):  # a device (/dev/zero) or a pipe never ends
                 return None, "", [Problem("", "not a regular file", file=file)]
             if info.st_size > MAX_FILE_BYTES:
@@ -137,8 +139,10 @@ def read_source(source: Path | str | dict, file: str) -> tuple[Any, str, list[Pr
                                               f"{MAX_FILE_BYTES}", file=file)]
             with source.open("rb") as f:  # bounded: the file may grow while it is read
                 text = f.read(MAX_FILE_BYTES + 1).decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            return None, "", [Problem("", f"cannot read the file: {exc}", file=file)]
+        except UnicodeDecodeError as exc:  # the words every command uses, not the codec's
+            return None, "", [Problem("", f"not UTF-8 text (byte {exc.start})", file=file)]
+        except OSError as exc:
+            return None, "", [Problem("", f"cannot read the file: {exc.strerror}", file=file)]
     elif isinstance(source, str):
         text = source
     else:
