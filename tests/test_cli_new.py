@@ -11,6 +11,8 @@ from cardz_core.rulesets import ruleset_paths
 from cardz_core.spec import load
 from conftest import run_cli
 
+RULESETS = Path(__file__).resolve().parents[1] / "rulesets"
+
 
 def test_the_starter_checks_clean_and_explains_its_parts(capsys: pytest.CaptureFixture[str],
                                                          tmp_path: Path,
@@ -52,6 +54,36 @@ def test_like_starts_from_another_game(capsys: pytest.CaptureFixture[str],
     assert spec is not None and problems == []
     code, _, err = run_cli(capsys, "new", "X", "--like", "spidr", "-o", str(tmp_path / "x.cardz"))
     assert code == 1 and "did you mean spider" in err
+
+
+def test_like_reads_a_file_as_check_does_and_names_its_own_problems(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Before stop 69 it refused a byte-order mark and property names in another case (which
+    check accepts), and put a source file's problems at the copy not yet written."""
+    klondike = json.loads((RULESETS / "klondike.cardz").read_text(encoding="utf-8"))
+    cased = {k.capitalize() if k in ("name", "description", "aliases") else k: v
+             for k, v in klondike.items()}
+    (tmp_path / "cased.cardz").write_text(json.dumps(cased), encoding="utf-8")
+    (tmp_path / "bom.cardz").write_text("\ufeff" + json.dumps(klondike), encoding="utf-8")
+    for source in ("cased", "bom"):
+        out = tmp_path / f"new-{source}.cardz"
+        code, _, err = run_cli(capsys, "new", "Mine", "--like", str(tmp_path / f"{source}.cardz"),
+                               "-o", str(out))
+        assert code == 0, err
+        doc = json.loads(out.read_text(encoding="utf-8"))
+        assert doc["name"] == "Mine" and "Started from 'Klondike'" in doc["description"]
+        assert not {"Name", "Description", "Aliases", "aliases"} & set(doc)
+        assert run_cli(capsys, "check", str(out))[0] == 0
+    klondike["depots"][3]["type"] = "Tablo"
+    bad = tmp_path / "bad.cardz"
+    bad.write_text(json.dumps(klondike), encoding="utf-8")
+    (tmp_path / "half.cardz").write_text('{"name": ', encoding="utf-8")
+    for source, words in ((bad, "/depots/3/type: unknown depot type 'Tablo'"),
+                          (tmp_path / "half.cardz", "not valid JSON: line 1 column 10")):
+        code, _, err = run_cli(capsys, "new", "X", "--like", str(source), "-o",
+                               str(tmp_path / "x.cardz"))
+        assert code == 1 and err.startswith(f"cardz new: {source}: ") and words in err, err
+        assert not (tmp_path / "x.cardz").exists()
 
 
 @pytest.mark.parametrize("game", ruleset_paths(), ids=lambda p: p.stem)

@@ -38,24 +38,35 @@ def starter(name: str) -> dict[str, Any]:
 
 
 def like(name: str, game: str) -> dict[str, Any]:
-    """A copy of ``game``'s file (a bundled name or a path) renamed ``name``, the note first."""
+    """A copy of ``game``'s file (a bundled name or a path) renamed ``name``, the note first.
+    The file is read and checked as ``cardz check`` reads it (a byte-order mark, property names
+    in any letter case), and a file that does not check is refused with its own problems."""
     from cardz_core.rulesets import game_file
+    from cardz_core.spec import load
+    from cardz_core.spec.source import read_source
 
     path = game_file(game)
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise CardzError(f"--like {game}: cannot read {path}: {exc}") from None
-    if isinstance(doc, dict) and "setup" in doc:  # the export wrapper
-        doc = doc["setup"]
-    if not isinstance(doc, dict):
-        raise CardzError(f"--like {game}: {path} does not hold a game object")
-    was = doc.get("name")
+    _, problems = load(path)
+    errors = [p for p in problems if p.severity == ERROR]
+    if errors:  # named at the file they are in, not at the copy not written yet
+        raise CardzError(errors)
+    doc, _, _ = read_source(path, str(path))
+    wrapper = _key(doc, "setup")
+    if wrapper is not None:  # the export wrapper
+        doc = doc[wrapper]
+    named = {k: _key(doc, k) for k in ("name", "description", "aliases")}
+    was = doc.get(named["name"]) if named["name"] else None
+    described = doc.get(named["description"]) if named["description"] else None
     first = {"name": name,
              "description": f"{NOTE}\n\nStarted from {was!r}"
-                            + (f":\n\n{doc['description']}" if doc.get("description") else ".")}
-    rest = {k: v for k, v in doc.items() if k not in ("name", "description", "aliases")}
+                            + (f":\n\n{described}" if described else ".")}
+    rest = {k: v for k, v in doc.items() if k not in named.values()}
     return {**first, **rest}
+
+
+def _key(doc: dict[str, Any], name: str) -> str | None:
+    """How ``doc`` spells property ``name``: the format reads property names in any case."""
+    return next((k for k in doc if k.lower() == name), None)
 
 
 def file_name(name: str) -> str:
