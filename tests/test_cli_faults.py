@@ -407,6 +407,28 @@ def test_a_game_path_that_is_not_a_regular_file_is_refused(capsys: pytest.Captur
     assert code == 1 and "not a regular file" in out
 
 
+def test_a_time_budget_names_its_range_and_a_ray_address_needs_ray(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    for seconds in ("0", "5000", "nan"):  # the range said "from 0", which 0 itself is not
+        code, _, err = run(capsys, "play", KLONDIKE, "--planner", "expectimax",
+                           "--seconds", seconds)
+        assert code == 2 and "argument --seconds: must be more than 0 seconds, at most 3,600, " \
+                             f"not {float(seconds):,g}" in err
+    # ignored with the local backend (before stop 69)
+    code, _, err = run(capsys, "simulate", KLONDIKE, "--games", "1", "--address", "1.2.3.4:6379")
+    assert code == 2 and "argument --address: it goes with --backend ray" in err
+
+
+def test_a_typed_line_is_quoted_short_in_its_refusal(capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("x" * 100_000 + "\n" + "7" * 1_000 + "\nq\n"))
+    code, out, _ = run(capsys, "play", KLONDIKE, "--seed", "2", "--save", str(tmp_path / "g"))
+    refusals = [line for line in out.splitlines() if "not played" in line]
+    assert code == 0 and len(refusals) == 2 and max(map(len, refusals)) < 300
+    assert refusals[1].endswith("no move numbered " + "7" * 40 + "...")
+
+
 def test_check_words_a_folder_and_a_file_not_utf8_as_every_command_does(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """It said "not a regular file" for a folder and quoted Python's codec (before stop 69)."""

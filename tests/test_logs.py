@@ -84,6 +84,9 @@ def test_replay_refuses_the_wrong_format_and_game():
     assert refused(game, {**good, "format": "cardz-log/0"})[0] == "/format"
     path, message = refused(game, {**good, "hash": "sha256:00"})
     assert path == "/hash" and "another game file" in message
+    # a log without a hash said "its hash is None" (before stop 69)
+    assert refused(game, {k: v for k, v in good.items() if k != "hash"}) == (
+        "/hash", f"a log says the hash of its game file (this file's is {good['hash']!r})")
     assert refused(game, {**good, "extra": 1}) == ("/extra", "unknown field 'extra' in a log")
     assert "exactly one" in refused(game, {**good, "board": FULL})[1]
     assert refused(game, {**good, "seed": -2})[0] == "/seed"

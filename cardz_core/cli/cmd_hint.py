@@ -35,8 +35,7 @@ def add_planner_options(p: argparse.ArgumentParser) -> None:
 def check_planner_options(args: argparse.Namespace) -> None:
     """The planner's budgets, checked before any work whichever planner is named."""
     check_range(args.nodes, "--nodes", 1, PLANNER_MAX_NODES)
-    check_seconds(args.seconds, "--seconds")
-    check_range(args.seconds, "--seconds", 0, PLANNER_MAX_SECONDS)
+    check_seconds(args.seconds, "--seconds", PLANNER_MAX_SECONDS)
 
 
 def planner_from_args(game: Game, args: argparse.Namespace, name: str | None = None

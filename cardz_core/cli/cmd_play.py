@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from cardz_core.cli import COMMANDS
 from cardz_core.cli.cmd_hint import add_planner_options, check_planner_options, planner_from_args
 from cardz_core.cli.common import (UsageError, add_game_args, check_output, check_range, check_seed,
-                                   goes_with, open_game, print_json, read_document, whole_number)
+                                   echo, goes_with, open_game, print_json, read_document,
+                                   whole_number)
 from cardz_core.cli.menu import Entry, menu, pick
 from cardz_core.cli.reading import names_a_file
 from cardz_core.engine.state import PLAYING, STATUS_NAMES, State
@@ -379,7 +380,7 @@ def _chosen(game: Game, v: View, entries: list[Entry], text: str) -> Any:
     if entry is not None:
         return entry.move
     if text.isdigit():
-        return f"no move numbered {text}"
+        return f"no move numbered {echo(text)}"
     try:
         return game.parse_move(text, board=v)
     except CardzError as exc:
@@ -391,7 +392,7 @@ def _chosen(game: Game, v: View, entries: list[Entry], text: str) -> Any:
         if not near and not any(c in text for c in " @>"):
             # a lone word is a key the player thought there was, not a move mistyped: the
             # move grammar would only confuse them
-            return (f"'{text}' is not a key or a move: type a move's number from the list, a "
+            return (f"'{echo(text)}' is not a key or a move: type a move's number from the list, a "
                     f"move ({MOVE_FORMS}), or a key: {KEYS}")
         return message + near
 

@@ -175,6 +175,8 @@ def run(args: argparse.Namespace) -> int:
     check_output(args.report, "--report")
     check_output(args.log, "--log")
     _distinct_outputs({"--out": args.out, "--report": args.report, "--log": args.log})
+    if args.address is not None and args.backend != "ray":  # a cluster's address, for Ray only
+        raise UsageError("argument --address: it goes with --backend ray")
     named = [name for name in args.planner.split(",") if name.strip()]
     if args.log is not None and (args.deal is None or len(args.files) > 1 or len(named) > 1):
         raise UsageError("argument --log: it writes one game: give --deal, one FILE and one "

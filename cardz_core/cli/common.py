@@ -86,10 +86,12 @@ def check_range(value: int | float | None, flag: str, low: int | float,
         raise UsageError(f"argument {flag}: must be {span}, not {value:,}")
 
 
-def check_seconds(value: float | None, flag: str) -> None:
-    """A time budget: more than 0 seconds (NaN is not)."""
-    if value is not None and not value > 0:
-        raise UsageError(f"argument {flag}: must be more than 0 seconds, not {value}")
+def check_seconds(value: float | None, flag: str, high: float | None = None) -> None:
+    """A time budget: more than 0 seconds (NaN is not), and at most ``high`` where given."""
+    if value is None or (value > 0 and (high is None or value <= high)):
+        return
+    most = "" if high is None else f", at most {high:,g}"
+    raise UsageError(f"argument {flag}: must be more than 0 seconds{most}, not {value:,g}")
 
 
 def planner_option(text: str) -> tuple[str, Any]:

@@ -104,9 +104,12 @@ def replay(game: Any, log: Any) -> list[State]:
         if key not in LOG_FIELDS:
             raise CardzError(f"unknown field {key!r} in a log", pointer(key))
     expected = game_hash(game.spec)
-    if log.get("hash") != expected:
+    if "hash" not in log:
+        raise CardzError(f"a log says the hash of its game file (this file's is {expected!r})",
+                         "/hash")
+    if log["hash"] != expected:
         raise CardzError(f"the log was written for another game file: its hash is "
-                         f"{log.get('hash')!r}, this file's is {expected!r}", "/hash")
+                         f"{shown(log['hash'])}, this file's is {expected!r}", "/hash")
     if "game" in log and (not isinstance(log["game"], str) or log["game"] != game.spec.name):
         raise CardzError(f"the log is for {shown(log['game'])}, not {game.spec.name!r}", "/game")
     if ("seed" in log) == ("board" in log):
