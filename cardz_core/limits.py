@@ -53,6 +53,10 @@ USUAL_SOLVE_STATES = 20_000  # positions `usual` looks ahead when it sees every 
 PLANNER_MAX_DEALS = 1_000  # the most deals the sampling planner may solve per decision
 BANDIT_MAX_SAMPLES = 100_000  # the most child solves the bandit planner may make per decision
 KLONDIKE_MAX_SAMPLES = 1_000_000  # the most child solves the klondike planner may make per decision
+EXPECTIMAX_MAX_DEPTH = 50  # chance layers expectimax may search (its node budget bounds it first)
+EXPECTIMAX_MAX_SAMPLES = 1_000  # outcomes expectimax may draw for one chance node
+EXPECTIMAX_MAX_WIDTH = 1_000  # chance nodes per closure expectimax may search on
+VALUE_MAX_SAMPLES = 10_000  # outcomes the value planner may draw to weigh one move
 # (src/solver/klondike/sampled.rs: MAX_SAMPLES)
 PLAY_MAX_MOVES = 2_000  # moves `cardz play` makes with a planner before calling the game unfinished
 SERVE_MAX_SESSIONS = 64  # games `cardz serve` keeps open at once (browser tabs); past it the one used longest ago closes

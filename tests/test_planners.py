@@ -360,3 +360,22 @@ def test_a_plan_goes_on_where_the_true_view_holds_the_other_copy_of_a_card() -> 
                 plan = follow(game, forward, [after[0]], True)
                 assert goes_on(game, plan, seat.view)
     assert swapped >= 5
+
+
+@pytest.mark.parametrize("planner, option, high", [
+    ("expectimax", "depth", "EXPECTIMAX_MAX_DEPTH"),
+    ("expectimax", "samples", "EXPECTIMAX_MAX_SAMPLES"),
+    ("expectimax", "width", "EXPECTIMAX_MAX_WIDTH"), ("value", "samples", "VALUE_MAX_SAMPLES")])
+def test_a_planners_counts_are_whole_numbers_in_their_range(planner, option, high):
+    """A fraction, a text or infinity was a TypeError deep in play, 0 a ZeroDivisionError, and a
+    negative count was read as 1 or flipped the value planner's weights (before stop 69)."""
+    import cardz_core.limits as limits
+    from cardz_core.rulesets import open_game
+
+    game = open_game("klondike_draw3")
+    top = getattr(limits, high)
+    assert make_planner(game, planner, **{option: top}) is not None  # at the limit
+    assert make_planner(game, planner, **{option: 1}) is not None
+    for bad in (top + 1, 0, -1, 2.5, "abc", float("inf"), float("nan"), None, True):
+        with pytest.raises(CardzError, match=f"{option}.* is 1 to {top:,}, not "):
+            make_planner(game, planner, **{option: bad})

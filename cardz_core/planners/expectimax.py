@@ -40,12 +40,14 @@ from typing import TYPE_CHECKING, Any, Hashable
 
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import PLAYING
-from cardz_core.limits import PLANNER_DEFAULT_NODES, USUAL_SOLVE_STATES
+from cardz_core.limits import (EXPECTIMAX_MAX_DEPTH, EXPECTIMAX_MAX_SAMPLES, EXPECTIMAX_MAX_WIDTH,
+                               PLANNER_DEFAULT_NODES, USUAL_SOLVE_STATES)
 from cardz_core.planners.base import (Budget, Clock, Piles, Unknown, children, faces, goes_on,
                                      refuse_reveal)
 from cardz_core.planners.measures import WIN_VALUE, roles, terminal_value
 from cardz_core.planners.usual import UsualPlanner
 from cardz_core.planners.value import value_function
+from cardz_core.problems import CardzError, is_whole
 from cardz_core.solver.analysis import Analysis, analysis_of
 from cardz_core.solver.problem import tap_run
 from cardz_core.view import View
@@ -126,9 +128,13 @@ class ExpectimaxPlanner:
         if nodes is None and seconds is None:
             nodes = PLANNER_DEFAULT_NODES
         self.budget = Budget(nodes, seconds)
-        self.max_depth = max(1, depth)
-        self.samples = max(1, samples)
-        self.width = max(1, width)
+        for value, high, what in ((depth, EXPECTIMAX_MAX_DEPTH, "depth (chance layers)"),
+                                  (samples, EXPECTIMAX_MAX_SAMPLES, "samples (outcomes a chance "
+                                                                    "node draws)"),
+                                  (width, EXPECTIMAX_MAX_WIDTH, "width (chance nodes searched on)")):
+            if not is_whole(value, 1, high):  # a fraction or a text was a TypeError deep in play
+                raise CardzError(f"expectimax's {what} is 1 to {high:,}, not {value!r}")
+        self.max_depth, self.samples, self.width = int(depth), int(samples), int(width)
         self.inner_nodes = max(10, (nodes or PLANNER_DEFAULT_NODES) // INNER_SHARE)
         self.usual = UsualPlanner(game, solve=0)  # its scores only: the fallback it always had
         self.looks = UsualPlanner(game, solve=solve)  # its looks and guesses only

@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from cardz_core.engine.moves import Move
 from cardz_core.engine.state import State
+from cardz_core.limits import VALUE_MAX_SAMPLES
 from cardz_core.planners.base import children
 from cardz_core.planners.measures import default_value, terminal_value
 from cardz_core.planners.usual import UsualPlanner
+from cardz_core.problems import CardzError, is_whole
 from cardz_core.view import View
 
 if TYPE_CHECKING:
@@ -37,8 +39,11 @@ class ValuePlanner:
     name = "value"
 
     def __init__(self, game: Game, samples: int = CHANCE_SAMPLES, **_options: Any) -> None:
+        if not is_whole(samples, 1, VALUE_MAX_SAMPLES):  # 0 divided by zero, -1 flipped weights
+            raise CardzError(f"the value planner's samples (outcomes drawn to weigh a move) is 1 "
+                             f"to {VALUE_MAX_SAMPLES:,}, not {samples!r}")
         self.value = value_function(game)
-        self.samples = samples
+        self.samples = int(samples)
         self.usual = UsualPlanner(game, solve=0)  # its scores only: the fallback it always had
 
     def settings(self) -> dict[str, Any]:
