@@ -851,6 +851,7 @@ impl Engine {
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    crate::solver::python::stop_on_signals();
     m.add_class::<Engine>()?;
     m.add_class::<Position>()?;
     m.add_class::<crate::solver::python::Solver>()?;

@@ -3,6 +3,7 @@
 //! moves, with the prunings the Python analysis decided and handed over as a plan. Nothing
 //! here decides a pruning or knows a vocabulary word.
 
+pub mod clock;
 pub mod key;
 pub mod klondike;
 pub mod oneway;

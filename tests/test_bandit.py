@@ -252,3 +252,27 @@ def test_a_time_cap_is_shared_equally_among_the_solves(monkeypatch):
     arms = len(planner._arms(game, v, game.legal_moves(v)))
     solves = sum(alive * each for alive, each in schedule(arms, 8))
     assert timeouts and all(0 < t <= 0.5 / solves for t in timeouts)
+
+
+def test_a_time_budget_bounds_a_decision():
+    """The deals of a round were all drawn before the deadline was read, and proving every move
+    lost solved with no time limit (before stop 69): at 0.3 s a decision, moves 18 and 19 of
+    this game took 4 and 7 s, and later ones longer."""
+    import time
+
+    from cardz_core.engine.state import PLAYING
+    from cardz_core.view import Seat
+
+    game = open_game("klondike")
+    seat = Seat(game, game.deal(2))
+    planner = make_planner(game, "bandit", seconds=0.3, samples=100_000)
+    rng = random.Random(0)
+    for _ in range(20):
+        started = time.process_time()
+        move = planner.choose(game, seat.view, rng)
+        assert time.process_time() - started < 2  # twice the cap at most, and some slack
+        if move is None:
+            break
+        seat.play(move)
+        if seat.state.status != PLAYING:
+            break

@@ -452,3 +452,21 @@ def test_a_folder_or_device_given_as_the_game_is_named_so(
     assert (code, err.strip()) == (1, f"cardz {command[0]}: {folder}: is a directory, not a game file")
     code, _, err = run(capsys, command[0], "/dev/null", *command[1:])
     assert (code, err.strip()) == (1, f"cardz {command[0]}: /dev/null: is not a regular file")
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "spider", "--seed", "1", "--max-states", "50000000", "--timeout", "600"],
+    ["play", "klondike", "--seed", "2", "--planner", "klondike", "--option", "samples=200000",
+     "--option", "limit=100000", "--quiet"]])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_stops_a_native_search_at_once(argv: list[str], signum: int) -> None:
+    """A native search runs with Python's lock released, so a signal's handler ran only when it
+    returned: at its budget, a minute or more later (before stop 69)."""
+    proc = subprocess.Popen([sys.executable, "-m", "cardz_core.cli.main", *argv],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    time.sleep(3)  # started, and searching
+    assert proc.poll() is None
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=20)  # these searches take minutes when not stopped
+    assert proc.returncode == 128 + signum and "interrupted" in err and "Traceback" not in err

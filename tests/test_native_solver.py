@@ -146,6 +146,11 @@ def test_the_time_budget():
     assert (r.result, r.stopped_by) == ("unknown", "seconds") and r.seconds < 1.0
     endless = solve(native, deal_ms(native, 2), max_states=20_000, timeout=float("inf"))
     assert endless.result == "won" and NATIVE_NOTE in endless.notes
+    # a budget spent before the search begins (the time left goes below zero) is none at all:
+    # it was read as no limit (before stop 69), and the search ran to its positions
+    for tiny in (1e-9, 1e-6):
+        spent = solve(native, deal_ms(native, 11982), max_states=1_000_000, timeout=tiny)
+        assert (spent.result, spent.stopped_by) == ("unknown", "seconds") and spent.states < 1_000
 
 
 def test_games_on_the_python_engine_keep_the_python_search():

@@ -229,7 +229,11 @@ class BanditPlanner:
         deadline = None if b.seconds is None else time.perf_counter() + b.seconds
         alive = arms
         for _, each in rounds:
-            deals = [sample_deal(game, view, rng) for _ in range(each)]
+            deals = []
+            for _ in range(each):  # drawing many deals takes time too
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return self._best(arms)
+                deals.append(sample_deal(game, view, rng))
             for arm in alive:
                 for deal in deals:
                     seconds = each_seconds
@@ -261,12 +265,18 @@ class BanditPlanner:
                       ) -> Arm | None:
         """Every sample of every move was lost. Successive halving gave the moves it dropped
         early only a few, so each move is tried on new deals until it has ``resign`` of them:
-        the first move with a deal not proved lost is returned, None when there is none."""
+        the first move with a deal not proved lost is returned, None when there is none. With a
+        time cap this takes at most as long again, and out of time the best move is played."""
         share = self._share()
+        seconds = self.budget.seconds  # a time cap: as long again as the halving had
+        deadline = None if seconds is None else time.perf_counter() + seconds
         deals = [sample_deal(game, view, rng) for _ in range(self.resign)]
         for arm in arms:
             for deal in deals[:max(0, self.resign - arm.tried)]:
-                self._try(game, arm, deal, share, NO_TIME_LIMIT)
+                left = NO_TIME_LIMIT if deadline is None else deadline - time.perf_counter()
+                if left <= 0:  # out of time with no loss proved: play on, never resign
+                    return self._best(arms)
+                self._try(game, arm, deal, share, left)
                 if arm.tried > arm.lost:
                     return arm
         return None

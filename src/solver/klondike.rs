@@ -14,6 +14,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::solver::clock;
 use crate::solver::search::{Answer, Stop};
 use met::{Kept, Met};
 
@@ -981,7 +982,7 @@ impl Tries<'_> {
             if self.states >= until {
                 return Ended::Out(Stop::States);
             }
-            if self.states.is_multiple_of(CLOCK_EVERY) && self.start.elapsed() >= self.timeout {
+            if self.states.is_multiple_of(CLOCK_EVERY) && clock::past(self.start + self.timeout) {
                 return Ended::Out(Stop::Seconds);
             }
             self.enter(child, key, noise, order);

@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
+use crate::solver::clock;
 use crate::solver::search::{Answer, Stop};
 
 /// What the rules say of a game's cards, once per game: `top_class[c]`, the card that stands for
@@ -220,7 +221,7 @@ pub fn search(rules: &Rules, deal: &Deal, tries: &Tries, max_states: u64, timeou
                 stopped = Some(Stop::States);
                 break;
             }
-            if spent.is_multiple_of(CLOCK_EVERY) && start.elapsed() > timeout {
+            if spent.is_multiple_of(CLOCK_EVERY) && clock::past(start + timeout) {
                 stopped = Some(Stop::Seconds);
                 break;
             }

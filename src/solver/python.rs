@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 
 use crate::engine::Move;
 use crate::python::{guarded, state_of, Engine, StateIn};
+use crate::solver::clock;
 use crate::solver::klondike::{self, sampled, Position, Step, To};
 use crate::solver::oneway::{self, Deal, Rules, Tries, Unsearchable};
 use crate::solver::plan::Plan;
@@ -21,6 +22,50 @@ type Answered = (&'static str, Vec<Move>, u64, Option<&'static str>, usize);
 
 /// Longer than any search runs (about 136 years), and still a deadline the clock can hold.
 const FOREVER: Duration = Duration::from_secs(u32::MAX as u64);
+
+/// A search's time budget in seconds as a duration: one already spent (a caller's remaining
+/// time, which goes below zero once it is used up; NaN too) is none at all, and one past any
+/// run (an infinite one included) a deadline that never comes.
+fn time_budget(seconds: f64) -> Duration {
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Duration::ZERO;
+    }
+    Duration::try_from_secs_f64(seconds).unwrap_or(FOREVER).min(FOREVER)
+}
+
+thread_local! {
+    /// The error a signal's Python handler raised while this thread searched (KeyboardInterrupt).
+    static SIGNALLED: std::cell::RefCell<Option<PyErr>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Whether a signal (Ctrl-C, SIGTERM, SIGHUP) asked this thread to stop: Python's handlers are
+/// run now, and what one raised is kept for `searched` to raise when the search returns. Only
+/// the main thread sees signals; elsewhere this is always false.
+fn signal_came() -> bool {
+    Python::attach(|py| match py.check_signals() {
+        Ok(()) => false,
+        Err(err) => {
+            SIGNALLED.with(|s| *s.borrow_mut() = Some(err));
+            true
+        }
+    })
+}
+
+/// Searches stop when a signal comes (`clock`); called once, as the module is made.
+pub(crate) fn stop_on_signals() {
+    clock::poll_with(signal_came);
+}
+
+/// `search` run with Python's lock released; when a signal stopped it, what the signal's
+/// handler raised (KeyboardInterrupt), as if Python had been running all along.
+fn searched<T: Send>(py: Python<'_>, search: impl FnOnce() -> T + Send) -> PyResult<T> {
+    clock::start();
+    let got = py.detach(search);
+    match SIGNALLED.with(|s| s.borrow_mut().take()) {
+        Some(err) => Err(err),
+        None => Ok(got),
+    }
+}
 
 #[pyclass(frozen, module = "cardz_core._native")]
 pub struct Solver {
@@ -56,9 +101,8 @@ impl Solver {
             if state.rules_off {
                 return Err(PyLookupError::new_err("the native search plays positions with the rules on"));
             }
-            // a timeout past any run (an infinite one included) is a deadline that never comes
-            let timeout = Duration::try_from_secs_f64(timeout).unwrap_or(FOREVER).min(FOREVER);
-            let found = py.detach(|| {
+            let timeout = time_budget(timeout);
+            let found = searched(py, || {
                 let mut buffers = self.spare.try_lock().map(|mut b| std::mem::take(&mut *b)).unwrap_or_default();
                 let found = solve(game, &self.plan, &state, max_states, timeout, &mut buffers);
                 if let Ok(mut spare) = self.spare.try_lock() {
@@ -67,7 +111,7 @@ impl Solver {
                 let found = found?;
                 let checked = found.answer != Answer::Won || replays_to_win(game, &state, &found.line)?;
                 Ok::<_, crate::expr::ExprError>((found, checked))
-            });
+            })?;
             let (found, checked) = found?;
             if !checked {
                 return Err(PyAssertionError::new_err("the native search's line does not win in the engine"));
@@ -132,8 +176,8 @@ impl OneWaySearch {
             }
             let deal = Deal { piles, stock, must, stuck, stock_must, top };
             let tries = Tries { first, growth, orders, ties };
-            let timeout = Duration::try_from_secs_f64(timeout).unwrap_or(FOREVER).min(FOREVER);
-            match py.detach(|| oneway::search(&self.rules, &deal, &tries, max_states, timeout)) {
+            let timeout = time_budget(timeout);
+            match searched(py, || oneway::search(&self.rules, &deal, &tries, max_states, timeout))? {
                 Err(Unsearchable::TooBig) => Ok(None),
                 Err(Unsearchable::Ties) => Err(bad("a try has no tie-breaks for every pile")),
                 Ok(found) => Ok(Some((answer_name(found.answer), found.steps, found.states, found.stopped_by.map(stop_name)))),
@@ -185,9 +229,8 @@ impl KlondikeSearch {
                 return Err(PyValueError::new_err("Klondike model: a budget below one position"));
             }
             let p = Position { columns, talon, waste, home };
-            let timeout = Duration::try_from_secs_f64(timeout).unwrap_or(FOREVER).min(FOREVER);
-            let found = py
-                .detach(|| klondike::search(&self.rules, &p, max_states, timeout))
+            let timeout = time_budget(timeout);
+            let found = searched(py, || klondike::search(&self.rules, &p, max_states, timeout))?
                 .map_err(|why| PyValueError::new_err(format!("Klondike model: {}", why.0)))?;
             let steps = found.steps.iter().map(|&s| step_tuple(s)).collect();
             Ok((answer_name(found.answer), steps, found.states, found.stopped_by.map(stop_name)))
@@ -211,10 +254,9 @@ impl KlondikeSearch {
               -> PyResult<(&'static str, Vec<Tallied>, u64)> {
         guarded(|| {
             let p = Position { columns, talon, waste, home };
-            let timeout = Duration::try_from_secs_f64(timeout).unwrap_or(FOREVER).min(FOREVER);
+            let timeout = time_budget(timeout);
             let budget = sampled::Budget { samples, limit, unknown, seed, commit, in_order };
-            let decided = py
-                .detach(|| sampled::decide(&self.rules, &p, &unseen, &budget, timeout))
+            let decided = searched(py, || sampled::decide(&self.rules, &p, &unseen, &budget, timeout))?
                 .map_err(|why| PyValueError::new_err(format!("Klondike model: {}", why.0)))?;
             Ok(match decided {
                 sampled::Decided::Settle(s) => ("settle", vec![(vec![step_tuple(s)], 0, 0, 0)], 0),

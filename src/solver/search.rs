@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{Game, Move, State, LOST, WON};
 use crate::expr::ExprError;
+use crate::solver::clock;
 use crate::solver::key::{Hashes, Key, Keyer};
 use crate::solver::plan::{Plan, Weights};
 use crate::solver::problem::{Buffers, Counts, Problem, Ranker};
@@ -174,7 +175,7 @@ impl Search<'_, '_> {
 
     fn late(&mut self) -> bool {
         self.tick += 1;
-        self.tick.is_multiple_of(CLOCK_EVERY) && Instant::now() > self.deadline
+        self.tick.is_multiple_of(CLOCK_EVERY) && clock::past(self.deadline)
     }
 
     fn bytes(&self) -> usize {
@@ -204,7 +205,7 @@ impl Search<'_, '_> {
         let (tick, deadline) = (&mut self.tick, self.deadline);
         let mut visit = |ranker: &mut Ranker<'_>, line: &[Move], state: &State, same: &[bool]| {
             *tick += 1;
-            if tick.is_multiple_of(CLOCK_EVERY) && Instant::now() > deadline {
+            if tick.is_multiple_of(CLOCK_EVERY) && clock::past(deadline) {
                 return Err(Halt::Answer(Answer::Unknown, Vec::new(), Some(Stop::Seconds)));
             }
             let k = keyer.child(parent, state, same);

@@ -14,7 +14,9 @@
 
 use super::{Answer, Board, IN_PLACE, Position, Rules, Step, To, Tries, Unfit, splitmix, unfit};
 use std::collections::{HashSet, VecDeque};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use crate::solver::clock;
 
 /// A face-down column card the player has not seen.
 pub const UNSEEN: u8 = u8::MAX;
@@ -206,9 +208,17 @@ pub fn decide(rules: &Rules, p: &Position, unseen: &[u8], budget: &Budget, timeo
     let rounds = usize::BITS - (alive.len().max(2) - 1).leading_zeros(); // ceil(log2), at least 1
     let per_round = (budget.samples / rounds).max(1);
     let mut tries = Tries::new(rules, timeout);
+    let deadline = Instant::now() + timeout;
+    let mut late = false;
     while alive.len() > 1 {
         let deals = (per_round / alive.len() as u32).max(1);
         for _ in 0..deals {
+            // the time is up, or the user stopped the command: the children are ranked on the
+            // deals solved so far (a solve too short to read the clock would not stop)
+            late = clock::past(deadline);
+            if late {
+                break;
+            }
             let mut board = rules.board(&deal(p, &places, &mut pool, &mut rng))?;
             let order = if budget.in_order {
                 unread(rules, &mut board, &places);
@@ -236,6 +246,9 @@ pub fn decide(rules: &Rules, p: &Position, unseen: &[u8], budget: &Budget, timeo
         }
         // stable: of equal worth and share open, the child the model ranks first stays first
         alive.sort_by(|&a, &b| tallies[a].rank(&tallies[b], budget.unknown));
+        if late {
+            break;
+        }
         let keep = alive.len().div_ceil(2);
         dropped.extend(alive.drain(keep..).rev());
     }
