@@ -213,8 +213,9 @@ def test_only_the_api_routes_answer(client):
     """The router read any first segment as api (before stop 69): POST /nonsense/sessions
     started a game and DELETE /reports/sessions/S closed one."""
     s = client.start("golf", seed=1)
-    for method, path in (("POST", "/nonsense/sessions"), ("POST", f"/x/sessions/{s['session']}/undo"),
-                         ("DELETE", f"/reports/sessions/{s['session']}")):
+    ident = s["session"]
+    for method, path in (("POST", "/nonsense/sessions"), ("POST", f"/x/sessions/{ident}/undo"),
+                         ("DELETE", f"/reports/sessions/{ident}")):
         body = b"{}" if method == "POST" else None
         status, raw, headers = client.raw(method, path, body, {"Content-Type": "application/json"})
         assert status == 404 and headers.get("Connection") == "close", (method, path, raw)

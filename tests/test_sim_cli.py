@@ -285,17 +285,20 @@ def test_the_same_file_twice_is_refused(capsys, tmp_path, monkeypatch):
     # spelt two ways: a copy's path with and without ./, a bundled game by name and by path
     monkeypatch.chdir(tmp_path)
     Path("k.cardz").write_text(Path(GAME).read_text(encoding="utf-8"), encoding="utf-8")
-    for first, second in (("k.cardz", "./k.cardz"), ("klondike", str(RULESETS / "klondike.cardz"))):
+    for first, second in (("k.cardz", "./k.cardz"),
+                          ("klondike", str(RULESETS / "klondike.cardz"))):
         code = main(["simulate", first, second, "--games", "1"])
         assert code == 2, (first, second)
         assert f"argument FILE: {second} is {first} again" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("flags", [("--out", "--report"), ("--out", "--log"), ("--report", "--log")])
+@pytest.mark.parametrize("flags", [("--out", "--report"), ("--out", "--log"),
+                                   ("--report", "--log")])
 def test_two_outputs_in_one_file_are_refused(capsys, tmp_path, flags):
     """The one written last replaced the other, and both were said to be written."""
     same = tmp_path / "same.jsonl"
-    argv = ["simulate", GAME, "--deal", "1", flags[0], str(same), flags[1], f"{tmp_path}/./same.jsonl"]
+    argv = ["simulate", GAME, "--deal", "1", flags[0], str(same), flags[1],
+            f"{tmp_path}/./same.jsonl"]
     assert main(argv) == 2
     assert f"argument {flags[1]}: {tmp_path}/./same.jsonl is the file {flags[0]} writes too" \
         in capsys.readouterr().err
