@@ -454,6 +454,7 @@ def test_a_folder_or_device_given_as_the_game_is_named_so(
     assert (code, err.strip()) == (1, f"cardz {command[0]}: /dev/null: is not a regular file")
 
 
+@pytest.mark.engines_chosen
 @pytest.mark.parametrize("argv", [
     ["solve", "spider", "--seed", "1", "--max-states", "50000000", "--timeout", "600"],
     ["play", "klondike", "--seed", "2", "--planner", "klondike", "--option", "samples=200000",
@@ -464,7 +465,7 @@ def test_a_signal_stops_a_native_search_at_once(argv: list[str], signum: int) ->
     returned: at its budget, a minute or more later (before stop 69)."""
     proc = subprocess.Popen([sys.executable, "-m", "cardz_core.cli.main", *argv],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+                            env=dict(os.environ, PYTHONPATH=str(ROOT), CARDZ_ENGINE="native"))
     time.sleep(3)  # started, and searching
     assert proc.poll() is None
     proc.send_signal(signum)
