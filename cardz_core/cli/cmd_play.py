@@ -255,23 +255,31 @@ def _check_save(game: Game, args: argparse.Namespace) -> None:
     """Refuse, before the first move, a save file that cannot be written (``--save`` was checked
     with the other flags; the default place is known once the seed is): else a game played to
     ``q`` would be lost there. Its folder is made now, as saving would make it."""
+    check_output(str(_save_place(game, args)), "the save file")
+
+
+def _save_place(game: Game, args: argparse.Namespace) -> Path:
+    """Where the game is saved (``save_path``), its folder made."""
     path = save_path(game, args)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise CardzError(f"cannot save the game to {path}: {exc.strerror}") from None
-    check_output(str(path), "the save file")
+        raise _unsaved(path, exc) from None
+    return path
+
+
+def _unsaved(path: Path, exc: OSError) -> CardzError:
+    return CardzError(f"cannot save the game to {path}: {exc.strerror}")
 
 
 def _save(game: Game, seat: Seat, recorder: LogRecorder, args: argparse.Namespace,
           out: TextIO) -> None:
-    path = save_path(game, args)
+    path = _save_place(game, args)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(recorder.document(seat.state), indent=1) + "\n",
                         encoding="utf-8")
     except OSError as exc:
-        raise CardzError(f"cannot save the game to {path}: {exc.strerror}") from None
+        raise _unsaved(path, exc) from None
     print(f"saved to {path}; go on with: cardz play {args.file} --resume {path}", file=out)
 
 

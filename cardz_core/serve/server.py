@@ -436,6 +436,9 @@ class CardzServer(ThreadingHTTPServer):
         self.app = app
         self.port = self.server_address[1]
         self.anywhere = host in WILDCARD
+        # this machine's own names, looked up once (getfqdn may ask DNS): not on every request
+        self.own_names = {"localhost", socket.gethostname().lower(),
+                          socket.getfqdn().lower()} if self.anywhere else set()
         shown = f"[{host}]" if ":" in host else host
         names = {shown, "localhost", "127.0.0.1", "[::1]"} if host in LOOPBACK else {shown}
         self.hosts = {f"{n}:{self.port}".lower() for n in names}
@@ -459,7 +462,7 @@ class CardzServer(ThreadingHTTPServer):
         name, _, port = host.rpartition(":")
         if not self.anywhere or port != str(self.port):
             return False
-        if name in ("localhost", socket.gethostname().lower(), socket.getfqdn().lower()):
+        if name in self.own_names:
             return True
         try:
             ipaddress.ip_address(name[1:-1] if name.startswith("[") and name.endswith("]")
