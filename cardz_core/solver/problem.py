@@ -3,12 +3,14 @@ transposition key, and a priority that orders siblings (speed only, never the an
 
 from __future__ import annotations
 
-import random
+import struct
 from typing import Any, Callable, Hashable, Iterator, NamedTuple, Sequence
 
 from cardz_core.cards import Card
 from cardz_core.compiled.records import EjectTable
 from cardz_core.engine.relations import relation
+from cardz_core.engine.state import LOST, PLAYING
+from cardz_core.engine.rng import next_u64
 from cardz_core.solver.analysis import Analysis, analysis_of, printed_fits
 
 
@@ -98,6 +100,27 @@ def apart(eject: EjectTable) -> Callable[[Card, Card], bool] | None:
     return None
 
 
+def _f32(x: float) -> float:
+    """``x`` rounded to the nearest single-precision float, as the native search holds it."""
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+class _Noise:
+    """A noisy try's random amounts, drawn and rounded exactly as ``Ranker::priority`` in
+    src/solver/problem.rs does (splitmix64, 24-bit fractions, single precision), so that a noisy
+    try orders siblings, and so searches, the same on both engines."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed
+
+    def added(self, value: float) -> float:
+        """``value`` (a whole number, exact in single precision) with the next amount below
+        ``NOISE`` added. Each product and sum here is exact in double precision, so rounding it
+        once to single gives what single-precision arithmetic gives."""
+        self.state, r = next_u64(self.state)
+        return _f32(value + _f32(NOISE * ((r >> 40) / (1 << 24))))
+
+
 class GameProblem:
     def __init__(self, game: Any, analysis: Analysis | None = None,
                  weights: "Weights | None" = None, streamline: bool = False,
@@ -108,7 +131,7 @@ class GameProblem:
         priority, so that tries with the same weights still order siblings differently."""
         self.game = game
         self.w = weights or ORDERINGS[0]
-        self.noise = random.Random(noise).random if noise else None
+        self.noise = _Noise(noise) if noise else None
         self.an = analysis if analysis is not None else analysis_of(game)
         an = self.an
         c = an.compiled
@@ -116,6 +139,12 @@ class GameProblem:
         # a win that only empties depots (no depots cards must end in): cards still there count
         self.to_empty = tuple(sorted(an.empties)) if an.win_set is None and an.empties else ()
         self.draws = frozenset(i for i, d in enumerate(c.draws) if d is not None)
+        # a loss that is exactly "no legal move" is met as a position without moves, as the
+        # native search meets it (src/engine.rs, `by_listing`): recorded and ranked like any
+        # other, so that a noisy try draws its noise for it on both engines, then expanded to
+        # nothing and so proved lost
+        self.dead_end_loss = (c.loss is not None and c.loss.stalemate and not any(c.land_under)
+                              and all(d.when is None for d in c.draws if d is not None))
         home = set(self.win) | set(self.to_empty)
         self.win_set = frozenset(self.win)
         self.others = tuple(i for i in range(an.n) if i not in self.draws and i not in home)
@@ -179,7 +208,8 @@ class GameProblem:
 
     # ---- the Problem interface -------------------------------------------------------------
     def status(self, state: Any) -> int:
-        return self.game.status(state)
+        status = self.game.status(state)
+        return PLAYING if status == LOST and self.dead_end_loss else status
 
     def key(self, state: Any) -> Hashable:
         return self.an.key(state)
@@ -343,7 +373,7 @@ class GameProblem:
             balance = sum([len(piles[i]) ** 2 for i in self.others])
         value = (w.home * home - w.face_down * down + w.empty * empty - w.depth * depth
                  - w.disorder * disorder - w.balance * balance - w.stuck * stuck)
-        return value + NOISE * self.noise() if self.noise is not None else value
+        return self.noise.added(value) if self.noise is not None else value
 
     def _next_depth(self, piles: tuple[tuple[int, ...], ...]) -> int:
         """How many cards lie on top of the cards the foundations take next."""
