@@ -99,6 +99,16 @@ def test_a_signal_stops_simulate_like_ctrl_c(tmp_path: Path, workers: int, signu
     assert not _survivors(proc.pid), "a worker or the forkserver outlived the command"
 
 
+def test_the_workers_end_when_simulate_is_killed_outright(tmp_path: Path) -> None:
+    """SIGKILL gives the parent no chance to stop its workers. They went on with their batches,
+    then waited on the pool's queue for good, and the forkserver and resource tracker with them."""
+    proc = _simulate(tmp_path, 2)
+    _wait_for_rows(tmp_path / "rows.jsonl", 4, proc)
+    proc.kill()
+    proc.wait(timeout=60)
+    assert not _survivors(proc.pid), "a worker or the forkserver outlived the command"
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGHUP])
 def test_a_signal_in_play_saves_the_moves_made(tmp_path: Path, signum: int) -> None:
     """Ctrl-C or a closed terminal keeps the game, as q and the end of input do."""

@@ -5,8 +5,8 @@ Several workers are a ``ProcessPoolExecutor`` on a ``forkserver`` context (``spa
 no forkserver): nothing is inherited by forking a half-built parent, and each worker rebuilds its
 table from the job. Workers, and multiprocessing's helper processes, ignore SIGINT, SIGTERM and
 SIGHUP; on any of them the parent raises a shared stop flag, each running batch returns the games
-it finished, the parent keeps them and the pool shuts down with it (a worker whose parent is gone
-stops at its next game).
+it finished, the parent keeps them and the pool shuts down with it. A worker whose parent is gone
+without a word (killed outright) exits at once, busy or idle.
 """
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ import multiprocessing
 import multiprocessing.forkserver
 import os
 import signal
+import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing import resource_tracker
+from multiprocessing.connection import Connection
 from typing import Any, Callable, Sequence
 
 from cardz_core.interrupts import HANDLED, interrupts_held
@@ -31,22 +33,33 @@ PRELOAD = ("cardz_core.sim.job", "cardz_core.engine", "cardz_core.spec", "cardz_
            "cardz_core.planners", *BUILTIN_PLUGINS)
 
 _stop: Any = None  # the shared stop flag, in a worker process
-_parent = -1  # the process that started this worker
 
 
-def _init_worker(stop: Any) -> None:
-    global _stop, _parent
+def _init_worker(stop: Any, parent_alive: Connection) -> None:
+    global _stop
     # the parent decides when to stop (Ctrl-C, SIGTERM, SIGHUP reach it and it raises the flag);
     # a worker killed by a signal sent to the whole group would break the pool instead
     for s in (signal.SIGINT, *HANDLED):
         signal.signal(s, signal.SIG_IGN)
     _stop = stop
-    _parent = os.getppid()
+    threading.Thread(target=_exit_with_parent, args=(parent_alive,), daemon=True).start()
+
+
+def _exit_with_parent(parent_alive: Connection) -> None:
+    """Wait until the parent is gone, then end this worker. Only the parent holds the pipe's
+    other end, so the read ends when the parent does, however it ended. Watching the parent's
+    pid would not do: a forkserver's workers are its children, and it lives as long as they do;
+    an idle worker waits on the pool's queue, which never closes, as the worker holds both of
+    its ends."""
+    try:
+        parent_alive.recv()
+    except (EOFError, OSError):
+        pass
+    os._exit(1)
 
 
 def _should_stop() -> bool:
-    # a parent gone without raising the flag (killed outright) stops the batch too
-    return bool(_stop.is_set()) or os.getppid() != _parent
+    return bool(_stop.is_set())
 
 
 def _worker_batch(job: Job, start: int, stop: int) -> list[dict[str, Any]]:
@@ -96,8 +109,12 @@ def run_processes(job: Job, batches: Sequence[tuple[int, int]], emit: Emit, work
     On KeyboardInterrupt, emits what the running batches finished, then re-raises."""
     ctx = _context()
     stop = ctx.Event()
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker,
-                             initargs=(stop,)) as pool:
+    # nothing is written: the workers' read ends only when the write end closes, after the pool
+    # has shut down or when this process is gone
+    parent_alive, alive = ctx.Pipe(duplex=False)
+    with parent_alive, alive, ProcessPoolExecutor(
+            max_workers=workers, mp_context=ctx, initializer=_init_worker,
+            initargs=(stop, parent_alive)) as pool:
         queue = list(reversed(batches))
         waiting: set[Future] = set()  # submitted, not emitted yet
         try:
