@@ -133,6 +133,32 @@ def test_a_signal_in_play_saves_the_moves_made(tmp_path: Path, signum: int) -> N
     assert [s["move"] for s in saved["steps"]] == ["tap stock", "tap stock"]
 
 
+def test_an_interrupted_play_whose_save_fails_still_exits_as_interrupted(tmp_path: Path) -> None:
+    """The save place was checked before the first move; a folder of that name replaced by a
+    file since makes the save on Ctrl-C fail: it says so, and the exit is still 130."""
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    save = folder / "game.json"
+    argv = [sys.executable, "-m", "cardz_core.cli.main", "play", KLONDIKE, "--seed", "3",
+            "--save", str(save)]
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, bufsize=1,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write("t\n")
+    proc.stdin.flush()
+    for line in proc.stdout:
+        if "Klondike: move 1," in line:
+            break
+    folder.rmdir()
+    folder.write_text("in the way", encoding="utf-8")
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "interrupted" in err
+    assert f"cannot save the game to {save}" in err and "saved to" not in out
+
+
 # -- output paths -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("argv", [

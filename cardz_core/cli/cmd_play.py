@@ -293,7 +293,10 @@ def _interactive(game: Game, seat: Seat, recorder: LogRecorder, line: int,
         if seat.state.status == PLAYING and recorder.steps:
             with interrupts_held():
                 print(file=out)
-                _save(game, seat, recorder, args, out)
+                try:
+                    _save(game, seat, recorder, args, out)
+                except CardzError as exc:  # said, and the interrupt still sets the exit status
+                    print(f"cardz play: {exc.problems[0]}", file=sys.stderr)
         raise
     if seat.state.status != PLAYING:
         print(draw_board(game, seat.view, line), file=out)
