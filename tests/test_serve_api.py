@@ -307,6 +307,9 @@ def test_the_hint_is_the_planners_move_on_the_view(client):
     expected = make_planner(game, "usual").choose(game, game.view(game.deal(5)), random.Random(5))
     assert hinted["hint"]["text"] == game.move_text(expected)
     assert hinted["moves"] == 0  # a hint plays nothing
+    # null stands for a field left out: the default planner (usual here), its default budget
+    nulls = client.act(s, "hint", {"planner": None, "nodes": None, "seconds": None})
+    assert nulls["hint"] == hinted["hint"]
 
 
 def test_planners_see_only_the_view(monkeypatch):

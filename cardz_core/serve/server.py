@@ -166,7 +166,8 @@ class App:
             extra["played"] = session.game.move_text(session.click(body["depot"], body["index"]))
         elif action in ("hint", "step"):
             _fields(body, {"planner", "nodes", "seconds"})
-            move = session.hint(body.get("planner", session.planners()[0]), body)
+            name = body.get("planner")  # null, as left out: the default planner
+            move = session.hint(session.planners()[0] if name is None else name, body)
             extra["hint"] = None if move is None else {
                 **move_document(session.game, move), "text": session.game.move_text(move)}
             if action == "step":
