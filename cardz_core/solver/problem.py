@@ -208,6 +208,8 @@ class GameProblem:
 
     # ---- the Problem interface -------------------------------------------------------------
     def status(self, state: Any) -> int:
+        """The status as the search meets it: a loss by "no legal move" alone is playing
+        (``dead_end_loss``), a position that will show no children."""
         status = self.game.status(state)
         return PLAYING if status == LOST and self.dead_end_loss else status
 
