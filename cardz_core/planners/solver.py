@@ -95,9 +95,9 @@ def solve(game: Any, state: Any, *, max_states: int = SOLVE_DEFAULT_STATES,
     order: it counts only if it wins; when it ends without a win, the tries go on with the
     budgets it left, and ``states`` counts its positions too.
 
-    ``one_try`` gives the first try every budget, as a budget under ``PROBE_MIN_STATES`` does:
-    no tries with noise, whose orders differ between the two engines, so the answer and line
-    are the same on both (``usual``'s look ahead, which must play alike on both)."""
+    ``one_try`` gives the first try every budget, as a budget under ``PROBE_MIN_STATES`` does
+    (``usual``'s look ahead); a greedy order's try that ends before its budget is still followed
+    by tries with noise. Either way both engines search alike: the same answer and line."""
     check_budget(max_states, timeout)
     an = analysis if analysis is not None else analysis_of(game)
     native = prepare(game, an, orders, one_try)
