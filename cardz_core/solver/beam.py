@@ -166,8 +166,7 @@ def search_beam(problem: Any, root: Any, beam: Beam, *, max_states: int,
             line[:0] = moves
         return SearchResult(result, line, len(came), time.perf_counter() - start, stopped)
 
-    # the game's own status: a dead end must not take a place in the beam
-    status = problem.game.status(root)
+    status = problem.status(root)
     if status == WON:
         return done(RESULT_WON)
     if status == LOST:
@@ -204,7 +203,7 @@ def search_beam(problem: Any, root: Any, beam: Beam, *, max_states: int,
                 if len(came) >= max_states:
                     return done(RESULT_UNKNOWN, None, "states")
                 came[k] = (key, moves)
-                status = problem.game.status(child)
+                status = problem.status(child)
                 if status == WON:
                     return done(RESULT_WON, k)
                 if status == LOST or (needs and starved(problem, needs, child.piles)):
