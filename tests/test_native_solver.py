@@ -18,6 +18,7 @@ from cardz_core.planners.solver import (NATIVE_NOTE, PROBE_MIN_STATES, PYTHON_NO
                                         prepare, replay, solve)
 from cardz_core.solver.analysis import analysis_of
 from cardz_core.solver.problem import FACE_DOWN_ORDERINGS, ORDERINGS, Weights
+from conftest import LONG
 
 BUNDLED = sorted(Path(__file__).resolve().parent.parent.joinpath("rulesets").glob("*.cardz"))
 SMALL = 200  # positions: one try, no noise (below PROBE_MIN_STATES)
@@ -103,7 +104,14 @@ def test_both_searches_make_the_same_greedy_try(path, deals):
     ("rulesets/klondike.cardz", (1, 7, 26), 20_000),  # 26: won by the sixth try, with noise
     ("rulesets/klondike_draw3.cardz", (1, 2), 3_000),
     ("rulesets/canfield.cardz", (2,), 10_000),
-])
+    # a loss by "no legal move": a dead end ranked in one try, proved lost only in a later one
+    ("rulesets/yukon.cardz", (6,), 20_000),
+    # with CARDZ_LONG=1, more deals, and games whose loss is "no legal move" (dead ends)
+    *([("rulesets/klondike.cardz", range(30, 60), 20_000),
+       ("rulesets/alaska.cardz", range(0, 30), 20_000),
+       ("rulesets/yukon.cardz", range(0, 20), 20_000),
+       ("rulesets/canfield.cardz", range(3, 23), 20_000)] if LONG else []),
+], ids=lambda v: Path(v).stem if isinstance(v, str) else None)
 def test_both_searches_walk_the_same_positions_through_tries_with_noise(path, deals, budget):
     native, python = engines(path)
     for n in deals:

@@ -166,7 +166,8 @@ def search_beam(problem: Any, root: Any, beam: Beam, *, max_states: int,
             line[:0] = moves
         return SearchResult(result, line, len(came), time.perf_counter() - start, stopped)
 
-    status = problem.status(root)
+    # the game's own status: a dead end must not take a place in the beam
+    status = problem.game.status(root)
     if status == WON:
         return done(RESULT_WON)
     if status == LOST:
@@ -203,7 +204,7 @@ def search_beam(problem: Any, root: Any, beam: Beam, *, max_states: int,
                 if len(came) >= max_states:
                     return done(RESULT_UNKNOWN, None, "states")
                 came[k] = (key, moves)
-                status = problem.status(child)
+                status = problem.game.status(child)
                 if status == WON:
                     return done(RESULT_WON, k)
                 if status == LOST or (needs and starved(problem, needs, child.piles)):

@@ -9,7 +9,7 @@ from typing import Any, Callable, Hashable, Iterator, NamedTuple, Sequence
 from cardz_core.cards import Card
 from cardz_core.compiled.records import EjectTable
 from cardz_core.engine.relations import relation
-from cardz_core.engine.state import LOST
+from cardz_core.engine.state import LOST, PLAYING
 from cardz_core.engine.rng import next_u64
 from cardz_core.solver.analysis import Analysis, analysis_of, printed_fits
 
@@ -139,8 +139,11 @@ class GameProblem:
         # a win that only empties depots (no depots cards must end in): cards still there count
         self.to_empty = tuple(sorted(an.empties)) if an.win_set is None and an.empties else ()
         self.draws = frozenset(i for i, d in enumerate(c.draws) if d is not None)
-        # a loss that is exactly "no legal move": the native search meets such a child as a
-        # position without moves (src/engine.rs, `by_listing`), ranks it and so draws noise for it
+        # a loss that is exactly "no legal move" is met as a position without moves, as the
+        # native search meets it (src/engine.rs, `by_listing`): recorded and ranked like any
+        # other (a noisy try draws noise for it), then expanded to nothing and so proved lost.
+        # Closing it at once would differ: a try cut short before expanding it would leave it
+        # out of the lost set the later tries read, and they would count it again on one engine
         self.dead_end_loss = (c.loss is not None and c.loss.stalemate and not any(c.land_under)
                               and all(d.when is None for d in c.draws if d is not None))
         home = set(self.win) | set(self.to_empty)
@@ -206,15 +209,10 @@ class GameProblem:
 
     # ---- the Problem interface -------------------------------------------------------------
     def status(self, state: Any) -> int:
-        """The game's status of ``state``, a position the search has not met before. A dead end
-        (``dead_end_loss``) in a try with noise takes the amount the native search's priority
-        draws for it, so that both engines go on drawing the same amounts for the same
-        positions; the search closes it at once, which is what the native search's expanding
-        it to nothing comes to."""
+        """The status as the search meets it: a loss by "no legal move" alone is playing
+        (``dead_end_loss``), a position that will show no children."""
         status = self.game.status(state)
-        if status == LOST and self.dead_end_loss and self.noise is not None:
-            self.noise.added(0.0)
-        return status
+        return PLAYING if status == LOST and self.dead_end_loss else status
 
     def key(self, state: Any) -> Hashable:
         return self.an.key(state)
