@@ -109,21 +109,28 @@ def test_the_workers_end_when_simulate_is_killed_outright(tmp_path: Path) -> Non
     assert not _survivors(proc.pid), "a worker or the forkserver outlived the command"
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGHUP])
-def test_a_signal_in_play_saves_the_moves_made(tmp_path: Path, signum: int) -> None:
-    """Ctrl-C or a closed terminal keeps the game, as q and the end of input do."""
-    save = tmp_path / "game.json"
+def _playing(save: Path, taps: int) -> subprocess.Popen[str]:
+    """`cardz play` on Klondike deal 3 saving to ``save``, once it has tapped the stock ``taps``
+    times and shows the board, its prompt waiting for a key."""
     argv = [sys.executable, "-m", "cardz_core.cli.main", "play", KLONDIKE, "--seed", "3",
             "--save", str(save)]
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, bufsize=1,
                             env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write("t\nt\n")
+    proc.stdin.write("t\n" * taps)
     proc.stdin.flush()
-    for line in proc.stdout:  # the board after both moves, then its prompt waits for a key
-        if "Klondike: move 2," in line:
+    for line in proc.stdout:
+        if f"Klondike: move {taps}," in line:
             break
+    return proc
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGHUP])
+def test_a_signal_in_play_saves_the_moves_made(tmp_path: Path, signum: int) -> None:
+    """Ctrl-C or a closed terminal keeps the game, as q and the end of input do."""
+    save = tmp_path / "game.json"
+    proc = _playing(save, 2)
     proc.send_signal(signum)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 128 + signum, err
@@ -139,17 +146,7 @@ def test_an_interrupted_play_whose_save_fails_still_exits_as_interrupted(tmp_pat
     folder = tmp_path / "saves"
     folder.mkdir()
     save = folder / "game.json"
-    argv = [sys.executable, "-m", "cardz_core.cli.main", "play", KLONDIKE, "--seed", "3",
-            "--save", str(save)]
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, bufsize=1,
-                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write("t\n")
-    proc.stdin.flush()
-    for line in proc.stdout:
-        if "Klondike: move 1," in line:
-            break
+    proc = _playing(save, 1)
     folder.rmdir()
     folder.write_text("in the way", encoding="utf-8")
     proc.send_signal(signal.SIGINT)

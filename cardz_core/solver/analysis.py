@@ -142,6 +142,13 @@ class Analysis:
         # no loss but a stalemate (``ConditionKind.stalemate``), which the search meets as a
         # position without moves
         self.stalemate_loss = c.loss is None or c.loss.stalemate
+        # a loss that is exactly "no legal move" is met as a position without moves, as the
+        # native search meets it (src/engine.rs, `by_listing`): recorded and ranked like any
+        # other (a noisy try draws noise for it), then expanded to nothing and so proved lost.
+        # Closing it at once would differ: a try cut short before expanding it would leave it
+        # out of the lost set the later tries read, and they would count it again on one engine
+        self.dead_end_loss = (c.loss is not None and c.loss.stalemate and not any(c.land_under)
+                              and all(d.when is None for d in c.draws if d is not None))
         # expressions leave depots interchangeable when no program tells depots apart but by
         # what they hold (those they name are kept out); triggers and actions do not
         symmetric = self.known and not c.triggers and not any(c.actions) and (

@@ -100,9 +100,12 @@ def apart(eject: EjectTable) -> Callable[[Card, Card], bool] | None:
     return None
 
 
+_SINGLE = struct.Struct("f")
+
+
 def _f32(x: float) -> float:
     """``x`` rounded to the nearest single-precision float, as the native search holds it."""
-    return struct.unpack("f", struct.pack("f", x))[0]
+    return _SINGLE.unpack(_SINGLE.pack(x))[0]
 
 
 class _Noise:
@@ -139,13 +142,6 @@ class GameProblem:
         # a win that only empties depots (no depots cards must end in): cards still there count
         self.to_empty = tuple(sorted(an.empties)) if an.win_set is None and an.empties else ()
         self.draws = frozenset(i for i, d in enumerate(c.draws) if d is not None)
-        # a loss that is exactly "no legal move" is met as a position without moves, as the
-        # native search meets it (src/engine.rs, `by_listing`): recorded and ranked like any
-        # other (a noisy try draws noise for it), then expanded to nothing and so proved lost.
-        # Closing it at once would differ: a try cut short before expanding it would leave it
-        # out of the lost set the later tries read, and they would count it again on one engine
-        self.dead_end_loss = (c.loss is not None and c.loss.stalemate and not any(c.land_under)
-                              and all(d.when is None for d in c.draws if d is not None))
         home = set(self.win) | set(self.to_empty)
         self.win_set = frozenset(self.win)
         self.others = tuple(i for i in range(an.n) if i not in self.draws and i not in home)
@@ -210,9 +206,9 @@ class GameProblem:
     # ---- the Problem interface -------------------------------------------------------------
     def status(self, state: Any) -> int:
         """The status as the search meets it: a loss by "no legal move" alone is playing
-        (``dead_end_loss``), a position that will show no children."""
+        (``Analysis.dead_end_loss``), a position that will show no children."""
         status = self.game.status(state)
-        return PLAYING if status == LOST and self.dead_end_loss else status
+        return PLAYING if status == LOST and self.an.dead_end_loss else status
 
     def key(self, state: Any) -> Hashable:
         return self.an.key(state)
