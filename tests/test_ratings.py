@@ -502,16 +502,16 @@ def test_games_shows_the_figures_without_compiling(capsys: pytest.CaptureFixture
     assert run is not None and run["deals"] > w["deals"]
     assert f"of {run['deals']} " in lines["FreeCell"] and lines["FreeCell"].rstrip().endswith("all")
     # a game with no such run shows its rated deals
-    rated = next(t for t in SHIPPED if _stem(t) == "accordion").doc["winnability"]
-    assert measured_for("accordion", file_hash(RULESETS_DIR / "accordion.cardz")) is None
+    rated = next(t for t in SHIPPED if _stem(t) == "aces_up").doc["winnability"]
+    assert measured_for("aces_up", file_hash(RULESETS_DIR / "aces_up.cardz")) is None
     # most of its deals are undecided, so the share won is a range, not the lower end alone
     most = 100 * (rated["won"] + rated["unknown"]) / rated["deals"]
     assert rated["unknown"] > rated["won"] > 0
     assert (f"{100 * rated['rate']:.1f}-{most:.1f}% ({100 * rated['low'][0]:.1f}-"
-            in lines["Accordion"])
+            in lines["Aces Up"])
     # a game with every deal decided shows one share
     assert f"{100 * run['rate']:.1f}% (" in lines["FreeCell"] and run["unknown"] == 0
-    assert f"of {rated['deals']} " in lines["Accordion"]
+    assert f"of {rated['deals']} " in lines["Aces Up"]
     monkeypatch.setenv("CARDZ_ENGINE", "python")
     monkeypatch.setattr("cardz_core.rulesets.open_game", _no_compiling)
     code, out, _ = run_cli(capsys, "games", "--json")
