@@ -16,10 +16,6 @@ from conftest import LONG, ROOT, run_cli
 TUTORIAL = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
 
 
-def _json_blocks() -> list[str]:
-    return re.findall(r"^```json\n(.*?)^```$", TUTORIAL, flags=re.S | re.M)
-
-
 @pytest.fixture
 def starter(tmp_path: Path, capsys: pytest.CaptureFixture[str],
             monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -57,25 +53,25 @@ def test_the_variant_comparison_is_the_tutorials(starter: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     doc = json.loads(starter.read_text(encoding="utf-8"))
     doc["name"] = "Four Columns (a cell)"
-    doc["depots"].append(json.loads(_json_blocks()[0]))
+    [cell_depot] = re.findall(r"^```json\n(.*?)^```$", TUTORIAL, flags=re.S | re.M)
+    doc["depots"].append(json.loads(cell_depot))
     cell = starter.with_name("four_columns_cell.cardz")
     cell.write_text(json.dumps(doc), encoding="utf-8")
     assert run_cli(capsys, "check", cell.name)[0] == 0
     code, out, _ = run_cli(capsys, "simulate", starter.name, cell.name, "--games", "100",
                            "--workers", "1")
     assert code == 0
-    table = re.compile(r"^(four_columns(?:_cell)?)/usual +100 +(\d+) +([\d.]+%) +([\d.]+% \.\. [\d.]+%)",
-                       re.M)
+    won = r"usual +100 +(\d+) +([\d.]+%) +([\d.]+% \.\. [\d.]+%)"  # won, rate, interval
+    table = re.compile(rf"^(four_columns(?:_cell)?)/{won}", re.M)
     assert table.findall(TUTORIAL) == table.findall(out) and len(table.findall(out)) == 2
     paired = re.compile(r"(\d+) deals won by\s+four_columns/usual only, (\d+) by "
                         r"four_columns_cell/usual only; McNemar p = ([\d.e-]+)")
     claimed, got = paired.search(TUTORIAL), paired.search(out)
     assert claimed is not None and got is not None and claimed.groups() == got.groups()
     # section 5's run of the starter alone plays the same deals: its row is the first variant's
-    alone = re.compile(r"^usual +100 +(\d+) +([\d.]+%) +([\d.]+% \.\. [\d.]+%) +(\d+) +(\d+) +(\d+) +(\d+)",
-                       re.M)
-    row = re.compile(r"^four_columns/usual +100 +(\d+) +([\d.]+%) +([\d.]+% \.\. [\d.]+%) +(\d+) +(\d+) "
-                     r"+(\d+) +(\d+)", re.M)
+    ends = r" +(\d+) +(\d+) +(\d+) +(\d+)"  # lost, stuck, resigned, unfinished
+    alone = re.compile(rf"^{won}{ends}", re.M)
+    row = re.compile(rf"^four_columns/{won}{ends}", re.M)
     assert alone.findall(TUTORIAL) == row.findall(out) and len(row.findall(out)) == 1
     more = re.search(r"One cell wins (\d+) more of the same 100 deals", TUTORIAL)
     wins = [int(w) for _, w, _, _ in table.findall(out)]
